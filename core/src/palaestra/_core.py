@@ -1,0 +1,389 @@
+"""The environment and wrapper base classes."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, TypeVar
+
+import numpy as np
+
+from palaestra.utils import seeding
+from palaestra.utils._record_constructor import RecordConstructorArgs
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from palaestra._registry._spec import EnvSpec, WrapperSpec
+    from palaestra.spaces import Space
+
+__all__ = [
+    "ActType",
+    "ActionWrapper",
+    "Env",
+    "ObsType",
+    "ObservationWrapper",
+    "RenderFrame",
+    "RewardWrapper",
+    "Wrapper",
+    "WrapperActType",
+    "WrapperObsType",
+]
+
+ObsType = TypeVar("ObsType")
+ActType = TypeVar("ActType")
+WrapperObsType = TypeVar("WrapperObsType")
+WrapperActType = TypeVar("WrapperActType")
+RenderFrame = Any
+
+
+class Env(Generic[ObsType, ActType]):
+    """A reinforcement-learning environment with the Gymnasium 1.x interface.
+
+    Subclasses set ``action_space`` and ``observation_space`` and implement ``step`` and
+    ``reset`` (calling ``super().reset(seed=seed)`` first so ``np_random`` is seeded), and
+    ``render``/``close`` where they have something to render or release.
+
+    Attributes:
+        metadata: ``render_modes`` and ``render_fps`` among others.
+        render_mode: The render mode chosen at construction.
+        spec: The :class:`EnvSpec` the env was made from (set by ``make``).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - Gymnasium shares this default
+    render_mode: str | None = None
+    spec: EnvSpec | None = None
+
+    action_space: Space[ActType]
+    observation_space: Space[ObsType]
+
+    _np_random: np.random.Generator | None = None
+    _np_random_seed: int | None = None
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Advance the environment by one action.
+
+        Args:
+            action: An element of ``action_space``.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``.
+        """
+        raise NotImplementedError
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Start a new episode.
+
+        The base implementation only seeds ``np_random`` when ``seed`` is given;
+        subclasses call it first and then build their initial state.
+
+        Args:
+            seed: Re-seeds the environment's generator when not ``None``.
+            options: Environment-specific reset options.
+
+        Returns:
+            ``(observation, info)``.
+        """
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        return None  # type: ignore[return-value]
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """Render according to ``render_mode`` (``None`` renders nothing)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release resources (windows, simulators, processes)."""
+
+    @property
+    def unwrapped(self) -> Env[ObsType, ActType]:
+        """The innermost environment (this one, for a plain ``Env``)."""
+        return self
+
+    @property
+    def np_random_seed(self) -> int:
+        """The seed of ``np_random``; ``-1`` when a generator was assigned directly."""
+        if self._np_random_seed is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random_seed
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's generator, created from OS entropy on first use."""
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._np_random = value
+        # The seed behind an assigned generator is unknown.
+        self._np_random_seed = -1
+
+    def __str__(self) -> str:
+        if self.spec is None:
+            return f"<{type(self).__name__} instance>"
+        return f"<{type(self).__name__}<{self.spec.id}>>"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *args: object) -> bool:
+        self.close()
+        return False
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether this env (or, on a wrapper, any env below it) has attribute ``name``."""
+        return hasattr(self, name)
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """Get attribute ``name`` from the first env in the stack that has it."""
+        return getattr(self, name)
+
+    def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
+        """Set attribute ``name`` on the first env in the stack that has it.
+
+        Args:
+            name: Attribute name.
+            value: New value.
+            force: Set it on this env when no env in the stack has it.
+
+        Returns:
+            Whether the attribute was set.
+        """
+        if force or hasattr(self, name):
+            setattr(self, name, value)
+            return True
+        return False
+
+
+class Wrapper(
+    Env[WrapperObsType, WrapperActType],
+    Generic[WrapperObsType, WrapperActType, ObsType, ActType],
+):
+    """Base class for wrappers: forwards everything to ``self.env`` unless overridden.
+
+    Unlike Gymnasium 0.x, arbitrary attributes are *not* forwarded (``wrapper.gravity``
+    raises ``AttributeError``); use :meth:`get_wrapper_attr` to reach into the stack.
+    """
+
+    def __init__(self, env: Env[ObsType, ActType]) -> None:
+        if not isinstance(env, Env):
+            raise TypeError(
+                f"Expected env to be a `palaestra.Env` (or `gymnasium.Env` via the interop "
+                f"module) but got {type(env)}"
+            )
+        self.env = env
+        self._action_space: Space[WrapperActType] | None = None
+        self._observation_space: Space[WrapperObsType] | None = None
+        self._metadata: dict[str, Any] | None = None
+        self._cached_spec: EnvSpec | None = None
+
+    def step(
+        self, action: WrapperActType
+    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Forward ``step`` to the wrapped env."""
+        return self.env.step(action)  # type: ignore[arg-type,return-value]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[WrapperObsType, dict[str, Any]]:
+        """Forward ``reset`` to the wrapped env."""
+        return self.env.reset(seed=seed, options=options)  # type: ignore[return-value]
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """Forward ``render`` to the wrapped env."""
+        return self.env.render()
+
+    def close(self) -> None:
+        """Forward ``close`` to the wrapped env."""
+        return self.env.close()
+
+    @property
+    def np_random_seed(self) -> int:
+        """The wrapped env's seed."""
+        return self.env.np_random_seed
+
+    @property
+    def unwrapped(self) -> Env[Any, Any]:
+        """The innermost environment."""
+        return self.env.unwrapped
+
+    @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        """The wrapped env's spec with this wrapper appended to ``additional_wrappers``."""
+        if self._cached_spec is not None:
+            return self._cached_spec
+        env_spec = self.env.spec
+        if env_spec is not None:
+            try:
+                env_spec = self._extend_spec(deepcopy(env_spec))
+            except Exception as e:  # a spec with an unpicklable kwarg cannot be copied
+                from palaestra import logger
+
+                logger.warn(f"An exception occurred ({e}) while copying the env spec {env_spec}")
+                return None
+        self._cached_spec = env_spec
+        return env_spec
+
+    def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
+        """Record this wrapper in a copy of the inner spec (overridden by core wrappers)."""
+        from palaestra._registry._spec import WrapperSpec
+
+        kwargs: dict[str, Any] | None = None
+        if isinstance(self, RecordConstructorArgs):
+            kwargs = {k: v for k, v in self._saved_kwargs.items() if k != "env"}
+        cls = type(self)
+        entry_point = f"{cls.__module__}:{cls.__name__}"
+        env_spec.additional_wrappers += (WrapperSpec(cls.class_name(), entry_point, kwargs),)
+        return env_spec
+
+    @classmethod
+    def wrapper_spec(cls, **kwargs: Any) -> WrapperSpec:
+        """A :class:`WrapperSpec` that rebuilds this wrapper class with ``kwargs``."""
+        from palaestra._registry._spec import WrapperSpec
+
+        return WrapperSpec(cls.class_name(), f"{cls.__module__}:{cls.__name__}", kwargs)
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether this wrapper or any env below it has attribute ``name``."""
+        return hasattr(self, name) or self.env.has_wrapper_attr(name)
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """Get ``name`` from this wrapper, else from the first env below that has it.
+
+        Raises:
+            AttributeError: No env in the stack has the attribute.
+        """
+        if hasattr(self, name):
+            return getattr(self, name)
+        try:
+            return self.env.get_wrapper_attr(name)
+        except AttributeError as e:
+            raise AttributeError(f"wrapper {self.class_name()} has no attribute {name!r}") from e
+
+    def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
+        """Set ``name`` where it already exists in the stack, else (``force``) here."""
+        if hasattr(self, name):
+            setattr(self, name, value)
+            return True
+        if self.env.set_wrapper_attr(name, value, force=False):
+            return True
+        if force:
+            setattr(self, name, value)
+            return True
+        return False
+
+    def __str__(self) -> str:
+        return f"<{type(self).__name__}{self.env}>"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    @classmethod
+    def class_name(cls) -> str:
+        """The wrapper's class name."""
+        return cls.__name__
+
+    @property
+    def action_space(self) -> Space[WrapperActType]:  # type: ignore[override]
+        """This wrapper's action space (the wrapped env's unless set)."""
+        if self._action_space is None:
+            return self.env.action_space  # type: ignore[return-value]
+        return self._action_space
+
+    @action_space.setter
+    def action_space(self, space: Space[WrapperActType]) -> None:
+        self._action_space = space
+
+    @property
+    def observation_space(self) -> Space[WrapperObsType]:  # type: ignore[override]
+        """This wrapper's observation space (the wrapped env's unless set)."""
+        if self._observation_space is None:
+            return self.env.observation_space  # type: ignore[return-value]
+        return self._observation_space
+
+    @observation_space.setter
+    def observation_space(self, space: Space[WrapperObsType]) -> None:
+        self._observation_space = space
+
+    @property
+    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
+        """This wrapper's metadata (the wrapped env's unless set)."""
+        if self._metadata is None:
+            return self.env.metadata
+        return self._metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    @property
+    def render_mode(self) -> str | None:  # type: ignore[override]
+        """The wrapped env's render mode."""
+        return self.env.render_mode
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The wrapped env's generator."""
+        return self.env.np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.env.np_random = value
+
+    @property
+    def _np_random(self) -> np.random.Generator:  # type: ignore[override]
+        raise AttributeError(
+            "Can't access `_np_random` of a wrapper, use `.unwrapped._np_random` or `.np_random`."
+        )
+
+
+class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):
+    """A wrapper that transforms observations through :meth:`observation`."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[WrapperObsType, dict[str, Any]]:
+        """Reset the wrapped env and transform its observation."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        return self.observation(obs), info
+
+    def step(
+        self, action: ActType
+    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the wrapped env and transform its observation."""
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return self.observation(obs), reward, terminated, truncated, info
+
+    def observation(self, observation: ObsType) -> WrapperObsType:
+        """Transform one observation."""
+        raise NotImplementedError
+
+
+class RewardWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
+    """A wrapper that transforms rewards through :meth:`reward`."""
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the wrapped env and transform its reward."""
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, self.reward(reward), terminated, truncated, info
+
+    def reward(self, reward: SupportsFloat) -> SupportsFloat:
+        """Transform one reward."""
+        raise NotImplementedError
+
+
+class ActionWrapper(Wrapper[ObsType, WrapperActType, ObsType, ActType]):
+    """A wrapper that transforms actions through :meth:`action` before stepping."""
+
+    def step(
+        self, action: WrapperActType
+    ) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Transform the action and step the wrapped env."""
+        return self.env.step(self.action(action))
+
+    def action(self, action: WrapperActType) -> ActType:
+        """Transform one action."""
+        raise NotImplementedError

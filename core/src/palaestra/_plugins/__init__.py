@@ -1,0 +1,1 @@
+"""The plugin host: discovery, on-demand loading and failure isolation."""

@@ -1,0 +1,202 @@
+"""PluginHost: owns the registry and loads plugins when something of theirs is needed."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from palaestra import hookspecs
+from palaestra._markers import PROJECT_NAME
+from palaestra._plugins._discovery import PluginRecord, allowed_namespaces, autoload_disabled, discover
+from palaestra._plugins._registrar import EnvRegistrar
+from palaestra._plugins._suites import install_hint
+from palaestra._registry._registry import Registry
+from palaestra._registry._spec import EnvSpec
+from palaestra.error import PluginConflictError, PluginLoadError
+
+__all__ = ["PluginHost"]
+
+
+class PluginHost:
+    """Discovers plugins from entry points and loads each one on first use.
+
+    Args:
+        autoload: Discover installed plugins. ``None`` follows
+            ``PALAESTRA_DISABLE_PLUGIN_AUTOLOAD``.
+        allow: Namespaces that may be loaded. ``None`` follows ``PALAESTRA_PLUGINS``
+            (unset means all).
+        search_path: Directories to discover distributions in instead of ``sys.path``.
+    """
+
+    def __init__(
+        self,
+        *,
+        autoload: bool | None = None,
+        allow: Sequence[str] | None = None,
+        search_path: Sequence[str] | None = None,
+    ) -> None:
+        self.plugin_manager = pluggy.PluginManager(PROJECT_NAME)
+        self.plugin_manager.add_hookspecs(hookspecs)
+        self.registry = Registry(loader=self)
+        self._autoload = autoload
+        self._allow = None if allow is None else frozenset(allow)
+        self._search_path = search_path
+        self._table: dict[str, list[PluginRecord]] | None = None
+        self._loaded: dict[str, PluginRecord] = {}
+        self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
+        self.current_namespace: str | None = None
+
+    # -- discovery --------------------------------------------------------------------
+
+    @property
+    def table(self) -> dict[str, list[PluginRecord]]:
+        """Declared plugins by namespace, read from metadata once (no plugin code runs)."""
+        if self._table is None:
+            self._table = self._discover()
+        return self._table
+
+    def _discover(self) -> dict[str, list[PluginRecord]]:
+        autoload = (not autoload_disabled()) if self._autoload is None else self._autoload
+        if not autoload:
+            return {}
+        allow = allowed_namespaces() if self._allow is None else self._allow
+        table = discover(self._search_path)
+        if allow is not None:
+            table = {ns: records for ns, records in table.items() if ns in allow}
+        return table
+
+    def plugins(self) -> dict[str, list[PluginRecord]]:
+        """Every discovered plugin, by namespace (conflicting claims included)."""
+        return dict(self.table)
+
+    def failures(self) -> dict[str, PluginLoadError | PluginConflictError]:
+        """Plugins that failed to load so far, by namespace."""
+        return dict(self._failures)
+
+    # -- loading (the registry's SpecLoader protocol) ---------------------------------
+
+    def load_namespace(self, namespace: str) -> None:
+        """Load the plugin owning ``namespace``; a no-op if none or already loaded.
+
+        Raises:
+            PluginLoadError: Its module failed to import or its hook raised.
+            PluginConflictError: Two distributions declare the namespace.
+        """
+        if namespace in self._loaded:
+            return
+        if namespace in self._failures:
+            raise self._failures[namespace]
+        records = self.table.get(namespace)
+        if records:
+            self._load(records)
+
+    def load_default(self) -> None:
+        """Load every plugin; failures are kept and raised only when their namespace is used."""
+        for namespace in sorted(self.table):
+            with contextlib.suppress(PluginLoadError, PluginConflictError):
+                self.load_namespace(namespace)
+
+    def missing_hint(self, namespace: str | None, name: str) -> str | None:
+        """An install hint for a reference suite, or a note on plugins that failed."""
+        hint = install_hint(namespace, name, set(self.table))
+        if hint is not None:
+            return hint
+        relevant = [f for ns, f in self._failures.items() if namespace in (None, ns)]
+        if relevant:
+            broken = "; ".join(str(f) for f in relevant)
+            return f"It may be provided by a plugin that failed to load: {broken}"
+        return None
+
+    def _load(self, records: list[PluginRecord]) -> None:
+        namespace = records[0].namespace
+        if len(records) > 1:
+            dists = tuple(r.distribution for r in records)
+            error = PluginConflictError(
+                f"Namespace {namespace!r} is claimed by more than one distribution: "
+                f"{' and '.join(dists)}. Uninstall one of them.",
+                namespace=namespace,
+                distributions=dists,
+            )
+            self._failures[namespace] = error
+            raise error
+        record = records[0]
+        try:
+            module = importlib.import_module(record.module)
+        except Exception as e:
+            self._fail(record, f"its module {record.module!r} failed to import", e)
+        self._activate(record, module)
+
+    def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> Any:
+        error = PluginLoadError(
+            f"Plugin {record.namespace!r} from distribution {record.distribution} "
+            f"{record.version}: {what}: {type(cause).__name__}: {cause}",
+            namespace=record.namespace,
+            distribution=record.distribution,
+        )
+        self._failures[record.namespace] = error
+        raise error from cause
+
+    def _activate(self, record: PluginRecord, module: ModuleType) -> None:
+        """Register the module's hooks and commit what its registration hook describes."""
+        try:
+            self.plugin_manager.register(module, name=record.namespace)
+        except Exception as e:
+            self._fail(record, "its hook implementations are invalid", e)
+        registrar = EnvRegistrar(record.namespace, record.distribution)
+        others = [p for p in self.plugin_manager.get_plugins() if p is not module]
+        caller = self.plugin_manager.subset_hook_caller("palaestra_register_envs", others)
+        try:
+            caller(registrar=registrar)
+        except Exception as e:
+            self.plugin_manager.unregister(module)
+            self._fail(record, "its palaestra_register_envs hook raised", e)
+        self._commit(record, registrar.specs)
+        self._loaded[record.namespace] = record
+
+    def _commit(self, record: PluginRecord, specs: list[EnvSpec]) -> None:
+        for spec in specs:
+            owner = self.registry.owner(spec.id)
+            if owner is not None and owner != record.distribution:
+                error = PluginConflictError(
+                    f"Environment id {spec.id!r} is registered by both {owner} and "
+                    f"{record.distribution}. Uninstall one of them.",
+                    namespace=record.namespace,
+                    distributions=(owner, record.distribution),
+                )
+                self._failures[record.namespace] = error
+                raise error
+        for spec in specs:
+            self.registry.add(spec, owner=record.distribution)
+
+    def add_plugin(self, module: ModuleType | str, namespace: str, distribution: str = "<local>") -> None:
+        """Load a plugin module directly, without an entry point (tests, notebooks).
+
+        Args:
+            module: The module object or its import name.
+            namespace: The namespace it gets.
+            distribution: A label used in messages and conflict checks.
+        """
+        name = module if isinstance(module, str) else module.__name__
+        record = PluginRecord(namespace, name, distribution, "")
+        if self._table is None:
+            self._table = self._discover()
+        self._table.setdefault(namespace, [record])
+        loaded = importlib.import_module(name) if isinstance(module, str) else module
+        self._activate(record, loaded)
+
+    # -- user registrations -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def namespace(self, ns: str) -> Iterator[None]:
+        """Within the block, :func:`palaestra.register` places ids in namespace ``ns``."""
+        previous = self.current_namespace
+        self.current_namespace = ns
+        try:
+            yield
+        finally:
+            self.current_namespace = previous

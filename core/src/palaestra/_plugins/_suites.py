@@ -1,0 +1,55 @@
+"""The reference suites palaestra publishes, so a missing one gets an install hint.
+
+This is data about distributions, not registrations: the ids themselves come from the
+plugins once installed.
+"""
+
+from __future__ import annotations
+
+__all__ = ["REFERENCE_SUITES", "install_hint"]
+
+# namespace -> (extra, distribution, env names the suite provides in the default namespace)
+REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
+    "classic_control": (
+        "classic-control",
+        "palaestra-classic-control",
+        frozenset({"CartPole", "MountainCar", "MountainCarContinuous", "Pendulum", "Acrobot"}),
+    ),
+    "toy_text": (
+        "toy-text",
+        "palaestra-toy-text",
+        frozenset({"Blackjack", "Taxi", "CliffWalking", "CliffWalkingSlippery", "FrozenLake", "FrozenLake8x8"}),
+    ),
+    "box2d": (
+        "box2d",
+        "palaestra-box2d",
+        frozenset({"LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore", "CarRacing"}),
+    ),
+    "mujoco": (
+        "mujoco",
+        "palaestra-mujoco",
+        frozenset({
+            "Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedPendulum",
+            "InvertedDoublePendulum", "Pusher", "Reacher", "Swimmer", "Walker2d",
+        }),
+    ),
+}
+
+
+def install_hint(namespace: str | None, name: str, installed: set[str]) -> str | None:
+    """The install command for the suite providing ``namespace``/``name``, if not installed.
+
+    Args:
+        namespace: The id's namespace (``None`` for the default namespace).
+        name: The env name (may be empty when only the namespace is known).
+        installed: Namespaces whose plugins are installed.
+    """
+    for suite_ns, (extra, dist, names) in REFERENCE_SUITES.items():
+        if suite_ns in installed:
+            continue
+        if namespace == suite_ns or (namespace is None and name in names):
+            return (
+                f"It is provided by the distribution `{dist}`, which is not installed. "
+                f'Install it with: pip install "palaestra[{extra}]"'
+            )
+    return None

@@ -1,0 +1,1 @@
+"""Environment specs, the registry, and ``make``."""

@@ -1,0 +1,205 @@
+"""The module-level registration functions, bound to the default plugin host."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from types import ModuleType
+from typing import Any
+
+from palaestra import logger
+from palaestra._core import Env
+from palaestra._plugins._default import get_host
+from palaestra._registry._ids import get_env_id, parse_env_id
+from palaestra._registry._make import make_env
+from palaestra._registry._registry import Registry
+from palaestra._registry._spec import EnvSpec, WrapperSpec
+
+__all__ = [
+    "find_highest_version",
+    "make",
+    "namespace",
+    "pprint_registry",
+    "register",
+    "register_envs",
+    "spec",
+]
+
+
+def _registry() -> Registry:
+    return get_host().registry
+
+
+def register(
+    id: str,  # noqa: A002 - Gymnasium's parameter name
+    entry_point: Any = None,
+    reward_threshold: float | None = None,
+    nondeterministic: bool = False,
+    max_episode_steps: int | None = None,
+    order_enforce: bool = True,
+    disable_env_checker: bool = False,
+    additional_wrappers: tuple[WrapperSpec, ...] = (),
+    vector_entry_point: Any = None,
+    kwargs: dict[str, Any] | None = None,
+) -> None:
+    """Register an environment so ``make(id)`` can build it.
+
+    Args:
+        id: ``[namespace/]Name[-vN]``. Inside :func:`namespace`, the namespace is replaced.
+        entry_point: ``"module:Class"`` or a callable returning the env.
+        reward_threshold: Return at which the task counts as solved.
+        nondeterministic: Whether equal seeds and actions can still diverge.
+        max_episode_steps: Steps before truncation (``TimeLimit``).
+        order_enforce: Add ``OrderEnforcing``.
+        disable_env_checker: Skip ``PassiveEnvChecker``.
+        additional_wrappers: Wrappers applied after the time limit.
+        vector_entry_point: ``"module:Class"`` of a natively batched version.
+        kwargs: Constructor arguments.
+
+    Raises:
+        ValueError: Neither ``entry_point`` nor ``vector_entry_point`` is given.
+        RegistrationError: The id mixes versioned and unversioned forms of one name.
+    """
+    if entry_point is None and vector_entry_point is None:
+        raise ValueError("Either `entry_point` or `vector_entry_point` (or both) must be provided")
+    host = get_host()
+    ns, name, version = parse_env_id(id)
+    kwargs = {} if kwargs is None else kwargs
+    if host.current_namespace is not None:
+        if kwargs.get("namespace") not in (None, host.current_namespace):
+            logger.warn(
+                f"Custom namespace `{kwargs.get('namespace')}` is being overridden by namespace "
+                f"`{host.current_namespace}`."
+            )
+        ns = host.current_namespace
+    if ns is not None:
+        # A user id in a plugin's namespace must not be overwritten by loading that plugin later.
+        with contextlib.suppress(Exception):
+            host.load_namespace(ns)
+    new_spec = EnvSpec(
+        id=get_env_id(ns, name, version),
+        entry_point=entry_point,
+        reward_threshold=reward_threshold,
+        nondeterministic=nondeterministic,
+        max_episode_steps=max_episode_steps,
+        order_enforce=order_enforce,
+        disable_env_checker=disable_env_checker,
+        kwargs=kwargs,
+        additional_wrappers=additional_wrappers,
+        vector_entry_point=vector_entry_point,
+    )
+    host.registry.add(new_spec)
+
+
+def make(
+    id: str | EnvSpec,  # noqa: A002 - Gymnasium's parameter name
+    max_episode_steps: int | None = None,
+    disable_env_checker: bool | None = None,
+    **kwargs: Any,
+) -> Env[Any, Any]:
+    """Build a registered environment with its standard wrappers.
+
+    Wrappers, innermost first: ``PassiveEnvChecker``, ``OrderEnforcing``, ``TimeLimit``,
+    the spec's additional wrappers, then ``RenderCollection``/``HumanRendering`` when
+    the requested render mode needs them.
+
+    Args:
+        id: An id (``"[module:][ns/]Name[-vN]"``) or an :class:`EnvSpec`. ``ns/...`` loads
+            only the plugin owning ``ns``.
+        max_episode_steps: Overrides the spec's limit; ``-1`` removes ``TimeLimit``.
+        disable_env_checker: Overrides the spec's ``disable_env_checker``.
+        **kwargs: Constructor arguments, overriding the spec's.
+
+    Raises:
+        NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
+        MissingSuiteError: The id belongs to a reference suite that is not installed.
+        PluginLoadError: The plugin owning the id is broken.
+        InvalidEnvArguments: The constructor rejected ``kwargs``.
+    """
+    return make_env(id, get_host().registry, max_episode_steps, disable_env_checker, **kwargs)
+
+
+def spec(env_id: str) -> EnvSpec:
+    """The registered spec of ``env_id`` (exact id, no version resolution).
+
+    Raises:
+        NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
+    """
+    registry = _registry()
+    found = registry.get(env_id)
+    if found is None:
+        ns, name, version = parse_env_id(env_id)
+        registry.check_version_exists(ns, name, version)
+        from palaestra.error import UnregisteredEnv
+
+        raise UnregisteredEnv(f"No registered env with id: {env_id}")
+    return found
+
+
+def find_highest_version(ns: str | None, name: str) -> int | None:
+    """The highest registered version of ``ns/name``, or ``None``."""
+    registry = _registry()
+    registry.get(get_env_id(ns, name, None))  # loads the owning plugin
+    return registry.find_highest_version(ns, name)
+
+
+def namespace(ns: str) -> contextlib.AbstractContextManager[None]:
+    """Context manager: :func:`register` calls inside it use namespace ``ns``."""
+    return get_host().namespace(ns)
+
+
+def register_envs(env_module: ModuleType) -> None:
+    """Do nothing; lets linters see an env-registering import as used."""
+
+
+def _namespace_label(env_spec: EnvSpec) -> str:
+    if env_spec.namespace is not None:
+        return env_spec.namespace
+    if isinstance(env_spec.entry_point, str):
+        module = re.sub(r":\w+", "", env_spec.entry_point).split(".")[0]
+        return module.removeprefix("palaestra_") or env_spec.name
+    return env_spec.name
+
+
+def pprint_registry(
+    print_registry: Mapping[str, EnvSpec] | None = None,
+    *,
+    num_cols: int = 3,
+    exclude_namespaces: list[str] | None = None,
+    disable_print: bool = False,
+) -> str | None:
+    """Print every registered id, grouped by namespace (or by providing package).
+
+    Args:
+        print_registry: The specs to print; the whole registry by default.
+        num_cols: Ids per row.
+        exclude_namespaces: Groups to leave out.
+        disable_print: Return the text instead of printing.
+    """
+    specs = _registry() if print_registry is None else print_registry
+    groups: dict[str, list[str]] = defaultdict(list)
+    width = 0
+    for env_spec in specs.values():
+        groups[_namespace_label(env_spec)].append(env_spec.id)
+        width = max(width, len(env_spec.id))
+    blocks = []
+    for label, ids in groups.items():
+        if exclude_namespaces and label in exclude_namespaces:
+            continue
+        rows = [sorted(ids)[i : i + num_cols] for i in range(0, len(ids), num_cols)]
+        body = "\n".join(" ".join(i.ljust(width) for i in row).rstrip() for row in rows)
+        blocks.append(f"===== {label} =====\n{body}")
+    output = "\n".join(blocks)
+    if disable_print:
+        return output
+    print(output)
+    return None
+
+
+def iter_registered() -> Iterator[EnvSpec]:
+    """Every spec, after loading every plugin."""
+    registry = _registry()
+    for env_id in registry:
+        yield registry[env_id]

@@ -1,0 +1,247 @@
+"""``make`` as a pipeline of small steps: resolve, merge, load, negotiate, build, wrap."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any
+
+from palaestra import logger
+from palaestra._core import Env
+from palaestra._registry._registry import Registry
+from palaestra._registry._spec import EnvSpec
+from palaestra.error import Error, InvalidMetadata, UnsupportedMode
+
+__all__ = [
+    "RenderPlan",
+    "apply_wrappers",
+    "construct",
+    "load_env_creator",
+    "make_env",
+    "merge_kwargs",
+    "negotiate_render_mode",
+    "resolve_spec",
+    "stamp_spec",
+]
+
+
+def load_env_creator(name: str) -> Callable[..., Any]:
+    """Import ``"module:attr"`` and return the attribute.
+
+    Raises:
+        Error: The string is not of the form ``module:attr``.
+        ModuleNotFoundError: The module cannot be imported (message names the entry point).
+        AttributeError: The module lacks the attribute.
+    """
+    if name.count(":") != 1:
+        raise Error(f"Entry point {name!r} must have the form 'module.path:AttributeName'")
+    module_name, attr = name.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(
+            f"{e}. Could not import module {module_name!r} of entry point {name!r}; "
+            "is the package that provides it installed?", name=e.name
+        ) from e
+    try:
+        return getattr(module, attr)  # type: ignore[no-any-return]
+    except AttributeError as e:
+        raise AttributeError(f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})") from e
+
+
+def resolve_spec(env_id: str | EnvSpec, registry: Registry) -> EnvSpec:
+    """Turn an id (``"[module:][ns/]Name[-vN]"``) or spec into a registered spec."""
+    if isinstance(env_id, EnvSpec):
+        return env_id
+    if not isinstance(env_id, str):
+        raise TypeError(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
+    if ":" in env_id:
+        module, _, env_id = env_id.partition(":")
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            raise ModuleNotFoundError(
+                f"{e}. Environment registration via importing a module failed. "
+                f"Check whether '{module}' contains env registration and can be imported."
+            ) from e
+    return registry.find_spec(env_id)
+
+
+def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The spec's kwargs (copied) updated with the caller's."""
+    merged = deepcopy(spec.kwargs)
+    merged.update(kwargs)
+    return merged
+
+
+def _creator_of(spec: EnvSpec) -> Callable[..., Any]:
+    if spec.entry_point is None:
+        raise Error(f"{spec.id} registered but entry_point is not specified")
+    if callable(spec.entry_point):
+        return spec.entry_point  # type: ignore[no-any-return]
+    return load_env_creator(spec.entry_point)
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    """What the render-mode negotiation decided.
+
+    Attributes:
+        kwargs: Constructor kwargs with the render mode the env will actually get.
+        wrapper: ``"human"`` (add HumanRendering), ``"collection"`` (add
+            RenderCollection) or ``None``.
+    """
+
+    kwargs: dict[str, Any]
+    wrapper: str | None = None
+
+
+def _declared_render_modes(creator: Any) -> list[str] | None:
+    metadata = getattr(creator, "metadata", None)
+    if metadata is None or isinstance(metadata, property):
+        return None
+    if not isinstance(metadata, dict):
+        raise InvalidMetadata(f"Expect the environment metadata to be dict, actual type: {type(metadata)}")
+    modes = metadata.get("render_modes")
+    if modes is None:
+        logger.warn(f"The environment creator metadata doesn't include `render_modes`, contains: {list(metadata)}")
+    return modes
+
+
+def negotiate_render_mode(creator: Any, kwargs: dict[str, Any]) -> RenderPlan:
+    """Map an unsupported ``render_mode`` to a supported one plus a wrapper, if possible."""
+    mode = kwargs.get("render_mode")
+    modes = _declared_render_modes(creator)
+    if mode is None or modes is None or mode in modes:
+        return RenderPlan(kwargs)
+    displayable = [m for m in ("rgb_array", "rgb_array_list") if m in modes]
+    if mode == "human" and displayable:
+        logger.warn(
+            "You are trying to use 'human' rendering for an environment that doesn't natively "
+            "support it. The HumanRendering wrapper is being applied to your environment."
+        )
+        return RenderPlan({**kwargs, "render_mode": displayable[0]}, "human")
+    if mode.endswith("_list") and mode[: -len("_list")] in modes:
+        return RenderPlan({**kwargs, "render_mode": mode[: -len("_list")]}, "collection")
+    logger.warn(
+        f"The environment is being initialised with render_mode={mode!r} that is not in the "
+        f"possible render_modes ({modes})."
+    )
+    return RenderPlan(kwargs)
+
+
+def construct(creator: Callable[..., Any], spec: EnvSpec, kwargs: dict[str, Any]) -> Env[Any, Any]:
+    """Call the creator and check the result is an :class:`Env`.
+
+    Raises:
+        palaestra.error.InvalidEnvArguments: The creator rejected the kwargs.
+        TypeError: The creator did not return a palaestra ``Env``.
+    """
+    from palaestra.error import InvalidEnvArguments
+
+    try:
+        env = creator(**kwargs)
+    except TypeError as e:
+        raise InvalidEnvArguments(
+            f"{e} (raised by the creator of {spec.id} with kwargs {kwargs}); check the "
+            "keyword arguments against the environment's constructor"
+        ) from e
+    if not isinstance(env, Env):
+        raise TypeError(
+            f"The environment must inherit from the palaestra.Env class, actual class: {type(env)}. "
+            "Gymnasium environments can be adapted with palaestra's interop module."
+        )
+    return env
+
+
+def stamp_spec(env: Env[Any, Any], spec: EnvSpec, kwargs: dict[str, Any]) -> int:
+    """Give the unwrapped env its minimal spec; return how many spec wrappers it already has.
+
+    Raises:
+        ValueError: The env applied wrappers that contradict the spec's.
+    """
+    env.unwrapped.spec = EnvSpec(
+        id=spec.id,
+        entry_point=spec.entry_point,
+        reward_threshold=spec.reward_threshold,
+        nondeterministic=spec.nondeterministic,
+        max_episode_steps=None,
+        order_enforce=False,
+        disable_env_checker=True,
+        kwargs=kwargs,
+        additional_wrappers=(),
+        vector_entry_point=spec.vector_entry_point,
+    )
+    assert env.spec is not None
+    prior = env.spec.additional_wrappers
+    expected = spec.additional_wrappers[: len(prior)]
+    if len(prior) <= len(spec.additional_wrappers) and expected != prior:
+        raise ValueError(
+            f"The environment's wrapper spec {prior} is different from the saved `EnvSpec` "
+            f"additional wrappers {expected}"
+        )
+    return len(prior)
+
+
+def apply_wrappers(
+    env: Env[Any, Any],
+    spec: EnvSpec,
+    prior: int,
+    max_episode_steps: int | None,
+    disable_env_checker: bool | None,
+    render_wrapper: str | None,
+) -> Env[Any, Any]:
+    """Stack, innermost first: checker, order enforcer, time limit, spec wrappers, render."""
+    from palaestra.wrappers import OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
+
+    checker_off = spec.disable_env_checker if disable_env_checker is None else disable_env_checker
+    if not checker_off:
+        env = PassiveEnvChecker(env)
+    if spec.order_enforce:
+        env = OrderEnforcing(env)
+    limit = spec.max_episode_steps if max_episode_steps is None else max_episode_steps
+    if limit is not None and limit != -1:
+        env = TimeLimit(env, limit)
+    for wrapper_spec in spec.additional_wrappers[prior:]:
+        if wrapper_spec.kwargs is None:
+            raise ValueError(
+                f"{wrapper_spec.name} wrapper does not inherit from "
+                "`palaestra.utils.RecordConstructorArgs`, therefore, the wrapper cannot be recreated."
+            )
+        env = load_env_creator(wrapper_spec.entry_point)(env=env, **wrapper_spec.kwargs)
+    if render_wrapper == "collection":
+        env = RenderCollection(env)
+    elif render_wrapper == "human":
+        env = _human_rendering(env)
+    return env
+
+
+def _human_rendering(env: Env[Any, Any]) -> Env[Any, Any]:
+    import palaestra.wrappers as wrappers
+
+    human = getattr(wrappers, "HumanRendering", None)
+    if human is None:
+        raise UnsupportedMode(
+            f"{env.unwrapped.spec.id if env.unwrapped.spec else env} does not render in 'human' "
+            "mode natively and the HumanRendering wrapper is not available; use "
+            "render_mode='rgb_array' and display the frames yourself."
+        )
+    return human(env)  # type: ignore[no-any-return]
+
+
+def make_env(
+    env_id: str | EnvSpec,
+    registry: Registry,
+    max_episode_steps: int | None = None,
+    disable_env_checker: bool | None = None,
+    **kwargs: Any,
+) -> Env[Any, Any]:
+    """The whole pipeline (see :func:`palaestra.make`)."""
+    spec = resolve_spec(env_id, registry)
+    creator = _creator_of(spec)
+    plan = negotiate_render_mode(creator, merge_kwargs(spec, kwargs))
+    env = construct(creator, spec, plan.kwargs)
+    prior = stamp_spec(env, spec, plan.kwargs)
+    return apply_wrappers(env, spec, prior, max_episode_steps, disable_env_checker, plan.wrapper)

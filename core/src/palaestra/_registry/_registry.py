@@ -1,0 +1,259 @@
+"""The registry: a mapping from env id to :class:`EnvSpec` that loads plugins on demand."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, MutableMapping
+from typing import Protocol
+
+from palaestra import logger
+from palaestra._registry._ids import get_env_id, parse_env_id
+from palaestra._registry._spec import EnvSpec
+from palaestra.error import (
+    DeprecatedEnv,
+    NameNotFound,
+    NamespaceNotFound,
+    RegistrationError,
+    UnregisteredEnv,
+    VersionNotFound,
+)
+
+__all__ = ["Registry", "SpecLoader"]
+
+
+class SpecLoader(Protocol):
+    """What the registry asks of its owner to fill itself on demand."""
+
+    def load_namespace(self, namespace: str) -> None:
+        """Load the plugin that owns ``namespace``, if any and not yet loaded."""
+
+    def load_default(self) -> None:
+        """Load every plugin that may own default-namespace ids."""
+
+    def missing_hint(self, namespace: str | None, name: str) -> str | None:
+        """Text telling the user how to get ``name`` when nothing provides it."""
+
+
+class Registry(MutableMapping[str, EnvSpec]):
+    """All registered environment specs, keyed by id.
+
+    Looking up an id loads the plugin owning its namespace first, and iterating loads
+    every plugin, so the registry behaves like Gymnasium's dict while importing only
+    what is asked for.
+    """
+
+    def __init__(self, loader: SpecLoader | None = None) -> None:
+        self._specs: dict[str, EnvSpec] = {}
+        self._owners: dict[str, str] = {}
+        self._loader = loader
+
+    # -- mapping protocol -------------------------------------------------------------
+
+    def __getitem__(self, env_id: str) -> EnvSpec:
+        spec = self._specs.get(env_id)
+        if spec is None:
+            self._load_for(env_id)
+            spec = self._specs.get(env_id)
+        if spec is None:
+            raise KeyError(env_id)
+        return spec
+
+    def __setitem__(self, env_id: str, spec: EnvSpec) -> None:
+        self._specs[env_id] = spec
+
+    def __delitem__(self, env_id: str) -> None:
+        del self._specs[env_id]
+        self._owners.pop(env_id, None)
+
+    def __iter__(self) -> Iterator[str]:
+        if self._loader is not None:
+            self._loader.load_default()
+        return iter(list(self._specs))
+
+    def __len__(self) -> int:
+        if self._loader is not None:
+            self._loader.load_default()
+        return len(self._specs)
+
+    def __contains__(self, env_id: object) -> bool:
+        if not isinstance(env_id, str):
+            return False
+        try:
+            self[env_id]
+        except (KeyError, UnregisteredEnv):
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return f"Registry({len(self._specs)} loaded specs)"
+
+    def loaded(self) -> dict[str, EnvSpec]:
+        """The specs registered so far, without loading any plugin."""
+        return dict(self._specs)
+
+    def owner(self, env_id: str) -> str | None:
+        """Who registered ``env_id`` (a distribution name, or ``None`` for user code)."""
+        return self._owners.get(env_id)
+
+    # -- loading ----------------------------------------------------------------------
+
+    def _load_for(self, env_id: str) -> None:
+        if self._loader is None:
+            return
+        try:
+            ns, _, _ = parse_env_id(env_id)
+        except Exception:
+            return
+        if ns is None:
+            self._loader.load_default()
+        else:
+            self._loader.load_namespace(ns)
+
+    def _specs_named(self, ns: str | None, name: str) -> list[EnvSpec]:
+        return [s for s in self._specs.values() if s.namespace == ns and s.name == name]
+
+    # -- registration -----------------------------------------------------------------
+
+    def add(self, spec: EnvSpec, owner: str | None = None) -> None:
+        """Register ``spec``, overriding (with a warning) an earlier one of the same id.
+
+        Args:
+            spec: The spec.
+            owner: The distribution registering it; ``None`` for user code.
+
+        Raises:
+            RegistrationError: A versioned and an unversioned env of one name would mix.
+        """
+        self._check_versioning(spec)
+        if spec.id in self._specs:
+            logger.warn(f"Overriding environment {spec.id} already in registry.")
+        self._specs[spec.id] = spec
+        if owner is None:
+            self._owners.pop(spec.id, None)
+        else:
+            self._owners[spec.id] = owner
+
+    def _check_versioning(self, spec: EnvSpec) -> None:
+        same_name = [s for s in self._specs_named(spec.namespace, spec.name) if s.id != spec.id]
+        unversioned = next((s for s in same_name if s.version is None), None)
+        versioned = [s for s in same_name if s.version is not None]
+        if unversioned is not None and spec.version is not None:
+            raise RegistrationError(
+                f"Can't register the versioned environment `{spec.id}` when the unversioned "
+                f"environment `{unversioned.id}` of the same name already exists."
+            )
+        if versioned and spec.version is None:
+            latest = max(versioned, key=lambda s: s.version or 0)
+            raise RegistrationError(
+                f"Can't register the unversioned environment `{spec.id}` when the versioned "
+                f"environment `{latest.id}` of the same name already exists. Note: `make` with "
+                "the unversioned id returns the latest versioned environment."
+            )
+
+    # -- resolution -------------------------------------------------------------------
+
+    def find_highest_version(self, ns: str | None, name: str) -> int | None:
+        """The highest registered version of ``ns/name``, or ``None``."""
+        versions = [s.version for s in self._specs_named(ns, name) if s.version is not None]
+        return max(versions, default=None)
+
+    def find_spec(self, env_id: str) -> EnvSpec:
+        """Resolve ``env_id`` with Gymnasium's rules.
+
+        An unversioned id resolves to the latest version (with a warning); an outdated
+        version works with a deprecation warning.
+
+        Raises:
+            NamespaceNotFound, NameNotFound, VersionNotFound: Nothing matches.
+            DeprecatedEnv: The version is older than every registered one, or retired.
+        """
+        ns, name, version = parse_env_id(env_id)
+        spec = self._specs.get(env_id)
+        if spec is None:
+            self._load_for(env_id)
+            spec = self._specs.get(env_id)
+        latest = self.find_highest_version(ns, name)
+        if version is not None and latest is not None and latest > version:
+            logger.deprecation(
+                f"The environment {env_id} is out of date. You should consider upgrading to "
+                f"version `v{latest}`."
+            )
+        if version is None and latest is not None:
+            new_id = get_env_id(ns, name, latest)
+            spec = self._specs.get(new_id)
+            logger.warn(
+                f"Using the latest versioned environment `{new_id}` instead of the unversioned "
+                f"environment `{env_id}`."
+            )
+            version = latest
+        if spec is None:
+            self.check_version_exists(ns, name, version)
+            raise UnregisteredEnv(
+                f"No registered env with id: {env_id}. Did you register it, or install the "
+                "plugin that provides it? Run `palaestra list` to see every registered id."
+            )
+        return spec
+
+    def check_namespace_exists(self, ns: str | None) -> None:
+        """Raise a helpful :class:`NamespaceNotFound` when ``ns`` has no envs."""
+        if ns is None:
+            return
+        namespaces = {s.namespace for s in self._specs.values() if s.namespace is not None}
+        if ns in namespaces:
+            return
+        hint = self._loader.missing_hint(ns, "") if self._loader else None
+        close = difflib.get_close_matches(ns, namespaces, n=1)
+        if hint:
+            suggestion = hint
+        elif close:
+            suggestion = f"Did you mean: `{close[0]}`?"
+        else:
+            suggestion = f"Have you installed the proper package for {ns}?"
+        raise NamespaceNotFound(f"Namespace {ns} not found. {suggestion}")
+
+    def check_name_exists(self, ns: str | None, name: str) -> None:
+        """Raise a helpful :class:`NameNotFound` when ``ns/name`` has no envs."""
+        self.check_namespace_exists(ns)
+        names = {s.name for s in self._specs.values() if s.namespace == ns}
+        if name in names:
+            return
+        namespace_msg = f" in namespace {ns}" if ns else ""
+        hint = self._loader.missing_hint(ns, name) if self._loader else None
+        if hint:
+            from palaestra.error import MissingSuiteError
+
+            raise MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
+        close = difflib.get_close_matches(name, names, n=1)
+        suggestion = f" Did you mean: `{close[0]}`?" if close else ""
+        raise NameNotFound(f"Environment `{name}` doesn't exist{namespace_msg}.{suggestion}")
+
+    def check_version_exists(self, ns: str | None, name: str, version: int | None) -> None:
+        """Raise the most helpful error for an id that is not registered as given."""
+        if get_env_id(ns, name, version) in self._specs:
+            return
+        self.check_name_exists(ns, name)
+        if version is None:
+            return
+        message = (
+            f"Environment version `v{version}` for environment `{get_env_id(ns, name, None)}` "
+            "doesn't exist."
+        )
+        specs = sorted(self._specs_named(ns, name), key=lambda s: s.version if s.version is not None else -1)
+        unversioned = [s for s in specs if s.version is None]
+        if unversioned:
+            message += f" It provides the default version `{unversioned[0].id}`."
+            if len(specs) == 1:
+                raise DeprecatedEnv(message)
+        versioned = [s for s in specs if s.version is not None]
+        if not versioned:
+            return
+        latest = max(versioned, key=lambda s: s.version or 0)
+        assert latest.version is not None
+        if version > latest.version:
+            listed = ", ".join(f"`v{s.version}`" for s in specs)
+            raise VersionNotFound(f"{message} It provides versioned environments: [ {listed} ].")
+        if version < latest.version:
+            raise DeprecatedEnv(
+                f"Environment version v{version} for `{get_env_id(ns, name, None)}` is deprecated. "
+                f"Please use `{latest.id}` instead."
+            )

@@ -1,0 +1,153 @@
+"""EnvSpec and WrapperSpec: serialisable descriptions of how to build an env."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from palaestra._registry._ids import parse_env_id
+
+if TYPE_CHECKING:
+    from palaestra._core import Env
+
+__all__ = ["EnvSpec", "WrapperSpec"]
+
+
+@dataclass
+class WrapperSpec:
+    """How to rebuild one wrapper.
+
+    Attributes:
+        name: The wrapper's class name.
+        entry_point: ``"module:Class"`` of the wrapper.
+        kwargs: Constructor arguments, or ``None`` when the wrapper does not record them.
+    """
+
+    name: str
+    entry_point: str
+    kwargs: dict[str, Any] | None
+
+
+@dataclass
+class EnvSpec:
+    """Everything ``make`` needs to build an environment.
+
+    Attributes:
+        id: ``[namespace/]name[-vN]``.
+        entry_point: ``"module:Class"`` or a callable returning the env.
+        reward_threshold: Return at which the task counts as solved.
+        nondeterministic: Whether equal seeds and actions can still diverge.
+        max_episode_steps: Steps before truncation (adds ``TimeLimit``).
+        order_enforce: Whether to add ``OrderEnforcing``.
+        disable_env_checker: Whether to skip ``PassiveEnvChecker``.
+        kwargs: Constructor arguments.
+        additional_wrappers: Wrappers applied on top, innermost first.
+        vector_entry_point: ``"module:Class"`` of a natively batched version.
+        namespace: Parsed from ``id``.
+        name: Parsed from ``id``.
+        version: Parsed from ``id``.
+    """
+
+    id: str
+    entry_point: Any = field(default=None)
+    reward_threshold: float | None = field(default=None)
+    nondeterministic: bool = field(default=False)
+    max_episode_steps: int | None = field(default=None)
+    order_enforce: bool = field(default=True)
+    disable_env_checker: bool = field(default=False)
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    namespace: str | None = field(init=False)
+    name: str = field(init=False)
+    version: int | None = field(init=False)
+    additional_wrappers: tuple[WrapperSpec, ...] = field(default_factory=tuple)
+    vector_entry_point: Any = field(default=None)
+
+    def __post_init__(self) -> None:
+        self.namespace, self.name, self.version = parse_env_id(self.id)
+
+    def make(self, **kwargs: Any) -> Env[Any, Any]:
+        """Build the env this spec describes (``palaestra.make(self, **kwargs)``)."""
+        from palaestra._registry._api import make
+
+        return make(self, **kwargs)
+
+    def to_json(self) -> str:
+        """Serialise to JSON.
+
+        Raises:
+            ValueError: A field holds a callable, which JSON cannot represent.
+        """
+        data = dataclasses.asdict(self)
+        for derived in ("namespace", "name", "version"):
+            data.pop(derived)
+        for key, value in data.items():
+            if callable(value):
+                raise ValueError(
+                    f"Callable found in {self.id} for {key} attribute with value={value}. "
+                    "Register a 'module:attr' string instead to serialise the spec."
+                )
+        return json.dumps(data)
+
+    @staticmethod
+    def from_json(json_env_spec: str) -> EnvSpec:
+        """Rebuild a spec from :meth:`to_json` output.
+
+        Raises:
+            ValueError: The JSON does not describe a valid spec.
+        """
+        data = json.loads(json_env_spec)
+        wrappers = []
+        for wrapper in data.pop("additional_wrappers", []):
+            try:
+                wrappers.append(WrapperSpec(**wrapper))
+            except TypeError as e:
+                raise ValueError(f"An issue occurred when trying to make {wrapper} a WrapperSpec") from e
+        try:
+            spec = EnvSpec(**data)
+        except Exception as e:
+            raise ValueError(f"An issue occurred when trying to make {data} an EnvSpec") from e
+        spec.additional_wrappers = tuple(wrappers)
+        return spec
+
+    def pprint(
+        self, disable_print: bool = False, include_entry_points: bool = False, print_all: bool = False
+    ) -> str | None:
+        """Print (or return) the fields that differ from their defaults.
+
+        Args:
+            disable_print: Return the text instead of printing it.
+            include_entry_points: Include entry points.
+            print_all: Include every field.
+        """
+        lines = [f"id={self.id}"]
+        if print_all or include_entry_points:
+            lines.append(f"entry_point={self.entry_point}")
+        defaults = (
+            ("reward_threshold", None),
+            ("nondeterministic", False),
+            ("max_episode_steps", None),
+            ("order_enforce", True),
+            ("disable_env_checker", False),
+        )
+        for name, default in defaults:
+            value = getattr(self, name)
+            if print_all or value is not default:
+                lines.append(f"{name}={value}")
+        if print_all or self.additional_wrappers:
+            lines.append(self._wrappers_text(include_entry_points))
+        output = "\n".join(lines)
+        if disable_print:
+            return output
+        print(output)
+        return None
+
+    def _wrappers_text(self, include_entry_points: bool) -> str:
+        if not self.additional_wrappers:
+            return "additional_wrappers=[]"
+        items = []
+        for w in self.additional_wrappers:
+            entry = f", entry_point={w.entry_point}" if include_entry_points else ""
+            items.append(f"\n\tname={w.name}{entry}, kwargs={w.kwargs}")
+        return f"additional_wrappers=[{','.join(items)}\n]"

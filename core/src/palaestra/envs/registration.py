@@ -1,0 +1,47 @@
+"""Specs, ids, registration and ``make`` (Gymnasium's ``envs.registration`` names)."""
+
+from typing import Any
+
+from palaestra._registry._api import (
+    find_highest_version,
+    make,
+    namespace,
+    pprint_registry,
+    register,
+    register_envs,
+    spec,
+)
+from palaestra._registry._ids import get_env_id, parse_env_id
+from palaestra._registry._make import load_env_creator
+from palaestra._registry._registry import Registry
+from palaestra._registry._spec import EnvSpec, WrapperSpec
+
+__all__ = [
+    "EnvSpec",
+    "Registry",
+    "WrapperSpec",
+    "find_highest_version",
+    "get_env_id",
+    "load_env_creator",
+    "make",
+    "namespace",
+    "parse_env_id",
+    "pprint_registry",
+    "register",
+    "register_envs",
+    "registry",
+    "spec",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The registry belongs to the default host, which is created on first use.
+    if name == "registry":
+        from palaestra._plugins._default import get_host
+
+        return get_host().registry
+    if name == "current_namespace":
+        from palaestra._plugins._default import get_host
+
+        return get_host().current_namespace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,171 @@
+"""Exceptions raised by palaestra.
+
+The names match Gymnasium's ``error`` module so ``except gymnasium.error.X`` ports by
+changing the import. palaestra's own, more specific errors subclass them, and also a
+builtin base where the meaning matches (an unknown id is a ``KeyError``, a bad argument
+a ``ValueError``), so generic ``except`` clauses keep working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AlreadyPendingCallError",
+    "ClosedEnvironmentError",
+    "CustomSpaceError",
+    "DependencyNotInstalled",
+    "DeprecatedEnv",
+    "DeprecatedWrapper",
+    "Error",
+    "InvalidAction",
+    "InvalidBound",
+    "InvalidEnvArguments",
+    "InvalidMetadata",
+    "InvalidProbability",
+    "InvalidSeed",
+    "MissingArgument",
+    "MissingSuiteError",
+    "NameNotFound",
+    "NamespaceNotFound",
+    "PluginConflictError",
+    "PluginError",
+    "PluginLoadError",
+    "RegistrationError",
+    "ResetNeeded",
+    "UnregisteredEnv",
+    "UnsupportedMode",
+    "VersionNotFound",
+]
+
+
+class Error(Exception):
+    """Root of every palaestra error."""
+
+
+class UnregisteredEnv(Error, KeyError):
+    """No environment is registered under the requested id."""
+
+    def __str__(self) -> str:
+        # KeyError would wrap the message in quotes; keep it readable.
+        return str(self.args[0]) if self.args else ""
+
+
+class NamespaceNotFound(UnregisteredEnv):
+    """The namespace part of an env id is unknown."""
+
+
+class NameNotFound(UnregisteredEnv):
+    """The name part of an env id is unknown in its namespace."""
+
+
+class VersionNotFound(UnregisteredEnv):
+    """The requested version is newer than every registered version."""
+
+
+class MissingSuiteError(NameNotFound):
+    """The id belongs to a reference suite whose plugin distribution is not installed."""
+
+
+class InvalidEnvArguments(Error, TypeError):
+    """An environment's constructor rejected the keyword arguments ``make`` passed."""
+
+
+class DeprecatedEnv(Error):
+    """The requested version is older than the registered one, or was retired."""
+
+
+class RegistrationError(Error, ValueError):
+    """An environment (or other description) cannot be registered as given."""
+
+
+class DependencyNotInstalled(Error, ImportError):
+    """An optional dependency needed by the requested feature is missing."""
+
+
+class UnsupportedMode(Error):
+    """The requested render mode is not supported by the environment."""
+
+
+class InvalidMetadata(Error):
+    """An environment's ``metadata`` is malformed."""
+
+
+class ResetNeeded(Error):
+    """``step`` or ``render`` was called before ``reset``."""
+
+
+class InvalidAction(Error, ValueError):
+    """The action given to ``step`` is not in the action space."""
+
+
+class MissingArgument(Error):
+    """A required argument is missing."""
+
+
+class InvalidProbability(Error):
+    """A probability is outside ``[0, 1]``."""
+
+
+class InvalidBound(Error):
+    """A lower bound exceeds the upper bound."""
+
+
+class InvalidSeed(Error, ValueError):
+    """A seed is not a non-negative Python integer."""
+
+
+class DeprecatedWrapper(ImportError):
+    """A wrapper was renamed or removed; the message names its replacement."""
+
+
+class AlreadyPendingCallError(Exception):
+    """An asynchronous call is already pending on a vector environment."""
+
+    def __init__(self, message: str, name: str):
+        super().__init__(message)
+        self.name = name
+
+
+class NoAsyncCallError(Exception):
+    """A ``*_wait`` call was made without a pending asynchronous call."""
+
+    def __init__(self, message: str, name: str):
+        super().__init__(message)
+        self.name = name
+
+
+class ClosedEnvironmentError(Exception):
+    """An operation was attempted on a closed environment."""
+
+
+class CustomSpaceError(Exception):
+    """A custom space lacks an implementation of a space utility."""
+
+
+class PluginError(Error):
+    """A plugin could not provide what was asked of it.
+
+    Attributes:
+        namespace: The plugin's namespace (its entry-point name).
+        distribution: The distribution that declared the plugin, if known.
+    """
+
+    def __init__(self, message: str, *, namespace: str, distribution: str | None = None):
+        super().__init__(message)
+        self.namespace = namespace
+        self.distribution = distribution
+
+
+class PluginLoadError(PluginError, ImportError):
+    """A plugin's module failed to import, or one of its hooks raised."""
+
+
+class PluginConflictError(PluginError, RegistrationError):
+    """Two distributions claim the same namespace or the same id.
+
+    Attributes:
+        distributions: Both claimants, in discovery order.
+    """
+
+    def __init__(self, message: str, *, namespace: str, distributions: tuple[str, ...]):
+        super().__init__(message, namespace=namespace, distribution=distributions[0])
+        self.distributions = distributions

@@ -1,0 +1,57 @@
+"""The hooks a palaestra plugin can implement.
+
+A plugin is a module named by an entry point in the ``palaestra.plugins`` group; the
+entry-point *name* is the plugin's namespace. The module must be cheap to import (no
+simulators, renderers or ML frameworks) because it is imported to learn what the plugin
+offers; heavy code is named by ``"module:attr"`` strings and imported only when used.
+
+Implement a hook by decorating a module-level function with :data:`palaestra.hookimpl`::
+
+    from palaestra import hookimpl
+
+    @hookimpl
+    def palaestra_register_envs(registrar):
+        registrar.register("Grid-v0", entry_point="my_pkg.grid:GridEnv", max_episode_steps=200)
+
+Each hook of a plugin is called once, when the plugin is first needed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from palaestra._markers import hookspec
+
+if TYPE_CHECKING:
+    from palaestra._plugins._registrar import EnvRegistrar
+
+__all__ = ["palaestra_register_envs"]
+
+
+# -- Registration: called once when the plugin is loaded ------------------------------
+
+
+@hookspec
+def palaestra_register_envs(registrar: EnvRegistrar) -> None:
+    """Register the plugin's environments.
+
+    Called once per plugin, when an id in the plugin's namespace is first looked up (or,
+    for plugins with default-namespace ids, when an un-namespaced id is not yet known).
+    Not first-result and not historic: every implementation in the plugin module runs.
+
+    Args:
+        registrar: Call ``registrar.register(id, entry_point=..., **fields)`` once per
+            environment. It accepts the fields of :func:`palaestra.register`
+            (``max_episode_steps``, ``reward_threshold``, ``kwargs``,
+            ``vector_entry_point``, ...). An id without a namespace is placed in the
+            plugin's namespace (``"Grid-v0"`` becomes ``"ns/Grid-v0"``); pass
+            ``default_namespace=True`` to register it without a namespace, as the
+            reference suites do so ``make("CartPole-v1")`` works.
+
+    Returns:
+        Nothing; return values are ignored. Registrations take effect only if the hook
+        returns normally, so a hook that raises registers nothing.
+
+    An implementation must not import heavy dependencies or construct environments:
+    register ``"module:Class"`` strings and let ``make`` import them on use.
+    """

@@ -1,0 +1,150 @@
+"""Sequence: variable-length sequences of one feature space."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.spaces._space import Space, require_one_of
+
+__all__ = ["Sequence"]
+
+_INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+class Sequence(Space[Any]):
+    """Finite sequences of elements of ``feature_space``.
+
+    Unmasked sampling draws the length from ``geometric(0.25)`` (so never empty).
+    With ``stack=True`` elements are stacked into the batched feature space's layout.
+
+    Args:
+        space: The feature space.
+        seed: Seed (int, or a pair ``(own, feature)``) or generator.
+        stack: Return stacked arrays instead of tuples.
+    """
+
+    def __init__(
+        self, space: Space[Any], seed: int | tuple[int, int] | np.random.Generator | None = None, stack: bool = False
+    ) -> None:
+        if not isinstance(space, Space):
+            raise TypeError(
+                f"Expects the feature space to be instance of a palaestra Space, actual type: {type(space)}"
+            )
+        self.feature_space = space
+        self.stack = stack
+        if stack:
+            from palaestra.vector.utils import batch_space
+
+            self.stacked_feature_space = batch_space(space, 1)
+        super().__init__(None, None, seed)  # type: ignore[arg-type]
+
+    def seed(self, seed: int | tuple[int, int] | list[int] | None = None) -> tuple[int, int]:
+        """Seed the sequence's own generator and the feature space's.
+
+        Returns:
+            ``(own seed, feature space seed)``.
+        """
+        if seed is None:
+            return super().seed(None), self.feature_space.seed(None)
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            own = super().seed(seed)
+            feature_seed = int(self.np_random.integers(_INT32_MAX))
+            super().seed(seed)  # the sequence's own stream starts from the plain seed
+            return own, self.feature_space.seed(feature_seed)
+        if isinstance(seed, (tuple, list)):
+            if len(seed) != 2:
+                raise ValueError(
+                    "Expects the seed to have two elements for the Sequence and feature space, "
+                    f"actual length: {len(seed)}"
+                )
+            return super().seed(seed[0]), self.feature_space.seed(seed[1])
+        raise TypeError(f"{self!r}: expected None, int, tuple of ints, actual type: {type(seed)}")
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """False: the length varies."""
+        return False
+
+    def sample(self, mask: tuple[Any, Any] | None = None, probability: tuple[Any, Any] | None = None) -> Any:
+        """Draw a sequence.
+
+        Args:
+            mask: ``(length mask, feature mask)``; the length mask is ``None``, a length, or
+                an array of lengths to choose from.
+            probability: ``(length mask, feature probability)``.
+        """
+        require_one_of(mask, probability)
+        if mask is not None:
+            length = self._length(mask[0], "mask")
+            values = tuple(self.feature_space.sample(mask=mask[1]) for _ in range(length))
+        elif probability is not None:
+            length = self._length(probability[0], "probability")
+            values = tuple(self.feature_space.sample(probability=probability[1]) for _ in range(length))
+        else:
+            length = self.np_random.geometric(0.25)
+            values = tuple(self.feature_space.sample() for _ in range(length))
+        if self.stack:
+            from palaestra.vector.utils import concatenate, create_empty_array
+
+            out = create_empty_array(self.feature_space, len(values))
+            return concatenate(self.feature_space, values, out)
+        return values
+
+    def generate_sample_length(self, length_mask: Any, mask_type: str | None) -> int:
+        """Pick a length from a length mask (``None`` draws from ``geometric(0.25)``)."""
+        return self._length(length_mask, mask_type or "mask")
+
+    def _length(self, length_mask: Any, kind: str) -> Any:
+        if length_mask is None:
+            return self.np_random.geometric(0.25)
+        if np.issubdtype(type(length_mask), np.integer):
+            if length_mask < 0:
+                raise ValueError(f"{self!r}: the {kind} length must be >= 0, actual value: {length_mask}")
+            return length_mask
+        if isinstance(length_mask, np.ndarray):
+            if length_mask.ndim != 1 or not np.issubdtype(length_mask.dtype, np.integer):
+                raise ValueError(
+                    f"{self!r}: the {kind} lengths must be a 1-d integer array, actual "
+                    f"shape {length_mask.shape} and dtype {length_mask.dtype}"
+                )
+            if not (length_mask >= 0).all():
+                raise ValueError(f"{self!r}: the {kind} lengths must be >= 0, actual: {length_mask}")
+            return self.np_random.choice(length_mask)
+        raise TypeError(
+            f"{self!r}: the {kind} length must be an integer or a np.ndarray, "
+            f"actual type: {type(length_mask)}"
+        )
+
+    def contains(self, x: Any) -> bool:
+        """Whether every item of ``x`` belongs to the feature space."""
+        if self.stack:
+            from palaestra.vector.utils import iterate
+
+            return all(item in self.feature_space for item in iterate(self.stacked_feature_space, x))
+        return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)
+
+    def __repr__(self) -> str:
+        return f"Sequence({self.feature_space}, stack={self.stack})"
+
+    def to_jsonable(self, sample_n: Any) -> list[Any]:
+        """Convert sequences to lists."""
+        if self.stack:
+            return self.stacked_feature_space.to_jsonable(sample_n)  # type: ignore[no-any-return]
+        return [self.feature_space.to_jsonable(sample) for sample in sample_n]
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+        """Convert lists back to sequences."""
+        if self.stack:
+            return self.stacked_feature_space.from_jsonable(sample_n)
+        return [tuple(self.feature_space.from_jsonable(sample)) for sample in sample_n]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Sequence)
+            and self.feature_space == other.feature_space
+            and self.stack == other.stack
+        )
+
+    __hash__ = None  # type: ignore[assignment]

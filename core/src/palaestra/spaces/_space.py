@@ -1,0 +1,137 @@
+"""The base class of all spaces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from palaestra.error import InvalidSeed
+from palaestra.utils import seeding
+
+__all__ = ["MaskNDArray", "Space"]
+
+T_co = TypeVar("T_co", covariant=True)
+MaskNDArray = npt.NDArray[np.int8]
+
+
+class Space(Generic[T_co]):
+    """A set of values that observations or actions are drawn from.
+
+    Every space owns a seedable generator (``np_random``) for :meth:`sample`, and
+    answers membership with :meth:`contains` (``x in space``).
+
+    Args:
+        shape: The shape of array-valued elements, or ``None``.
+        dtype: The numpy dtype of elements, or ``None``.
+        seed: An int seed, or a ready generator to use as is.
+    """
+
+    def __init__(
+        self,
+        shape: Sequence[int] | None = None,
+        dtype: npt.DTypeLike | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        self._shape: tuple[int, ...] | None = None if shape is None else tuple(shape)
+        self.dtype: np.dtype[Any] | None = None if dtype is None else np.dtype(dtype)
+        self._np_random: np.random.Generator | None = None
+        if seed is not None:
+            if isinstance(seed, np.random.Generator):
+                self._np_random = seed
+            else:
+                self.seed(seed)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The space's generator, seeded from OS entropy on first use."""
+        if self._np_random is None:
+            self.seed()
+            if self._np_random is None:  # composite spaces seed only their children
+                self._np_random, _ = seeding.np_random()
+        return self._np_random
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The shape of elements, ``None`` for spaces without a fixed shape."""
+        return self._shape
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """Whether elements can be flattened into a single numpy array."""
+        raise NotImplementedError
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> T_co:
+        """Draw a random element.
+
+        Args:
+            mask: Restricts which values may be drawn (space-specific layout).
+            probability: Per-value probabilities (space-specific layout).
+        """
+        raise NotImplementedError
+
+    def seed(self, seed: Any = None) -> Any:
+        """Re-seed the space's generator.
+
+        Args:
+            seed: A non-negative int, or ``None`` for OS entropy.
+
+        Returns:
+            The seed used.
+
+        Raises:
+            InvalidSeed: ``seed`` is not a non-negative Python int.
+        """
+        try:
+            self._np_random, used = seeding.np_random(seed)
+        except InvalidSeed as e:
+            raise InvalidSeed(f"{self!r}.seed(): {e}") from e
+        return used
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an element of the space."""
+        raise NotImplementedError
+
+    def __contains__(self, x: Any) -> bool:
+        return self.contains(x)
+
+    def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
+        state = dict(state)
+        # Accept pickles from older layouts that stored public names.
+        if "shape" in state:
+            state["_shape"] = state.pop("shape")
+        if "np_random" in state:
+            state["_np_random"] = state.pop("np_random")
+        self.__dict__.update(state)
+
+    def to_jsonable(self, sample_n: Iterable[Any]) -> Any:
+        """Convert a batch of elements to JSON-compatible data."""
+        return list(sample_n)
+
+    def from_jsonable(self, sample_n: Any) -> list[Any]:
+        """Convert JSON-compatible data back to a list of elements."""
+        return list(sample_n)
+
+
+def require_no_mask(space: Space[Any], mask: Any, probability: Any) -> None:
+    """Reject ``mask``/``probability`` for spaces that support neither."""
+    from palaestra.error import Error
+
+    if mask is not None:
+        raise Error(f"{type(space).__name__}.sample cannot be provided a mask, actual value: {mask}")
+    if probability is not None:
+        raise Error(
+            f"{type(space).__name__}.sample cannot be provided a probability mask, "
+            f"actual value: {probability}"
+        )
+
+
+def require_one_of(mask: Any, probability: Any) -> None:
+    """Reject calls that give both ``mask`` and ``probability``."""
+    if mask is not None and probability is not None:
+        raise ValueError(
+            "Only one of `mask` or `probability` can be provided, actual values: "
+            f"mask={mask}, probability={probability}"
+        )

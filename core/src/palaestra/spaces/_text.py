@@ -1,0 +1,163 @@
+"""Text: strings over a character set."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+
+from palaestra.spaces._masks import check_mask_array, check_probability_array
+from palaestra.spaces._space import Space, require_one_of
+
+__all__ = ["Text", "alphanumeric"]
+
+alphanumeric: frozenset[str] = frozenset(string.ascii_letters + string.digits)
+
+
+class Text(Space[str]):
+    """Strings of ``min_length`` to ``max_length`` characters from ``charset``.
+
+    A set charset is sorted to fix the character order; a string or sequence keeps its
+    order (duplicates dropped). Sampling draws the length uniformly, then each character.
+
+    Args:
+        max_length: Longest string.
+        min_length: Shortest string.
+        charset: Allowed characters.
+        seed: Seed or generator for sampling.
+    """
+
+    def __init__(
+        self,
+        max_length: int,
+        *,
+        min_length: int = 1,
+        charset: frozenset[str] | str = alphanumeric,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        if not np.issubdtype(type(min_length), np.integer):
+            raise TypeError(f"Expects the min_length to be an integer, actual type: {type(min_length)}")
+        if not np.issubdtype(type(max_length), np.integer):
+            raise TypeError(f"Expects the max_length to be an integer, actual type: {type(max_length)}")
+        if min_length < 0:
+            raise ValueError(f"Minimum text length must be non-negative, actual value: {min_length}")
+        if min_length > max_length:
+            raise ValueError(
+                "The min_length must be less than or equal to the max_length, "
+                f"min_length: {min_length}, max_length: {max_length}"
+            )
+        self.min_length = int(min_length)
+        self.max_length = int(max_length)
+        if isinstance(charset, (set, frozenset)):
+            chars = sorted(charset)
+        else:
+            chars = list(dict.fromkeys(charset))
+        invalid = [c for c in chars if len(c) != 1]
+        if invalid:
+            raise ValueError(
+                "Expects all charset elements to be a single character, "
+                f"actual invalid elements: {invalid}"
+            )
+        self._char_set = frozenset(chars)
+        self._char_list = tuple(chars)
+        self._char_index = {c: np.int32(i) for i, c in enumerate(chars)}
+        self._char_str = "".join(sorted(chars))
+        self._char_array = np.array(chars)
+        self._uniform = np.full(len(chars), 1 / len(chars)) if chars else np.ones(0)
+        super().__init__(dtype=str, seed=seed)
+
+    def sample(self, mask: Any | None = None, probability: Any | None = None) -> str:
+        """Draw a string.
+
+        Args:
+            mask: ``(length or None, int8 array over the charset or None)``.
+            probability: ``(length or None, float64 array over the charset or None)``.
+        """
+        require_one_of(mask, probability)
+        length: Any = None
+        weights: Any = None
+        if mask is not None:
+            length, weights = self._unpack(mask, "mask")
+            if weights is not None:
+                check_mask_array(repr(self), weights, (len(self._char_list),))
+                if weights.sum() > 0:
+                    weights = weights / np.sum(weights)
+        elif probability is not None:
+            length, weights = self._unpack(probability, "probability")
+            if weights is not None:
+                check_probability_array(repr(self), weights, (len(self._char_list),))
+        if length is None:
+            length = self.np_random.integers(self.min_length, self.max_length + 1)
+        if weights is None:
+            weights = self._uniform
+        if np.all(weights == 0):
+            if self.min_length == 0:
+                return ""
+            raise ValueError(
+                f"{self!r}: cannot sample a string of minimum length {self.min_length} with an "
+                "all-zero character mask; allow at least one character"
+            )
+        return "".join(self.np_random.choice(self._char_array, size=length, p=weights))
+
+    def _unpack(self, mask: Any, kind: str) -> tuple[Any, Any]:
+        if not isinstance(mask, tuple) or len(mask) != 2:
+            raise TypeError(
+                f"{self!r}: the {kind} must be a tuple (length, character {kind}), "
+                f"actual value: {mask!r}"
+            )
+        length, weights = mask
+        if length is not None:
+            if not np.issubdtype(type(length), np.integer):
+                raise TypeError(
+                    f"{self!r}: the {kind} length must be an integer, actual type: {type(length)}"
+                )
+            if not self.min_length <= length <= self.max_length:
+                raise ValueError(
+                    f"{self!r}: the {kind} length must be between {self.min_length} and "
+                    f"{self.max_length}, actual length: {length}"
+                )
+        return length, weights
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a string of allowed length over the charset."""
+        if isinstance(x, str) and self.min_length <= len(x) <= self.max_length:
+            return all(c in self._char_set for c in x)
+        return False
+
+    def __repr__(self) -> str:
+        return f"Text({self.min_length}, {self.max_length}, charset={self.characters})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Text)
+            and self.min_length == other.min_length
+            and self.max_length == other.max_length
+            and self.character_set == other.character_set
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def character_set(self) -> frozenset[str]:
+        """The allowed characters."""
+        return self._char_set
+
+    @property
+    def character_list(self) -> tuple[str, ...]:
+        """The allowed characters in sampling order."""
+        return self._char_list
+
+    def character_index(self, char: str) -> np.int32:
+        """The position of ``char`` in :attr:`character_list`."""
+        return self._char_index[char]
+
+    @property
+    def characters(self) -> str:
+        """The allowed characters, sorted, as one string."""
+        return self._char_str
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """True: strings flatten to fixed-length index arrays."""
+        return True

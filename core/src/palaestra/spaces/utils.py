@@ -1,0 +1,465 @@
+"""Flattening spaces and their elements to flat numpy arrays.
+
+Every function is a :func:`functools.singledispatch` generic, so a third-party space
+supports flattening by registering its own implementation::
+
+    @flatdim.register(MySpace)
+    def _(space: MySpace) -> int: ...
+"""
+
+from __future__ import annotations
+
+import operator
+from functools import reduce, singledispatch
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from palaestra.spaces._box import Box
+from palaestra.spaces._dict import Dict
+from palaestra.spaces._discrete import Discrete
+from palaestra.spaces._graph import Graph, GraphInstance
+from palaestra.spaces._multi_binary import MultiBinary
+from palaestra.spaces._multi_discrete import MultiDiscrete
+from palaestra.spaces._oneof import OneOf
+from palaestra.spaces._sequence import Sequence
+from palaestra.spaces._space import Space
+from palaestra.spaces._text import Text
+from palaestra.spaces._tuple import Tuple
+
+__all__ = ["flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
+
+_NOT_FLAT = "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"
+
+
+def _vector_utils() -> Any:
+    from palaestra.vector import utils
+
+    return utils
+
+
+@singledispatch
+def _flat_dtype(space: Space[Any]) -> np.dtype[Any]:
+    if space.dtype is None:
+        raise ValueError(f"{space} does not have a dtype, therefore, it {_NOT_FLAT}.")
+    return space.dtype
+
+
+@_flat_dtype.register(Text)
+def _(space: Text) -> np.dtype[Any]:
+    return np.dtype(np.int32)
+
+
+@_flat_dtype.register(Tuple)
+def _(space: Tuple) -> np.dtype[Any]:
+    return np.result_type(*(_flat_dtype(s) for s in space.spaces))
+
+
+@_flat_dtype.register(Dict)
+def _(space: Dict) -> np.dtype[Any]:
+    return np.result_type(*(_flat_dtype(s) for s in space.spaces.values()))
+
+
+@_flat_dtype.register(OneOf)
+def _(space: OneOf) -> np.dtype[Any]:
+    dtype = np.result_type(*(_flat_dtype(s) for s in space.spaces))
+    max_index = len(space.spaces) - 1
+    # The index is stored in the same array, so the dtype must be able to hold it.
+    if (dtype.kind == "b" and max_index > 1) or (
+        dtype.kind in "iu" and max_index > np.iinfo(dtype).max
+    ):
+        dtype = np.result_type(dtype, np.min_scalar_type(max_index))
+    return dtype
+
+
+@singledispatch
+def flatdim(space: Space[Any]) -> int:
+    """The length of the flat array that elements of ``space`` flatten to.
+
+    Raises:
+        ValueError: The space has no fixed flat size (Graph, Sequence).
+        NotImplementedError: No implementation is registered for the space type.
+    """
+    if space.is_np_flattenable is False:
+        raise ValueError(f"{space} {_NOT_FLAT}")
+    raise NotImplementedError(f"Unknown space: `{space}`")
+
+
+@flatdim.register(Box)
+@flatdim.register(MultiBinary)
+def _(space: Box | MultiBinary) -> int:
+    return reduce(operator.mul, space.shape, 1)
+
+
+@flatdim.register(Discrete)
+def _(space: Discrete) -> int:
+    return int(space.n)
+
+
+@flatdim.register(MultiDiscrete)
+def _(space: MultiDiscrete) -> int:
+    return int(np.sum(space.nvec))
+
+
+@flatdim.register(Tuple)
+def _(space: Tuple) -> int:
+    if space.is_np_flattenable:
+        return sum(flatdim(s) for s in space.spaces)
+    raise ValueError(f"{space} {_NOT_FLAT}")
+
+
+@flatdim.register(Dict)
+def _(space: Dict) -> int:
+    if space.is_np_flattenable:
+        return sum(flatdim(s) for s in space.spaces.values())
+    raise ValueError(f"{space} {_NOT_FLAT}")
+
+
+@flatdim.register(Graph)
+def _(space: Graph) -> int:
+    raise ValueError("Cannot get flattened size as the Graph Space has a dynamic size.")
+
+
+@flatdim.register(Text)
+def _(space: Text) -> int:
+    return space.max_length
+
+
+@flatdim.register(OneOf)
+def _(space: OneOf) -> int:
+    return 1 + max(flatdim(s) for s in space.spaces)
+
+
+@singledispatch
+def flatten(space: Space[Any], x: Any) -> Any:
+    """Flatten element ``x`` of ``space``.
+
+    Discrete values become one-hot vectors, Text an index array padded with
+    ``len(charset)``; composite spaces concatenate their parts (or keep their structure
+    when a part is not flattenable).
+    """
+    raise NotImplementedError(f"Unknown space: `{space}`")
+
+
+@flatten.register(Box)
+@flatten.register(MultiBinary)
+def _(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
+    return np.asarray(x, dtype=space.dtype).flatten()
+
+
+@flatten.register(Discrete)
+def _(space: Discrete, x: Any) -> NDArray[Any]:
+    onehot = np.zeros(space.n, dtype=space.dtype)
+    onehot[x - space.start] = 1
+    return onehot
+
+
+@flatten.register(MultiDiscrete)
+def _(space: MultiDiscrete, x: Any) -> NDArray[Any]:
+    offsets = np.zeros((space.nvec.size + 1,), dtype=np.int32)
+    offsets[1:] = np.cumsum(space.nvec.flatten())
+    onehot = np.zeros((offsets[-1],), dtype=space.dtype)
+    onehot[offsets[:-1] + (x - space.start).flatten()] = 1
+    return onehot
+
+
+@flatten.register(Tuple)
+def _(space: Tuple, x: tuple[Any, ...]) -> Any:
+    if space.is_np_flattenable:
+        return np.concatenate([np.array(flatten(s, part)) for part, s in zip(x, space.spaces, strict=True)])
+    return tuple(flatten(s, part) for part, s in zip(x, space.spaces, strict=True))
+
+
+@flatten.register(Dict)
+def _(space: Dict, x: dict[str, Any]) -> Any:
+    if space.is_np_flattenable:
+        return np.concatenate([np.array(flatten(s, x[key])) for key, s in space.spaces.items()])
+    return {key: flatten(s, x[key]) for key, s in space.spaces.items()}
+
+
+def _restack(source: Space[Any], target: Space[Any], items: Any, convert: Any) -> Any:
+    """Convert each item of a stacked batch and stack the results in ``target``'s layout."""
+    vu = _vector_utils()
+    converted = [convert(item) for item in vu.iterate(source, items)]
+    out = vu.create_empty_array(target, n=len(converted))
+    return vu.concatenate(target, converted, out)
+
+
+@flatten.register(Graph)
+def _(space: Graph, x: GraphInstance) -> GraphInstance:
+    nodes = _restack(space.batch_node_space, flatten_space(space.node_space), x.nodes,
+                     lambda node: flatten(space.node_space, node))
+    edges = None
+    if x.edges is not None:
+        assert space.edge_space is not None and space.batch_edge_space is not None
+        edge_space = space.edge_space
+        edges = _restack(space.batch_edge_space, flatten_space(edge_space), x.edges,
+                         lambda edge: flatten(edge_space, edge))
+    return GraphInstance(nodes, edges, x.edge_links)
+
+
+@flatten.register(Text)
+def _(space: Text, x: str) -> NDArray[np.int32]:
+    arr = np.full((space.max_length,), len(space.character_set), dtype=np.int32)
+    for i, char in enumerate(x):
+        arr[i] = space.character_index(char)
+    return arr
+
+
+@flatten.register(Sequence)
+def _(space: Sequence, x: Any) -> Any:
+    if space.stack:
+        return _restack(space.stacked_feature_space, flatten_space(space.feature_space), x,
+                        lambda item: flatten(space.feature_space, item))
+    return tuple(flatten(space.feature_space, item) for item in x)
+
+
+@flatten.register(OneOf)
+def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
+    index, value = x
+    flat: NDArray[Any] = flatten(space.spaces[index], value)
+    width = flatdim(space) - 1
+    if flat.size < width:  # pad with the first value to the widest alternative
+        flat = np.concatenate([flat, np.full(width - flat.size, flat[0], dtype=flat.dtype)])
+    dtype = _flat_dtype(space)
+    return np.concatenate([np.array([index], dtype=dtype), flat.astype(dtype, copy=False)])
+
+
+@singledispatch
+def unflatten(space: Space[Any], x: Any) -> Any:
+    """Invert :func:`flatten`: rebuild an element of ``space`` from its flat form.
+
+    Raises:
+        ValueError: ``x`` is not a valid flattening (e.g. an all-zero one-hot).
+    """
+    raise NotImplementedError(f"Unknown space: `{space}`")
+
+
+@unflatten.register(Box)
+@unflatten.register(MultiBinary)
+def _(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
+    return np.asarray(x, dtype=space.dtype).reshape(space.shape)
+
+
+@unflatten.register(Discrete)
+def _(space: Discrete, x: NDArray[Any]) -> Any:
+    nonzero = np.nonzero(x)
+    if len(nonzero[0]) == 0:
+        raise ValueError(
+            f"{x} is not a valid one-hot encoded vector and can not be unflattened to space "
+            f"{space}. Not all valid samples in a flattened space can be unflattened."
+        )
+    return space.start + nonzero[0][0].astype(space.dtype)
+
+
+@unflatten.register(MultiDiscrete)
+def _(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[Any]:
+    offsets = np.zeros((space.nvec.size + 1,), dtype=space.dtype)
+    offsets[1:] = np.cumsum(space.nvec.flatten())
+    (indices,) = np.nonzero(x)
+    if len(indices) == 0:
+        raise ValueError(
+            f"{x} is not a concatenation of one-hot encoded vectors and can not be unflattened "
+            f"to space {space}. Not all valid samples in a flattened space can be unflattened."
+        )
+    return np.asarray(indices - offsets[:-1], dtype=space.dtype).reshape(space.shape) + space.start
+
+
+def _split(x: Any, spaces: Any, owner: Space[Any]) -> list[Any]:
+    if not isinstance(x, np.ndarray):
+        raise TypeError(f"{owner} is numpy-flattenable, so only numpy arrays unflatten to it; got {type(x)}")
+    dims = np.asarray([flatdim(s) for s in spaces], dtype=np.int_)
+    return np.split(x, np.cumsum(dims[:-1]))
+
+
+@unflatten.register(Tuple)
+def _(space: Tuple, x: Any) -> tuple[Any, ...]:
+    if space.is_np_flattenable:
+        parts = _split(x, space.spaces, space)
+        return tuple(unflatten(s, part) for part, s in zip(parts, space.spaces, strict=True))
+    if not isinstance(x, tuple):
+        raise TypeError(f"{space} is not numpy-flattenable, so only tuples unflatten to it; got {type(x)}")
+    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))
+
+
+@unflatten.register(Dict)
+def _(space: Dict, x: Any) -> dict[str, Any]:
+    if space.is_np_flattenable:
+        parts = _split(x, space.spaces.values(), space)
+        return {key: unflatten(s, part) for part, (key, s) in zip(parts, space.spaces.items(), strict=True)}
+    if not isinstance(x, dict):
+        raise TypeError(f"{space} is not numpy-flattenable, so only dicts unflatten to it; got {type(x)}")
+    return {key: unflatten(s, x[key]) for key, s in space.spaces.items()}
+
+
+@unflatten.register(Graph)
+def _(space: Graph, x: GraphInstance) -> GraphInstance:
+    nodes = _restack(flatten_space(space.node_space), space.node_space, x.nodes,
+                     lambda node: unflatten(space.node_space, node))
+    edges = None
+    if x.edges is not None:
+        assert space.edge_space is not None
+        edge_space = space.edge_space
+        edges = _restack(flatten_space(edge_space), edge_space, x.edges,
+                         lambda edge: unflatten(edge_space, edge))
+    return GraphInstance(nodes, edges, x.edge_links)
+
+
+@unflatten.register(Text)
+def _(space: Text, x: NDArray[np.int32]) -> str:
+    size = len(space.character_set)
+    return "".join(space.character_list[i] for i in x if i < size)
+
+
+@unflatten.register(Sequence)
+def _(space: Sequence, x: Any) -> Any:
+    if space.stack:
+        return _restack(flatten_space(space.feature_space), space.feature_space, x,
+                        lambda item: unflatten(space.feature_space, item))
+    return tuple(unflatten(space.feature_space, item) for item in x)
+
+
+@unflatten.register(OneOf)
+def _(space: OneOf, x: NDArray[Any]) -> tuple[Any, Any]:
+    index = np.int64(x[0])
+    sub = space.spaces[index]
+    trimmed = x[1 : 1 + flatdim(sub)].astype(_flat_dtype(sub))
+    return index, unflatten(sub, trimmed)
+
+
+@singledispatch
+def flatten_space(space: Space[Any]) -> Any:
+    """The space of flattened elements of ``space`` (a Box when flattenable)."""
+    raise NotImplementedError(f"Unknown space: `{space}`")
+
+
+@flatten_space.register(Box)
+def _(space: Box) -> Box:
+    return Box(space.low.flatten(), space.high.flatten(), dtype=space.dtype)
+
+
+@flatten_space.register(Discrete)
+@flatten_space.register(MultiBinary)
+@flatten_space.register(MultiDiscrete)
+def _(space: Discrete | MultiBinary | MultiDiscrete) -> Box:
+    return Box(low=0, high=1, shape=(flatdim(space),), dtype=space.dtype)
+
+
+def _concat_boxes(spaces: Any) -> Box:
+    boxes = [flatten_space(s) for s in spaces]
+    return Box(
+        low=np.concatenate([b.low for b in boxes]),
+        high=np.concatenate([b.high for b in boxes]),
+        dtype=np.result_type(*[b.dtype for b in boxes]),
+    )
+
+
+@flatten_space.register(Tuple)
+def _(space: Tuple) -> Box | Tuple:
+    if space.is_np_flattenable:
+        return _concat_boxes(space.spaces)
+    return Tuple(spaces=[flatten_space(s) for s in space.spaces])
+
+
+@flatten_space.register(Dict)
+def _(space: Dict) -> Box | Dict:
+    if space.is_np_flattenable:
+        return _concat_boxes(space.spaces.values())
+    return Dict(
+        spaces={key: flatten_space(s) for key, s in space.spaces.items()}, sort_keys=space.sort_keys
+    )
+
+
+@flatten_space.register(Graph)
+def _(space: Graph) -> Graph:
+    edge = None if space.edge_space is None else flatten_space(space.edge_space)
+    return Graph(node_space=flatten_space(space.node_space), edge_space=edge)
+
+
+@flatten_space.register(Text)
+def _(space: Text) -> Box:
+    return Box(low=0, high=len(space.character_set), shape=(space.max_length,), dtype=np.int32)
+
+
+@flatten_space.register(Sequence)
+def _(space: Sequence) -> Sequence:
+    return Sequence(flatten_space(space.feature_space), stack=space.stack)
+
+
+@flatten_space.register(OneOf)
+def _(space: OneOf) -> Box:
+    width = max(flatdim(s) for s in space.spaces) + 1
+    low = min(np.min(flatten_space(s).low) for s in space.spaces)
+    high = max(np.max(flatten_space(s).high) for s in space.spaces)
+    lows = np.concatenate([[0], np.full(width - 1, low)])
+    highs = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, high)])
+    return Box(low=lows, high=highs, shape=(width,), dtype=_flat_dtype(space))
+
+
+@singledispatch
+def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool:
+    """Whether two spaces hold elements of the same dtypes and shapes (bounds may differ)."""
+    if isinstance(space_1, Space) and isinstance(space_2, Space):
+        raise NotImplementedError(
+            f"`is_space_dtype_shape_equiv` has no implementation for {type(space_1).__name__}"
+        )
+    raise TypeError(f"Expected two spaces, got {type(space_1)} and {type(space_2)}")
+
+
+@is_space_dtype_shape_equiv.register(Box)
+@is_space_dtype_shape_equiv.register(Discrete)
+@is_space_dtype_shape_equiv.register(MultiDiscrete)
+@is_space_dtype_shape_equiv.register(MultiBinary)
+def _(space_1: Space[Any], space_2: Space[Any]) -> bool:
+    return (
+        type(space_1) is type(space_2)
+        and space_1.shape == space_2.shape
+        and space_1.dtype == space_2.dtype
+    )
+
+
+@is_space_dtype_shape_equiv.register(Text)
+def _(space_1: Text, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Text)
+        and space_1.max_length == space_2.max_length
+        and space_1.character_set == space_2.character_set
+    )
+
+
+@is_space_dtype_shape_equiv.register(Dict)
+def _(space_1: Dict, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Dict)
+        and space_1.keys() == space_2.keys()
+        and all(is_space_dtype_shape_equiv(space_1[k], space_2[k]) for k in space_1.keys())
+    )
+
+
+@is_space_dtype_shape_equiv.register(Tuple)
+@is_space_dtype_shape_equiv.register(OneOf)
+def _(space_1: Tuple | OneOf, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, type(space_1))
+        and len(space_1) == len(space_2)  # type: ignore[arg-type]
+        and all(is_space_dtype_shape_equiv(a, b) for a, b in zip(space_1.spaces, space_2.spaces))  # type: ignore[attr-defined]
+    )
+
+
+@is_space_dtype_shape_equiv.register(Graph)
+def _(space_1: Graph, space_2: Space[Any]) -> bool:
+    if not isinstance(space_2, Graph) or not is_space_dtype_shape_equiv(space_1.node_space, space_2.node_space):
+        return False
+    if space_1.edge_space is None or space_2.edge_space is None:
+        return space_1.edge_space is None and space_2.edge_space is None
+    return is_space_dtype_shape_equiv(space_1.edge_space, space_2.edge_space)
+
+
+@is_space_dtype_shape_equiv.register(Sequence)
+def _(space_1: Sequence, space_2: Space[Any]) -> bool:
+    return (
+        isinstance(space_2, Sequence)
+        and space_1.stack is space_2.stack
+        and is_space_dtype_shape_equiv(space_1.feature_space, space_2.feature_space)
+    )

@@ -1,0 +1,176 @@
+"""The wrappers ``make`` applies: env checker, order enforcer and time limit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, SupportsFloat
+
+from palaestra import logger
+from palaestra._core import Env, Wrapper
+from palaestra.error import ResetNeeded
+from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.utils.passive_env_checker import (
+    check_action_space,
+    check_observation_space,
+    env_data_reuse_passive_checker,
+    env_render_passive_checker,
+    env_reset_passive_checker,
+    env_step_passive_checker,
+)
+
+if TYPE_CHECKING:
+    from palaestra._registry._spec import EnvSpec
+
+__all__ = ["OrderEnforcing", "PassiveEnvChecker", "TimeLimit"]
+
+Step = tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]
+
+
+class TimeLimit(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Truncate episodes after ``max_episode_steps`` steps.
+
+    Args:
+        env: The env to limit.
+        max_episode_steps: Steps after which ``truncated`` is set (positive int).
+    """
+
+    def __init__(self, env: Env[Any, Any], max_episode_steps: int) -> None:
+        if not isinstance(max_episode_steps, int) or isinstance(max_episode_steps, bool):
+            raise TypeError(f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}")
+        if max_episode_steps <= 0:
+            raise ValueError(f"Expect the `max_episode_steps` to be positive, actually: {max_episode_steps}")
+        RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
+        Wrapper.__init__(self, env)
+        self._max_episode_steps = max_episode_steps
+        self._elapsed_steps: int | None = None
+
+    def step(self, action: Any) -> Step:
+        """Step and set ``truncated`` once the limit is reached."""
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._elapsed_steps += 1  # type: ignore[operator]
+        if self._elapsed_steps >= self._max_episode_steps:  # type: ignore[operator]
+            truncated = True
+        return obs, reward, terminated, truncated, info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Reset the step counter and the env."""
+        self._elapsed_steps = 0
+        return self.env.reset(seed=seed, options=options)
+
+    def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
+        env_spec.max_episode_steps = self._max_episode_steps
+        return env_spec
+
+
+class OrderEnforcing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Raise :class:`ResetNeeded` when ``step`` (or ``render``) comes before ``reset``.
+
+    Args:
+        env: The env to guard.
+        disable_render_order_enforcing: Allow ``render`` before ``reset``.
+    """
+
+    def __init__(self, env: Env[Any, Any], disable_render_order_enforcing: bool = False) -> None:
+        RecordConstructorArgs.__init__(self, disable_render_order_enforcing=disable_render_order_enforcing)
+        Wrapper.__init__(self, env)
+        self._has_reset = False
+        self._disable_render_order_enforcing = disable_render_order_enforcing
+
+    def step(self, action: Any) -> Step:
+        """Step, or raise if the env was never reset."""
+        if not self._has_reset:
+            raise ResetNeeded("Cannot call env.step() before calling env.reset()")
+        return self.env.step(action)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Reset and remember that it happened."""
+        self._has_reset = True
+        return self.env.reset(seed=seed, options=options)
+
+    def render(self) -> Any:
+        """Render, or raise if the env was never reset (unless disabled)."""
+        if not self._disable_render_order_enforcing and not self._has_reset:
+            raise ResetNeeded(
+                "Cannot call `env.render()` before calling `env.reset()`, if this is an intended "
+                "action, set `disable_render_order_enforcing=True` on the OrderEnforcer wrapper."
+            )
+        return self.env.render()
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether ``reset`` has been called."""
+        return self._has_reset
+
+    def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
+        env_spec.order_enforce = True
+        return env_spec
+
+
+class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Check the spaces at construction and the first reset, step and render results.
+
+    After the first checks the wrapper forwards calls without further work.
+    """
+
+    def __init__(self, env: Env[Any, Any]) -> None:
+        RecordConstructorArgs.__init__(self)
+        Wrapper.__init__(self, env)
+        if not hasattr(env, "action_space"):
+            raise AttributeError("The environment must specify an action space.")
+        check_action_space(env.action_space)
+        if not hasattr(env, "observation_space"):
+            raise AttributeError("The environment must specify an observation space.")
+        check_observation_space(env.observation_space)
+        self.checked_reset = False
+        self.checked_step = False
+        self.checked_render = False
+        self.close_called = False
+        self.checked_data_reuse = False
+        self._previous_data: tuple[Any, Any] | None = None
+
+    def step(self, action: Any) -> Step:
+        """Step; the first two steps are checked."""
+        if not self.checked_step:
+            self.checked_step = True
+            result = env_step_passive_checker(self.env, action)
+            if self._previous_data is not None:
+                env_data_reuse_passive_checker(self._previous_data, (result[0], result[4]), "reset", "step")
+            self._previous_data = (result[0], result[4])
+            return result  # type: ignore[no-any-return]
+        result = self.env.step(action)
+        if not self.checked_data_reuse:
+            self.checked_data_reuse = True
+            if self._previous_data is not None:
+                env_data_reuse_passive_checker(self._previous_data, (result[0], result[4]), "step", "step")
+            self._previous_data = None
+        return result
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Reset; the first reset is checked."""
+        if not self.checked_reset:
+            self.checked_reset = True
+            result = env_reset_passive_checker(self.env, seed=seed, options=options)
+            self._previous_data = result if isinstance(result, tuple) and len(result) == 2 else None
+            return result  # type: ignore[no-any-return]
+        return self.env.reset(seed=seed, options=options)
+
+    def render(self) -> Any:
+        """Render; the first frame is checked."""
+        if not self.checked_render:
+            self.checked_render = True
+            return env_render_passive_checker(self.env)
+        return self.env.render()
+
+    def close(self) -> None:
+        """Close; closing twice must work."""
+        if not self.close_called:
+            self.close_called = True
+            return self.env.close()
+        try:
+            return self.env.close()
+        except Exception:
+            logger.warn("Calling `env.close()` on the closed environment should be allowed, but it raised an exception.")
+            raise
+
+    def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
+        env_spec.disable_env_checker = False
+        return env_spec

@@ -1,0 +1,155 @@
+"""CartPole: balance a pole on a cart by pushing the cart left or right."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, logger, spaces
+from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+
+__all__ = ["CartPoleEnv"]
+
+_INT = (int, np.int64)
+
+
+class CartPoleEnv(Env[np.ndarray, int]):
+    """The cart-pole system of Barto, Sutton and Anderson (1983).
+
+    Observation (float32): cart position, cart velocity, pole angle, pole angular velocity.
+    Action: 0 pushes the cart left, 1 right, with a force of 10 N. Reward: +1 every step
+    (with ``sutton_barto_reward``: 0 per step and -1 on failure). The episode terminates
+    when the pole leans more than 12 degrees or the cart leaves ``[-2.4, 2.4]``.
+
+    The state is kept in float64 Python floats and integrated with explicit Euler steps
+    of 0.02 s, giving exactly Gymnasium's numbers.
+
+    Args:
+        sutton_barto_reward: Use the original paper's reward.
+        render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}  # noqa: RUF012
+
+    def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
+        self._sutton_barto_reward = sutton_barto_reward
+        self.gravity = 9.8
+        self.masscart = 1.0
+        self.masspole = 0.1
+        self.total_mass = self.masspole + self.masscart
+        self.length = 0.5  # half the pole's length
+        self.polemass_length = self.masspole * self.length
+        self.force_mag = 10.0
+        self.tau = 0.02
+        self.kinematics_integrator = "euler"
+        self.theta_threshold_radians = 12 * 2 * math.pi / 360
+        self.x_threshold = 2.4
+        high = np.array(
+            [self.x_threshold * 2, np.inf, self.theta_threshold_radians * 2, np.inf], dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(2)
+        self.observation_space = spaces.Box(-high, high, dtype=np.float32)
+        self.render_mode = render_mode
+        self.screen_width = 600
+        self.screen_height = 400
+        self._canvas: Any = None
+        self._s: tuple[float, float, float, float] | None = None
+        self.steps_beyond_terminated: int | None = None
+
+    @property
+    def state(self) -> np.ndarray | None:
+        """The float64 state ``[x, x_dot, theta, theta_dot]`` (a copy)."""
+        return None if self._s is None else np.array(self._s, dtype=np.float64)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._s = None if value is None else tuple(float(v) for v in np.asarray(value, dtype=np.float64))  # type: ignore[assignment]
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Push the cart and integrate one time step."""
+        if action.__class__ in _INT and (action == 0 or action == 1):
+            push_right = action == 1
+        elif self.action_space.contains(action):
+            push_right = int(action) == 1
+        else:
+            raise invalid_action(self, action, self.action_space)
+        if self._s is None:
+            raise RuntimeError("CartPoleEnv.step called before reset; call env.reset() first.")
+        x, x_dot, theta, theta_dot = self._s
+        force = self.force_mag if push_right else -self.force_mag
+        costheta = math.cos(theta)
+        sintheta = math.sin(theta)
+        temp = (force + self.polemass_length * (theta_dot * theta_dot) * sintheta) / self.total_mass
+        thetaacc = (self.gravity * sintheta - costheta * temp) / (
+            self.length * (4.0 / 3.0 - self.masspole * (costheta * costheta) / self.total_mass)
+        )
+        xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
+        tau = self.tau
+        if self.kinematics_integrator == "euler":
+            x = x + tau * x_dot
+            x_dot = x_dot + tau * xacc
+            theta = theta + tau * theta_dot
+            theta_dot = theta_dot + tau * thetaacc
+        else:  # semi-implicit Euler
+            x_dot = x_dot + tau * xacc
+            x = x + tau * x_dot
+            theta_dot = theta_dot + tau * thetaacc
+            theta = theta + tau * theta_dot
+        self._s = (x, x_dot, theta, theta_dot)
+        limit = self.x_threshold
+        angle = self.theta_threshold_radians
+        terminated = x < -limit or x > limit or theta < -angle or theta > angle
+        reward = self._reward(terminated)
+        if self.render_mode == "human":
+            self.render()
+        return np.array(self._s, dtype=np.float32), reward, terminated, False, {}
+
+    def _reward(self, terminated: bool) -> float:
+        if not terminated:
+            return 0.0 if self._sutton_barto_reward else 1.0
+        if self.steps_beyond_terminated is None:
+            self.steps_beyond_terminated = 0
+            return -1.0 if self._sutton_barto_reward else 1.0
+        if self.steps_beyond_terminated == 0:
+            logger.warn(
+                "You are calling 'step()' even though this environment has already returned "
+                "terminated = True. You should always call 'reset()' once you receive "
+                "'terminated = True' -- any further steps are undefined behavior."
+            )
+        self.steps_beyond_terminated += 1
+        return -1.0 if self._sutton_barto_reward else 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start with every state variable uniform in ``[low, high]`` (default ±0.05)."""
+        super().reset(seed=seed)
+        low, high = parse_reset_bounds(options, -0.05, 0.05)
+        self._s = tuple(self.np_random.uniform(low=low, high=high, size=(4,)).tolist())  # type: ignore[assignment]
+        self.steps_beyond_terminated = None
+        if self.render_mode == "human":
+            self.render()
+        return np.array(self._s, dtype=np.float32), {}
+
+    def render(self) -> np.ndarray | None:
+        """Draw the track, the cart and the pole."""
+        if self.render_mode is None:
+            warn_no_render_mode(self)
+            return None
+        if self._canvas is None:
+            from palaestra_classic_control._render import Canvas
+
+            self._canvas = Canvas(self.screen_width, self.screen_height, self.render_mode,
+                                  self.metadata["render_fps"], "CartPole")
+        if self._s is None:
+            return None
+        from palaestra_classic_control._drawing import draw_cartpole
+
+        draw_cartpole(self._canvas, self._s[0], self._s[2], self.x_threshold, self.length)
+        return self._canvas.present()
+
+    def close(self) -> None:
+        """Close the render window."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None

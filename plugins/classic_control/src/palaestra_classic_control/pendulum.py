@@ -1,0 +1,143 @@
+"""Pendulum: swing a frictionless pendulum up and keep it upright."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, spaces
+from palaestra_classic_control._common import invalid_action, to_float, warn_no_render_mode
+
+__all__ = ["PendulumEnv"]
+
+DEFAULT_X = np.pi
+DEFAULT_Y = 1.0
+_TWO_PI = 2 * np.pi
+
+
+def angle_normalize(x: float) -> float:
+    """Map an angle to ``[-pi, pi)``."""
+    return ((x + np.pi) % _TWO_PI) - np.pi
+
+
+class PendulumEnv(Env[np.ndarray, np.ndarray]):
+    """The inverted pendulum swing-up.
+
+    Observation (float32): ``cos(theta)``, ``sin(theta)``, angular velocity.
+    Action: torque in ``[-2, 2]`` (larger torques are clipped, as in the reference).
+    Reward: ``-(theta^2 + 0.1 * theta_dot^2 + 0.001 * torque^2)`` with theta normalised
+    to ``[-pi, pi)``. No termination; ``make`` truncates after 200 steps.
+
+    Args:
+        render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
+        g: Gravitational acceleration.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}  # noqa: RUF012
+
+    def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
+        self.max_speed = 8
+        self.max_torque = 2.0
+        self.dt = 0.05
+        self.g = g
+        self.m = 1.0
+        self.l = 1.0  # noqa: E741 - the pendulum's length, named as in the equations
+        self.render_mode = render_mode
+        self.screen_dim = 500
+        self._canvas: Any = None
+        high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
+        self.action_space = spaces.Box(low=-self.max_torque, high=self.max_torque, shape=(1,), dtype=np.float32)
+        self.observation_space = spaces.Box(low=-high, high=high, dtype=np.float32)
+        self._s: tuple[float, float] | None = None
+        self.last_u: Any = None
+        self._prepare_constants()
+
+    def _prepare_constants(self) -> None:
+        self._k_gravity = 3 * self.g / (2 * self.l)
+        self._k_torque = 3.0 / (self.m * self.l**2)
+
+    @property
+    def state(self) -> np.ndarray | None:
+        """``[theta, theta_dot]`` as float64 (a copy)."""
+        return None if self._s is None else np.array(self._s, dtype=np.float64)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._s = None if value is None else tuple(float(v) for v in value)  # type: ignore[assignment]
+
+    def _torque(self, u: Any) -> Any:
+        """The clipped torque as a numpy scalar of the action's dtype."""
+        arr = u if isinstance(u, np.ndarray) else np.asarray(u)
+        if arr.shape != (1,) or arr.dtype.kind not in "fiu":
+            raise invalid_action(self, u, self.action_space)
+        torque = arr[0]
+        if torque != torque:  # NaN
+            raise invalid_action(self, u, self.action_space)
+        if torque > self.max_torque:
+            return arr.dtype.type(self.max_torque) if arr.dtype.kind == "f" else np.clip(arr, -2.0, 2.0)[0]
+        if torque < -self.max_torque:
+            return arr.dtype.type(-self.max_torque) if arr.dtype.kind == "f" else np.clip(arr, -2.0, 2.0)[0]
+        return torque if arr.dtype.kind == "f" else np.clip(arr, -2.0, 2.0)[0]
+
+    def step(self, u: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torque for one 0.05 s step."""
+        if self._s is None:
+            raise RuntimeError("PendulumEnv.step called before reset; call env.reset() first.")
+        torque = self._torque(u)
+        th, thdot = self._s
+        self.last_u = torque
+        # The torque terms are evaluated in the action's precision (float32 usually),
+        # then promoted, matching the reference bit for bit.
+        costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + float(0.001 * (torque**2))
+        accel = self._k_gravity * math.sin(th) + float(self._k_torque * torque)
+        newthdot = thdot + accel * self.dt
+        newthdot = min(max(newthdot, -self.max_speed), self.max_speed)
+        newth = th + newthdot * self.dt
+        self._s = (newth, float(newthdot))
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), np.float64(-costs), False, False, {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start at an angle uniform in ``[-x_init, x_init]`` and velocity in ``[-y_init, y_init]``."""
+        super().reset(seed=seed)
+        if options is None:
+            high = np.array([DEFAULT_X, DEFAULT_Y])
+        else:
+            x = to_float(options.get("x_init", DEFAULT_X), "x_init")
+            y = to_float(options.get("y_init", DEFAULT_Y), "y_init")
+            high = np.array([x, y])
+        self._s = tuple(self.np_random.uniform(low=-high, high=high).tolist())  # type: ignore[assignment]
+        self.last_u = None
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), {}
+
+    def _get_obs(self) -> np.ndarray:
+        theta, thetadot = self._s  # type: ignore[misc]
+        return np.array((math.cos(theta), math.sin(theta), thetadot), dtype=np.float32)
+
+    def render(self) -> np.ndarray | None:
+        """Draw the rod and the last torque."""
+        if self.render_mode is None:
+            warn_no_render_mode(self)
+            return None
+        if self._canvas is None:
+            from palaestra_classic_control._render import Canvas
+
+            self._canvas = Canvas(self.screen_dim, self.screen_dim, self.render_mode,
+                                  self.metadata["render_fps"], "Pendulum")
+        if self._s is None:
+            return None
+        from palaestra_classic_control._drawing import draw_pendulum
+
+        draw_pendulum(self._canvas, self._s[0], None if self.last_u is None else float(self.last_u))
+        return self._canvas.present()
+
+    def close(self) -> None:
+        """Close the render window."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None
