@@ -1,0 +1,7 @@
+"""``python -m palaestra.cli``."""
+
+import sys
+
+from palaestra.cli._main import main
+
+sys.exit(main())

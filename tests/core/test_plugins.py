@@ -1,0 +1,170 @@
+"""Plugin discovery and loading, sandboxed with fake installed distributions."""
+
+import sys
+
+import pytest
+
+import palaestra
+from palaestra.error import (
+    MissingSuiteError,
+    NamespaceNotFound,
+    PluginConflictError,
+    PluginLoadError,
+    RegistrationError,
+)
+from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
+
+
+def test_third_party_namespace_is_loaded_on_demand(grid_dist, isolated):
+    assert "grid_envs._hooks" not in sys.modules
+    env = palaestra.make("grid/Counter-v0")
+    assert "grid_envs._hooks" in sys.modules
+    assert env.spec.id == "grid/Counter-v0"
+    assert env.spec.max_episode_steps == 20
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (1,)
+    assert isolated.registry.owner("grid/Counter-v0") == "grid-envs"
+
+
+def test_unqualified_ids_land_in_the_plugin_namespace(grid_dist, isolated):
+    with pytest.raises(palaestra.error.NameNotFound):
+        palaestra.make("Counter-v0")
+    assert palaestra.spec("grid/Bounded-v1").kwargs == {"limit": 8}
+
+
+def test_unversioned_id_resolves_to_latest_with_warning(grid_dist, isolated):
+    with pytest.warns(UserWarning, match="Using the latest versioned environment `grid/Bounded-v1`"):
+        env = palaestra.make("grid/Bounded")
+    assert env.spec.id == "grid/Bounded-v1"
+
+
+def test_default_namespace_ids(site, isolated):
+    make_dist(site, "defaults", {"dflt": "dflt_pkg._hooks"}, {
+        "dflt_pkg._hooks": hooks_source(
+            'registrar.register("Tally-v3", entry_point="dflt_pkg.env:CounterEnv", default_namespace=True)'
+        ),
+        "dflt_pkg.env": GOOD_ENV,
+    })
+    assert "dflt_pkg.env" not in sys.modules
+    env = palaestra.make("Tally-v3")
+    assert env.spec.id == "Tally-v3"
+
+
+def test_make_namespaced_id_imports_only_that_plugin(grid_dist, site, isolated):
+    make_dist(site, "other-envs", {"other": "other_envs._hooks"}, {
+        "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
+    })
+    palaestra.make("grid/Counter-v0")
+    assert "other_envs._hooks" not in sys.modules
+
+
+def test_broken_plugin_import_is_isolated(grid_dist, site, isolated):
+    make_dist(site, "broken-envs", {"broken": "broken_envs._hooks"}, {
+        "broken_envs._hooks": "raise RuntimeError('boom at import')\n",
+    })
+    with pytest.raises(PluginLoadError) as info:
+        palaestra.make("broken/Anything-v0")
+    err = info.value
+    assert err.namespace == "broken" and err.distribution == "broken-envs"
+    message = str(err)
+    assert "'broken'" in message and "broken-envs" in message and "boom at import" in message
+    assert isinstance(err.__cause__, RuntimeError)
+    # Everything else keeps working, including bulk listing.
+    assert palaestra.make("grid/Counter-v0").spec.id == "grid/Counter-v0"
+    assert "grid/Counter-v0" in list(isolated.registry)
+    assert "broken" in isolated.failures()
+
+
+def test_hook_that_raises_registers_nothing(site, isolated):
+    make_dist(site, "half-envs", {"half": "half_envs._hooks"}, {
+        "half_envs._hooks": hooks_source(
+            'registrar.register("Ok-v0", entry_point="half_envs.x:X")\nraise ValueError("hook failed")'
+        ),
+    })
+    with pytest.raises(PluginLoadError, match="palaestra_register_envs hook raised: ValueError: hook failed"):
+        palaestra.make("half/Ok-v0")
+    assert "half/Ok-v0" not in isolated.registry.loaded()
+
+
+def test_two_distributions_claiming_one_namespace(site, isolated):
+    for dist in ("alpha-envs", "beta-envs"):
+        module = dist.replace("-", "_")
+        make_dist(site, dist, {"shared": f"{module}._hooks"}, {f"{module}._hooks": hooks_source("")})
+    with pytest.raises(PluginConflictError) as info:
+        palaestra.make("shared/Env-v0")
+    assert set(info.value.distributions) == {"alpha-envs", "beta-envs"}
+    assert "alpha-envs" in str(info.value) and "beta-envs" in str(info.value)
+
+
+def test_two_distributions_claiming_one_id(site, isolated):
+    for dist in ("first-envs", "second-envs"):
+        module = dist.replace("-", "_")
+        make_dist(site, dist, {dist.split("-")[0]: f"{module}._hooks"}, {
+            f"{module}._hooks": hooks_source(
+                'registrar.register("Same-v0", entry_point="x:Y", default_namespace=True)'
+            ),
+        })
+    list(isolated.registry)  # loads everything; the conflict is recorded, not raised
+    failure = isolated.failures()["second"]
+    assert isinstance(failure, PluginConflictError)
+    assert "first-envs" in str(failure) and "second-envs" in str(failure)
+
+
+def test_plugin_may_not_register_in_another_namespace(site, isolated):
+    make_dist(site, "rogue-envs", {"rogue": "rogue_envs._hooks"}, {
+        "rogue_envs._hooks": hooks_source('registrar.register("grid/Steal-v0", entry_point="x:Y")'),
+    })
+    with pytest.raises(PluginLoadError, match="only register ids in its own namespace") as info:
+        palaestra.make("rogue/Steal-v0")
+    assert isinstance(info.value.__cause__, RegistrationError)
+
+
+def test_disable_autoload_switch(grid_dist, sandbox, monkeypatch):
+    monkeypatch.setenv("PALAESTRA_DISABLE_PLUGIN_AUTOLOAD", "1")
+    host = sandbox()
+    with palaestra.use_host(host), pytest.raises(NamespaceNotFound):
+        palaestra.make("grid/Counter-v0")
+    assert host.plugins() == {}
+
+
+def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
+    make_dist(site, "other-envs", {"other": "other_envs._hooks"}, {
+        "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
+    })
+    monkeypatch.setenv("PALAESTRA_PLUGINS", "other")
+    host = sandbox()
+    assert set(host.plugins()) == {"other"}
+    with palaestra.use_host(host), pytest.raises(NamespaceNotFound):
+        palaestra.make("grid/Counter-v0")
+
+
+def test_explicit_host_arguments_override_environment(grid_dist, sandbox, monkeypatch):
+    monkeypatch.setenv("PALAESTRA_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert set(sandbox(autoload=True).plugins()) == {"grid"}
+    assert sandbox(autoload=True, allow=["nothing"]).plugins() == {}
+
+
+def test_missing_reference_suite_names_the_extra(isolated):
+    with pytest.raises(MissingSuiteError, match=r'pip install "palaestra\[box2d\]"') as info:
+        palaestra.make("LunarLander-v3")
+    assert isinstance(info.value, KeyError)
+    assert "palaestra-box2d" in str(info.value)
+    with pytest.raises(NamespaceNotFound, match=r"palaestra\[mujoco\]"):
+        palaestra.make("mujoco/Ant-v5")
+
+
+def test_add_plugin_without_entry_point(site, isolated):
+    make_dist(site, "local-envs", {}, {
+        "local_envs.hooks": hooks_source('registrar.register("Local-v0", entry_point="local_envs.env:CounterEnv")'),
+        "local_envs.env": GOOD_ENV,
+    })
+    isolated.add_plugin("local_envs.hooks", namespace="local")
+    assert palaestra.make("local/Local-v0").spec.id == "local/Local-v0"
+
+
+def test_registrar_rejects_unknown_fields(site, isolated):
+    make_dist(site, "typo-envs", {"typo": "typo_envs._hooks"}, {
+        "typo_envs._hooks": hooks_source('registrar.register("T-v0", entry_point="x:Y", max_steps=3)'),
+    })
+    with pytest.raises(PluginLoadError, match=r"unknown fields \['max_steps'\]"):
+        palaestra.make("typo/T-v0")
