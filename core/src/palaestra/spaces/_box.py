@@ -248,7 +248,7 @@ class Box(Space[NDArray[Any]]):
         if self._is_int:
             sample = np.floor(sample)
             if self._clip is not None:
-                np.clip(sample, self._clip[0], self._clip[1], out=sample)
+                sample = np.clip(sample, self._clip[0], self._clip[1])
         out = sample.astype(self.dtype)
         if self.dtype == np.int64:
             out = out.clip(self.low, self.high)

@@ -14,6 +14,13 @@ __all__ = ["OneOf"]
 _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
+def _batched_json(space: Space[Any]) -> bool:
+    from palaestra.spaces._dict import Dict
+    from palaestra.spaces._tuple import Tuple
+
+    return isinstance(space, (Tuple, Dict))
+
+
 class OneOf(Space[tuple[int, Any]]):
     """Pairs ``(i, x)`` with ``x`` in ``spaces[i]``.
 
@@ -92,12 +99,24 @@ class OneOf(Space[tuple[int, Any]]):
         return "OneOf(" + ", ".join(str(s) for s in self.spaces) + ")"
 
     def to_jsonable(self, sample_n: Iterable[tuple[int, Any]]) -> list[list[Any]]:
-        """Convert pairs to ``[index, jsonable value]`` lists."""
-        return [[int(i), self.spaces[i].to_jsonable([x])[0]] for i, x in sample_n]
+        """Convert pairs to ``[index, jsonable value]`` lists.
+
+        Tuple and Dict alternatives keep their one-element batch form, so they round-trip
+        (Gymnasium keeps only their first column); other spaces match Gymnasium's format.
+        """
+        out = []
+        for i, x in sample_n:
+            encoded = self.spaces[i].to_jsonable([x])
+            out.append([int(i), encoded if _batched_json(self.spaces[i]) else encoded[0]])
+        return out
 
     def from_jsonable(self, sample_n: Iterable[list[Any]]) -> list[tuple[Any, Any]]:
         """Convert ``[index, value]`` lists back to pairs."""
-        return [(np.int64(i), self.spaces[i].from_jsonable([x])[0]) for i, x in sample_n]
+        out = []
+        for i, x in sample_n:
+            sub = self.spaces[i]
+            out.append((np.int64(i), sub.from_jsonable(x if _batched_json(sub) else [x])[0]))
+        return out
 
     def __getitem__(self, index: int) -> Space[Any]:
         return self.spaces[index]

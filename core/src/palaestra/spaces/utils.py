@@ -309,7 +309,8 @@ def _(space: Graph, x: GraphInstance) -> GraphInstance:
 @unflatten.register(Text)
 def _(space: Text, x: NDArray[np.int32]) -> str:
     size = len(space.character_set)
-    return "".join(space.character_list[i] for i in x if i < size)
+    # int() also accepts float entries, as produced when a Dict/Tuple flattens to float64.
+    return "".join(space.character_list[int(i)] for i in x if i < size)
 
 
 @unflatten.register(Sequence)
@@ -394,7 +395,9 @@ def _(space: OneOf) -> Box:
     high = max(np.max(flatten_space(s).high) for s in space.spaces)
     lows = np.concatenate([[0], np.full(width - 1, low)])
     highs = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, high)])
-    return Box(low=lows, high=highs, shape=(width,), dtype=_flat_dtype(space))
+    dtype = _flat_dtype(space)
+    # Cast first: the bounds come from the subspaces, so no precision is really lost.
+    return Box(low=lows.astype(dtype), high=highs.astype(dtype), shape=(width,), dtype=dtype)
 
 
 @singledispatch
