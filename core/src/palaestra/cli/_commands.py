@@ -15,8 +15,9 @@ from palaestra._registry._api import make
 __all__ = ["cmd_info", "cmd_list", "cmd_run"]
 
 
-def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print ids grouped by namespace, each group headed by its distribution."""
+    out = out or sys.stdout
     host = get_host()
     registry = host.registry
     groups: dict[str, list[str]] = defaultdict(list)
@@ -35,8 +36,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def cmd_info(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print the spec, spaces and render modes of one env."""
+    out = out or sys.stdout
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         env = make(args.id)
@@ -59,8 +61,9 @@ def _bar(done: int, total: int, width: int = 30) -> str:
     return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
 
 
-def cmd_run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run a random agent for ``--episodes`` episodes and summarise the returns."""
+    out = out or sys.stdout
     if args.episodes <= 0:
         raise ValueError(f"--episodes must be positive, got {args.episodes}")
     if args.seed is not None and args.seed < 0:

@@ -1,0 +1,127 @@
+"""The make pipeline's steps, each tested on its own."""
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra._registry import _make as steps
+from palaestra.error import Error, InvalidEnvArguments, ResetNeeded, UnsupportedMode
+from palaestra.wrappers import OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
+from tests.fixtures.gridworld import make_gridworld_class
+
+Grid = make_gridworld_class(palaestra)
+
+
+@pytest.fixture
+def grid(isolated):
+    palaestra.register("Grid-v0", entry_point=Grid, max_episode_steps=10, kwargs={"size": 4})
+    palaestra.register("GridStr-v0", entry_point="tests.fixtures.gridworld:make_gridworld_class")
+    return isolated
+
+
+def test_resolve_spec_accepts_spec_and_id(grid):
+    spec = steps.resolve_spec("Grid-v0", grid.registry)
+    assert spec.id == "Grid-v0"
+    assert steps.resolve_spec(spec, grid.registry) is spec
+    with pytest.raises(TypeError, match="Expected id to be a string or EnvSpec"):
+        steps.resolve_spec(42, grid.registry)
+
+
+def test_merge_kwargs_copies_and_overrides(grid):
+    spec = palaestra.spec("Grid-v0")
+    merged = steps.merge_kwargs(spec, {"size": 6, "render_mode": None})
+    assert merged == {"size": 6, "render_mode": None}
+    assert spec.kwargs == {"size": 4}
+
+
+def test_load_env_creator_errors_name_the_entry_point():
+    assert steps.load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__ == "make_gridworld_class"
+    with pytest.raises(ModuleNotFoundError, match="'nope.mod' of entry point 'nope.mod:X'"):
+        steps.load_env_creator("nope.mod:X")
+    with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
+        steps.load_env_creator("tests.fixtures.gridworld:Missing")
+    with pytest.raises(Error, match="must have the form"):
+        steps.load_env_creator("no_colon")
+
+
+def test_negotiate_render_mode():
+    plan = steps.negotiate_render_mode(Grid, {"render_mode": "rgb_array"})
+    assert plan.wrapper is None and plan.kwargs["render_mode"] == "rgb_array"
+    plan = steps.negotiate_render_mode(Grid, {"render_mode": "rgb_array_list"})
+    assert plan.wrapper == "collection" and plan.kwargs["render_mode"] == "rgb_array"
+    with pytest.warns(UserWarning, match="HumanRendering wrapper is being applied"):
+        plan = steps.negotiate_render_mode(Grid, {"render_mode": "human"})
+    assert plan.wrapper == "human" and plan.kwargs["render_mode"] == "rgb_array"
+    with pytest.warns(UserWarning, match="not in the possible render_modes"):
+        plan = steps.negotiate_render_mode(Grid, {"render_mode": "ansi"})
+    assert plan.wrapper is None
+
+
+def test_construct_wraps_bad_kwargs_in_a_typed_error(grid):
+    spec = palaestra.spec("Grid-v0")
+    with pytest.raises(InvalidEnvArguments, match="Grid-v0") as info:
+        steps.construct(Grid, spec, {"colour": "red"})
+    assert isinstance(info.value, TypeError) and isinstance(info.value.__cause__, TypeError)
+    with pytest.raises(TypeError, match="must inherit from the palaestra.Env"):
+        steps.construct(lambda: object(), spec, {})
+
+
+def test_stamp_spec_gives_unwrapped_the_minimal_spec(grid):
+    spec = palaestra.spec("Grid-v0")
+    env = Grid()
+    assert steps.stamp_spec(env, spec, {"size": 4}) == 0
+    assert env.spec.max_episode_steps is None
+    assert env.spec.order_enforce is False and env.spec.disable_env_checker is True
+
+
+def test_apply_wrappers_order(grid):
+    spec = palaestra.spec("Grid-v0")
+    env = steps.apply_wrappers(Grid(), spec, 0, None, None, None)
+    assert [type(e) for e in (env, env.env, env.env.env)] == [TimeLimit, OrderEnforcing, PassiveEnvChecker]
+    env = steps.apply_wrappers(Grid(render_mode="rgb_array"), spec, 0, -1, True, "collection")
+    assert type(env) is RenderCollection and type(env.env) is OrderEnforcing
+
+
+def test_human_fallback_without_human_rendering_wrapper_is_a_clear_error(grid):
+    with pytest.warns(UserWarning), pytest.raises(UnsupportedMode, match="render_mode='rgb_array'"):
+        palaestra.make("Grid-v0", render_mode="human")
+
+
+def test_order_enforcing_and_time_limit(grid):
+    env = palaestra.make("Grid-v0", max_episode_steps=3)
+    with pytest.raises(ResetNeeded, match="before calling env.reset"):
+        env.step(0)
+    with pytest.raises(ResetNeeded, match="render"):
+        env.render()
+    env.reset(seed=0)
+    results = [env.step(2) for _ in range(3)]
+    assert results[-1][3] is True or results[-1][2] is True
+    with pytest.raises(ValueError, match="positive"):
+        TimeLimit(Grid(), 0)
+    with pytest.raises(TypeError, match="integer"):
+        TimeLimit(Grid(), 2.0)
+
+
+def test_render_collection_through_make(grid):
+    env = palaestra.make("Grid-v0", render_mode="rgb_array_list")
+    env.reset(seed=0)
+    env.step(0)
+    frames = env.render()
+    assert len(frames) == 2 and frames[0].shape == (32, 32, 3)
+    assert env.render() == []
+    assert env.render_mode == "rgb_array_list"
+
+
+def test_spec_wrappers_are_rebuilt_by_make(grid):
+    env = palaestra.wrappers.TimeLimit(palaestra.make("Grid-v0"), 4)
+    spec = env.spec
+    assert spec.max_episode_steps == 4
+    rebuilt = palaestra.make(spec)
+    obs, _ = rebuilt.reset(seed=1)
+    assert set(obs) == {"agent", "target"}
+
+
+def test_env_spec_make_method(grid):
+    env = palaestra.spec("Grid-v0").make(size=3)
+    assert env.unwrapped.size == 3
+    assert np.array_equal(env.reset(seed=2)[0]["agent"], palaestra.make("Grid-v0", size=3).reset(seed=2)[0]["agent"])
