@@ -7,6 +7,8 @@ import pytest
 
 from palaestra.cli import main
 
+pytestmark = pytest.mark.needs_plugins
+
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "palaestra.cli", *args], capture_output=True, text=True, timeout=120)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
 
 
@@ -59,6 +61,7 @@ def test_make_namespaced_id_imports_only_its_plugin(tmp_path):
     assert json.loads(out) == ["grid_envs", "grid_envs._hooks", "grid_envs.counter"]
 
 
+@pytest.mark.needs_plugins
 def test_make_cartpole_imports_neither_pygame_nor_other_env_modules():
     out = run_python("""
         import json, sys
@@ -73,6 +76,7 @@ def test_make_cartpole_imports_neither_pygame_nor_other_env_modules():
     assert "palaestra_classic_control.acrobot" not in modules
 
 
+@pytest.mark.needs_plugins
 def test_spawned_process_finds_plugin_envs_by_id(tmp_path):
     script = tmp_path / "spawn_check.py"
     script.write_text(textwrap.dedent("""

@@ -70,7 +70,7 @@ class Discrete(Space[np.integer[Any]]):
             probability: ``float64`` array of shape ``(n,)`` summing to 1.
         """
         if mask is None and probability is None:
-            return self.start + self.np_random.integers(self._n_int, dtype=self._scalar)
+            return self.start + self.np_random.integers(self.n, dtype=self._scalar)
         require_one_of(mask, probability)
         if mask is not None:
             check_mask_array(repr(self), mask, (self._n_int,))

@@ -50,8 +50,11 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
         self.state: np.ndarray | None = None
 
     def _checked(self, action: Any) -> Any:
-        arr = action if isinstance(action, np.ndarray) else np.asarray(action)
-        if arr.shape != (1,) or arr.dtype.kind not in "fiu" or np.isnan(arr[0]):
+        arr = action if action.__class__ is np.ndarray else np.asarray(action)
+        if arr.shape != (1,) or arr.dtype.kind not in "fiu":
+            raise invalid_action(self, action, self.action_space)
+        first = arr[0]
+        if first != first:  # NaN
             raise invalid_action(self, action, self.action_space)
         return arr
 
@@ -78,10 +81,11 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
         terminated = bool(position >= self.goal_position and velocity >= self.goal_velocity)
         reward = 100.0 if terminated else 0
         reward -= math.pow(action[0], 2) * 0.1
+        # A new array every step; like the reference, the returned observation is the state.
         self.state = np.array([position, velocity], dtype=np.float32)
         if self.render_mode == "human":
             self.render()
-        return self.state.copy(), reward, terminated, False, {}
+        return self.state, reward, terminated, False, {}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at rest at a position uniform in ``[low, high]`` (default ``[-0.6, -0.4]``)."""

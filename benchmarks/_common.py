@@ -1,0 +1,26 @@
+"""Timing helpers shared by the benchmarks: best-of-N wall-clock rates, printed as ratios."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def per_call(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """Best seconds per call of ``fn`` over ``repeat`` runs of ``number`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def report(label: str, reference: float, ours: float, unit: str = "us", goal: float | None = None) -> None:
+    """Print reference vs palaestra time per call and the speed-up ratio."""
+    ratio = reference / ours
+    verdict = "" if goal is None else ("  ok" if ratio >= goal else f"  BELOW GOAL {goal:g}x")
+    scale = 1e6 if unit == "us" else 1e3
+    print(f"{label:44s} gymnasium {reference * scale:9.2f}{unit}  palaestra {ours * scale:9.2f}{unit}  "
+          f"x{ratio:5.2f}{verdict}")

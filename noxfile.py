@@ -1,0 +1,58 @@
+# /// script
+# dependencies = ["nox[uv]>=2024.10.9"]
+# ///
+"""Developer sessions: lint, typecheck, tests (whole workspace or the core alone), docs, bench."""
+
+import nox
+
+nox.needs_version = ">=2024.10.9"
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = ["lint", "typecheck", "tests"]
+
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+GROUPS = PYPROJECT["dependency-groups"]
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Ruff lint and format check."""
+    session.install(*GROUPS["lint"])
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """Strict mypy over the core."""
+    session.install(*GROUPS["lint"], "-e", "core")
+    session.run("mypy")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The full suite over every workspace member."""
+    session.install(*GROUPS["test"], "-e", "core", "-e", "plugins/classic_control")
+    session.run("pytest", "-n", "auto", *session.posargs, env={"SDL_VIDEODRIVER": "dummy"})
+
+
+@nox.session(name="tests-core")
+def tests_core(session: nox.Session) -> None:
+    """The core's tests with no plugin installed (proves the core stands alone)."""
+    session.install(*GROUPS["test"], "-e", "core")
+    session.run("pytest", "tests/core", "-m", "not needs_plugins", *session.posargs)
+
+
+@nox.session(default=False)
+def docs(session: nox.Session) -> None:
+    """Build the HTML docs (API reference from docstrings) into docs/_build."""
+    session.install(*GROUPS["docs"], "-e", "core", "-e", "plugins/classic_control")
+    session.run("python", "docs/render_pictures.py")
+    session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html")
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks against Gymnasium in the same run; prints ratios."""
+    session.install(*GROUPS["bench"], "-e", "core", "-e", "plugins/classic_control")
+    for script in ("bench_import.py", "bench_spaces.py", "bench_classic_control.py"):
+        session.run("python", f"benchmarks/{script}")
