@@ -22,5 +22,7 @@ def report(label: str, reference: float, ours: float, unit: str = "us", goal: fl
     ratio = reference / ours
     verdict = "" if goal is None else ("  ok" if ratio >= goal else f"  BELOW GOAL {goal:g}x")
     scale = 1e6 if unit == "us" else 1e3
-    print(f"{label:44s} gymnasium {reference * scale:9.2f}{unit}  palaestra {ours * scale:9.2f}{unit}  "
-          f"x{ratio:5.2f}{verdict}")
+    print(
+        f"{label:44s} gymnasium {reference * scale:9.2f}{unit}  palaestra {ours * scale:9.2f}{unit}  "
+        f"x{ratio:5.2f}{verdict}"
+    )

@@ -9,7 +9,7 @@ import gymnasium
 import palaestra
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import per_call, report  # noqa: E402
+from _common import per_call, report
 
 GOALS = {"CartPole-v1": 3.0}
 IDS = ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1", "Acrobot-v1"]

@@ -27,8 +27,10 @@ def main() -> None:
     print(f"interpreter start: {baseline * 1e3:.1f} ms")
     print(f"import gymnasium:  {gym * 1e3:.1f} ms")
     print(f"import palaestra:  {ours * 1e3:.1f} ms  ratio {ours / gym:.2f} (goal <= 0.60)")
-    print(f"import + find the owner of 'CartPole-v1' (plugin discovery): {lookup * 1e3:.1f} ms "
-          f"(+{(lookup - ours) * 1e3:.1f} ms)")
+    print(
+        f"import + find the owner of 'CartPole-v1' (plugin discovery): {lookup * 1e3:.1f} ms "
+        f"(+{(lookup - ours) * 1e3:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

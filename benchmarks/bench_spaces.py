@@ -10,7 +10,7 @@ import numpy as np
 import palaestra.spaces as ps
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import per_call, report  # noqa: E402
+from _common import per_call, report
 
 
 def spaces(m):
@@ -37,10 +37,19 @@ def main() -> None:
         assert str(a) == str(b), f"streams differ for {name}"
         number = 200 if "image" in name else 20000
         goal = 5.0 if name.startswith("Box(-1") else 1.0
-        report(f"sample   {name}", per_call(ref[name].sample, number), per_call(ours[name].sample, number), goal=goal)
+        report(
+            f"sample   {name}",
+            per_call(ref[name].sample, number),
+            per_call(ours[name].sample, number),
+            goal=goal,
+        )
         x = a
-        report(f"contains {name}", per_call(lambda r=ref[name], x=x: r.contains(x), number),
-               per_call(lambda o=ours[name], x=x: o.contains(x), number), goal=1.0)
+        report(
+            f"contains {name}",
+            per_call(lambda r=ref[name], x=x: r.contains(x), number),
+            per_call(lambda o=ours[name], x=x: o.contains(x), number),
+            goal=1.0,
+        )
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import numpy as np  # noqa: E402
-import pygame  # noqa: E402
+import numpy as np
+import pygame
 
-import palaestra  # noqa: E402
+import palaestra
 
 OUT = Path(__file__).parent / "_static" / "envs"
 SCENES = {

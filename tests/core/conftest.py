@@ -47,8 +47,10 @@ def grid_dist(site):
         {"grid": "grid_envs._hooks"},
         {
             "grid_envs._hooks": hooks_source(
-                'registrar.register("Counter-v0", entry_point="grid_envs.counter:CounterEnv", max_episode_steps=20)\n'
-                'registrar.register("Bounded-v1", entry_point="grid_envs.counter:CounterEnv", kwargs={"limit": 8})'
+                'registrar.register("Counter-v0", entry_point="grid_envs.counter:CounterEnv",'
+                " max_episode_steps=20)\n"
+                'registrar.register("Bounded-v1", entry_point="grid_envs.counter:CounterEnv",'
+                ' kwargs={"limit": 8})'
             ),
             "grid_envs.counter": GOOD_ENV,
         },

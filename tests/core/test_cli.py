@@ -11,7 +11,9 @@ pytestmark = pytest.mark.needs_plugins
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "palaestra.cli", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "palaestra.cli", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_list_groups_ids_with_their_distribution():
@@ -44,13 +46,16 @@ def test_run_is_reproducible_with_a_seed(capsys):
     assert capsys.readouterr().out.splitlines()[0] == first == "episode 0: return=-30.000 length=30"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["run", "CartPol-v1"], "Did you mean: `CartPole`?"),
-    (["run", "LunarLander-v3"], 'pip install "palaestra[box2d]"'),
-    (["info", "nope/Thing-v0"], "Namespace nope not found"),
-    (["run", "CartPole-v1", "--episodes", "0"], "--episodes must be positive"),
-    (["run", "CartPole-v1", "--seed", "-3"], "--seed must be a non-negative integer"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "CartPol-v1"], "Did you mean: `CartPole`?"),
+        (["run", "LunarLander-v3"], 'pip install "palaestra[box2d]"'),
+        (["info", "nope/Thing-v0"], "Namespace nope not found"),
+        (["run", "CartPole-v1", "--episodes", "0"], "--episodes must be positive"),
+        (["run", "CartPole-v1", "--seed", "-3"], "--seed must be a non-negative integer"),
+    ],
+)
 def test_errors_are_one_line_with_nonzero_exit(args, message):
     result = run(*args)
     assert result.returncode != 0

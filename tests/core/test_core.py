@@ -40,7 +40,7 @@ class Tagged(Wrapper, RecordConstructorArgs):
 
 def test_seeding_matches_seeding_util_and_validates():
     env = Physics()
-    obs, info = env.reset(seed=3)
+    obs, _info = env.reset(seed=3)
     rng, seed = palaestra.utils.seeding.np_random(3)
     assert seed == 3 and env.np_random_seed == 3
     assert np.array_equal(obs, rng.uniform(-1, 1, 2).astype(np.float32))

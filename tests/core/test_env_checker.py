@@ -39,8 +39,7 @@ def test_float64_observation_in_float32_box_is_an_error():
             super().reset(seed=seed)
             return np.zeros(3), {}
 
-    with pytest.warns(UserWarning) as caught, \
-            pytest.raises(Error, match="not within the observation space"):
+    with pytest.warns(UserWarning) as caught, pytest.raises(Error, match="not within the observation space"):
         check_env(Wrong())
     messages = [str(w.message) for w in caught]
     assert any("not within the observation space" in m for m in messages)

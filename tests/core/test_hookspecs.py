@@ -10,8 +10,7 @@ from palaestra import hookspecs
 
 def hook_functions():
     return [
-        fn for name, fn in inspect.getmembers(hookspecs, inspect.isfunction)
-        if name.startswith("palaestra_")
+        fn for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("palaestra_")
     ]
 
 

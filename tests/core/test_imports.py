@@ -46,18 +46,28 @@ def test_import_has_no_side_effects_on_environment():
 
 
 def test_make_namespaced_id_imports_only_its_plugin(tmp_path):
-    make_dist(tmp_path, "grid-envs", {"grid": "grid_envs._hooks"}, {
-        "grid_envs._hooks": hooks_source('registrar.register("Counter-v0", entry_point="grid_envs.counter:CounterEnv")'),
-        "grid_envs.counter": GOOD_ENV,
-    })
+    make_dist(
+        tmp_path,
+        "grid-envs",
+        {"grid": "grid_envs._hooks"},
+        {
+            "grid_envs._hooks": hooks_source(
+                'registrar.register("Counter-v0", entry_point="grid_envs.counter:CounterEnv")'
+            ),
+            "grid_envs.counter": GOOD_ENV,
+        },
+    )
     make_dist(tmp_path, "spy-envs", {"spy": "spy_envs._hooks"}, {"spy_envs._hooks": hooks_source("")})
-    out = run_python("""
+    out = run_python(
+        """
         import json, sys
         import palaestra
         palaestra.make("grid/Counter-v0").reset(seed=0)
         print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in
               ("grid_envs", "spy_envs", "palaestra_classic_control", "pygame"))))
-    """, extra_path=tmp_path)
+    """,
+        extra_path=tmp_path,
+    )
     assert json.loads(out) == ["grid_envs", "grid_envs._hooks", "grid_envs.counter"]
 
 
@@ -79,7 +89,8 @@ def test_make_cartpole_imports_neither_pygame_nor_other_env_modules():
 @pytest.mark.needs_plugins
 def test_spawned_process_finds_plugin_envs_by_id(tmp_path):
     script = tmp_path / "spawn_check.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import multiprocessing as mp
 
         def work(q):
@@ -94,7 +105,8 @@ def test_spawned_process_finds_plugin_envs_by_id(tmp_path):
                 p.start()
                 print(method, q.get(timeout=60))
                 p.join(timeout=60)
-    """))
+    """)
+    )
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()

@@ -35,7 +35,10 @@ def test_merge_kwargs_copies_and_overrides(grid):
 
 
 def test_load_env_creator_errors_name_the_entry_point():
-    assert steps.load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__ == "make_gridworld_class"
+    assert (
+        steps.load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__
+        == "make_gridworld_class"
+    )
     with pytest.raises(ModuleNotFoundError, match="'nope.mod' of entry point 'nope.mod:X'"):
         steps.load_env_creator("nope.mod:X")
     with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
@@ -124,4 +127,6 @@ def test_spec_wrappers_are_rebuilt_by_make(grid):
 def test_env_spec_make_method(grid):
     env = palaestra.spec("Grid-v0").make(size=3)
     assert env.unwrapped.size == 3
-    assert np.array_equal(env.reset(seed=2)[0]["agent"], palaestra.make("Grid-v0", size=3).reset(seed=2)[0]["agent"])
+    assert np.array_equal(
+        env.reset(seed=2)[0]["agent"], palaestra.make("Grid-v0", size=3).reset(seed=2)[0]["agent"]
+    )

@@ -39,29 +39,45 @@ def test_unversioned_id_resolves_to_latest_with_warning(grid_dist, isolated):
 
 
 def test_default_namespace_ids(site, isolated):
-    make_dist(site, "defaults", {"dflt": "dflt_pkg._hooks"}, {
-        "dflt_pkg._hooks": hooks_source(
-            'registrar.register("Tally-v3", entry_point="dflt_pkg.env:CounterEnv", default_namespace=True)'
-        ),
-        "dflt_pkg.env": GOOD_ENV,
-    })
+    make_dist(
+        site,
+        "defaults",
+        {"dflt": "dflt_pkg._hooks"},
+        {
+            "dflt_pkg._hooks": hooks_source(
+                'registrar.register("Tally-v3", entry_point="dflt_pkg.env:CounterEnv",'
+                " default_namespace=True)"
+            ),
+            "dflt_pkg.env": GOOD_ENV,
+        },
+    )
     assert "dflt_pkg.env" not in sys.modules
     env = palaestra.make("Tally-v3")
     assert env.spec.id == "Tally-v3"
 
 
 def test_make_namespaced_id_imports_only_that_plugin(grid_dist, site, isolated):
-    make_dist(site, "other-envs", {"other": "other_envs._hooks"}, {
-        "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
-    })
+    make_dist(
+        site,
+        "other-envs",
+        {"other": "other_envs._hooks"},
+        {
+            "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
+        },
+    )
     palaestra.make("grid/Counter-v0")
     assert "other_envs._hooks" not in sys.modules
 
 
 def test_broken_plugin_import_is_isolated(grid_dist, site, isolated):
-    make_dist(site, "broken-envs", {"broken": "broken_envs._hooks"}, {
-        "broken_envs._hooks": "raise RuntimeError('boom at import')\n",
-    })
+    make_dist(
+        site,
+        "broken-envs",
+        {"broken": "broken_envs._hooks"},
+        {
+            "broken_envs._hooks": "raise RuntimeError('boom at import')\n",
+        },
+    )
     with pytest.raises(PluginLoadError) as info:
         palaestra.make("broken/Anything-v0")
     err = info.value
@@ -76,11 +92,16 @@ def test_broken_plugin_import_is_isolated(grid_dist, site, isolated):
 
 
 def test_hook_that_raises_registers_nothing(site, isolated):
-    make_dist(site, "half-envs", {"half": "half_envs._hooks"}, {
-        "half_envs._hooks": hooks_source(
-            'registrar.register("Ok-v0", entry_point="half_envs.x:X")\nraise ValueError("hook failed")'
-        ),
-    })
+    make_dist(
+        site,
+        "half-envs",
+        {"half": "half_envs._hooks"},
+        {
+            "half_envs._hooks": hooks_source(
+                'registrar.register("Ok-v0", entry_point="half_envs.x:X")\nraise ValueError("hook failed")'
+            ),
+        },
+    )
     with pytest.raises(PluginLoadError, match="palaestra_register_envs hook raised: ValueError: hook failed"):
         palaestra.make("half/Ok-v0")
     assert "half/Ok-v0" not in isolated.registry.loaded()
@@ -99,11 +120,16 @@ def test_two_distributions_claiming_one_namespace(site, isolated):
 def test_two_distributions_claiming_one_id(site, isolated):
     for dist in ("first-envs", "second-envs"):
         module = dist.replace("-", "_")
-        make_dist(site, dist, {dist.split("-")[0]: f"{module}._hooks"}, {
-            f"{module}._hooks": hooks_source(
-                'registrar.register("Same-v0", entry_point="x:Y", default_namespace=True)'
-            ),
-        })
+        make_dist(
+            site,
+            dist,
+            {dist.split("-")[0]: f"{module}._hooks"},
+            {
+                f"{module}._hooks": hooks_source(
+                    'registrar.register("Same-v0", entry_point="x:Y", default_namespace=True)'
+                ),
+            },
+        )
     list(isolated.registry)  # loads everything; the conflict is recorded, not raised
     failure = isolated.failures()["second"]
     assert isinstance(failure, PluginConflictError)
@@ -111,9 +137,14 @@ def test_two_distributions_claiming_one_id(site, isolated):
 
 
 def test_plugin_may_not_register_in_another_namespace(site, isolated):
-    make_dist(site, "rogue-envs", {"rogue": "rogue_envs._hooks"}, {
-        "rogue_envs._hooks": hooks_source('registrar.register("grid/Steal-v0", entry_point="x:Y")'),
-    })
+    make_dist(
+        site,
+        "rogue-envs",
+        {"rogue": "rogue_envs._hooks"},
+        {
+            "rogue_envs._hooks": hooks_source('registrar.register("grid/Steal-v0", entry_point="x:Y")'),
+        },
+    )
     with pytest.raises(PluginLoadError, match="only register ids in its own namespace") as info:
         palaestra.make("rogue/Steal-v0")
     assert isinstance(info.value.__cause__, RegistrationError)
@@ -128,9 +159,14 @@ def test_disable_autoload_switch(grid_dist, sandbox, monkeypatch):
 
 
 def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
-    make_dist(site, "other-envs", {"other": "other_envs._hooks"}, {
-        "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
-    })
+    make_dist(
+        site,
+        "other-envs",
+        {"other": "other_envs._hooks"},
+        {
+            "other_envs._hooks": hooks_source('registrar.register("X-v0", entry_point="other_envs.x:X")'),
+        },
+    )
     monkeypatch.setenv("PALAESTRA_PLUGINS", "other")
     host = sandbox()
     assert set(host.plugins()) == {"other"}
@@ -154,17 +190,29 @@ def test_missing_reference_suite_names_the_extra(isolated):
 
 
 def test_add_plugin_without_entry_point(site, isolated):
-    make_dist(site, "local-envs", {}, {
-        "local_envs.hooks": hooks_source('registrar.register("Local-v0", entry_point="local_envs.env:CounterEnv")'),
-        "local_envs.env": GOOD_ENV,
-    })
+    make_dist(
+        site,
+        "local-envs",
+        {},
+        {
+            "local_envs.hooks": hooks_source(
+                'registrar.register("Local-v0", entry_point="local_envs.env:CounterEnv")'
+            ),
+            "local_envs.env": GOOD_ENV,
+        },
+    )
     isolated.add_plugin("local_envs.hooks", namespace="local")
     assert palaestra.make("local/Local-v0").spec.id == "local/Local-v0"
 
 
 def test_registrar_rejects_unknown_fields(site, isolated):
-    make_dist(site, "typo-envs", {"typo": "typo_envs._hooks"}, {
-        "typo_envs._hooks": hooks_source('registrar.register("T-v0", entry_point="x:Y", max_steps=3)'),
-    })
+    make_dist(
+        site,
+        "typo-envs",
+        {"typo": "typo_envs._hooks"},
+        {
+            "typo_envs._hooks": hooks_source('registrar.register("T-v0", entry_point="x:Y", max_steps=3)'),
+        },
+    )
     with pytest.raises(PluginLoadError, match=r"unknown fields \['max_steps'\]"):
         palaestra.make("typo/T-v0")

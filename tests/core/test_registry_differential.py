@@ -38,7 +38,7 @@ def outcome(fn):
         try:
             result = fn()
             kind = None
-        except Exception as e:  # noqa: BLE001 - the type is what we compare
+        except Exception as e:
             result, kind = None, type(e).__name__
     return result, kind, sorted({w.category.__name__ for w in caught})
 
@@ -48,13 +48,26 @@ def wrapper_chain(env):
     while hasattr(env, "env"):
         names.append(type(env).__name__)
         env = env.env
-    return names + [type(env).__name__]
+    return [*names, type(env).__name__]
 
 
-@pytest.mark.parametrize("env_id", [
-    "Grid-v1", "Grid-v3", "Grid", "Grid-v2", "Grid-v0", "Grid-v9", "Gird-v3", "tut/Walk-v0",
-    "tut/Walk", "tutt/Walk-v0", "tut/Walk-v1", "Malformed id!",
-])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "Grid-v1",
+        "Grid-v3",
+        "Grid",
+        "Grid-v2",
+        "Grid-v0",
+        "Grid-v9",
+        "Gird-v3",
+        "tut/Walk-v0",
+        "tut/Walk",
+        "tutt/Walk-v0",
+        "tut/Walk-v1",
+        "Malformed id!",
+    ],
+)
 def test_resolution_matches_gymnasium(both, env_id):
     ours, our_error, our_warnings = outcome(lambda: palaestra.make(env_id))
     ref, ref_error, ref_warnings = outcome(lambda: gymnasium.make(env_id))
@@ -79,15 +92,30 @@ def test_errors_subclass_gymnasium_names_and_builtin_bases(both):
         palaestra.make("tutt/Walk-v0")
 
 
-@pytest.mark.parametrize(("kwargs"), [
-    {}, {"max_episode_steps": 7}, {"max_episode_steps": -1}, {"disable_env_checker": True},
-    {"size": 9}, {"render_mode": "rgb_array"}, {"render_mode": "rgb_array_list"},
-])
+@pytest.mark.parametrize(
+    ("kwargs"),
+    [
+        {},
+        {"max_episode_steps": 7},
+        {"max_episode_steps": -1},
+        {"disable_env_checker": True},
+        {"size": 9},
+        {"render_mode": "rgb_array"},
+        {"render_mode": "rgb_array_list"},
+    ],
+)
 def test_make_options_give_the_same_stack_and_specs(both, kwargs):
     ours = palaestra.make("Grid-v3", **kwargs)
     ref = gymnasium.make("Grid-v3", **kwargs)
     assert wrapper_chain(ours) == wrapper_chain(ref)
-    for attr in ("id", "max_episode_steps", "order_enforce", "disable_env_checker", "kwargs", "reward_threshold"):
+    for attr in (
+        "id",
+        "max_episode_steps",
+        "order_enforce",
+        "disable_env_checker",
+        "kwargs",
+        "reward_threshold",
+    ):
         assert getattr(ours.spec, attr) == getattr(ref.spec, attr), attr
         assert getattr(ours.unwrapped.spec, attr) == getattr(ref.unwrapped.spec, attr), attr
     assert [w.name for w in ours.spec.additional_wrappers] == [w.name for w in ref.spec.additional_wrappers]
@@ -125,8 +153,12 @@ def test_registering_versioned_and_unversioned_mix_fails_like_gymnasium(both):
 
 def test_spec_json_round_trip_and_pprint_match(both):
     for lib in (palaestra, gymnasium):
-        lib.register("Str-v0", entry_point="tests.fixtures.gridworld:make_gridworld_class",
-                     max_episode_steps=3, kwargs={"lib": None})
+        lib.register(
+            "Str-v0",
+            entry_point="tests.fixtures.gridworld:make_gridworld_class",
+            max_episode_steps=3,
+            kwargs={"lib": None},
+        )
     try:
         ours, ref = palaestra.spec("Str-v0"), gymnasium.spec("Str-v0")
         assert ours.to_json() == ref.to_json()

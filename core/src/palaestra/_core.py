@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsFloat, TypeVar
 
 import numpy as np
 
@@ -49,7 +49,7 @@ class Env(Generic[ObsType, ActType]):
         spec: The :class:`EnvSpec` the env was made from (set by ``make``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - Gymnasium shares this default
+    metadata: dict[str, Any] = {"render_modes": []}
     render_mode: str | None = None
     spec: EnvSpec | None = None
 
@@ -129,7 +129,7 @@ class Env(Generic[ObsType, ActType]):
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *args: object) -> bool:
+    def __exit__(self, *args: object) -> Literal[False]:
         self.close()
         return False
 
@@ -287,7 +287,7 @@ class Wrapper(
         return cls.__name__
 
     @property
-    def action_space(self) -> Space[WrapperActType]:  # type: ignore[override]
+    def action_space(self) -> Space[WrapperActType]:
         """This wrapper's action space (the wrapped env's unless set)."""
         if self._action_space is None:
             return self.env.action_space  # type: ignore[return-value]
@@ -298,7 +298,7 @@ class Wrapper(
         self._action_space = space
 
     @property
-    def observation_space(self) -> Space[WrapperObsType]:  # type: ignore[override]
+    def observation_space(self) -> Space[WrapperObsType]:
         """This wrapper's observation space (the wrapped env's unless set)."""
         if self._observation_space is None:
             return self.env.observation_space  # type: ignore[return-value]
@@ -309,7 +309,7 @@ class Wrapper(
         self._observation_space = space
 
     @property
-    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
+    def metadata(self) -> dict[str, Any]:
         """This wrapper's metadata (the wrapped env's unless set)."""
         if self._metadata is None:
             return self.env.metadata
@@ -350,9 +350,7 @@ class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):
         obs, info = self.env.reset(seed=seed, options=options)
         return self.observation(obs), info
 
-    def step(
-        self, action: ActType
-    ) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: ActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the wrapped env and transform its observation."""
         obs, reward, terminated, truncated, info = self.env.step(action)
         return self.observation(obs), reward, terminated, truncated, info
@@ -378,9 +376,7 @@ class RewardWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
 class ActionWrapper(Wrapper[ObsType, WrapperActType, ObsType, ActType]):
     """A wrapper that transforms actions through :meth:`action` before stepping."""
 
-    def step(
-        self, action: WrapperActType
-    ) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: WrapperActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Transform the action and step the wrapped env."""
         return self.env.step(self.action(action))
 

@@ -11,9 +11,7 @@ ERROR = 40
 min_level = WARN
 
 
-def warn(
-    msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1
-) -> None:
+def warn(msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1) -> None:
     """Emit a warning prefixed with ``WARN:``.
 
     Args:

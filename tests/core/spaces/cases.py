@@ -18,7 +18,9 @@ def _build(m):
         "box_scalar": m.Box(0.0, 1.0),
         "box_uint8_image": m.Box(0, 255, (12, 10, 3), np.uint8),
         "box_unbounded": m.Box(-np.inf, np.inf, (3, 2), np.float64),
-        "box_mixed": m.Box(np.array([-np.inf, 0, -1, -np.inf]), np.array([np.inf, np.inf, 1, 3.0]), dtype=np.float32),
+        "box_mixed": m.Box(
+            np.array([-np.inf, 0, -1, -np.inf]), np.array([np.inf, np.inf, 1, 3.0]), dtype=np.float32
+        ),
         "box_int64": m.Box(-5, 5, (3,), np.int64),
         "box_int32_inf": m.Box(-np.inf, np.inf, (2,), np.int32),
         "box_int8": m.Box(np.array([-3, 0], dtype=np.int8), np.array([3, 100], dtype=np.int8), dtype=np.int8),
@@ -39,7 +41,9 @@ def _build(m):
         "tuple": m.Tuple([m.Discrete(3), m.Box(0, 1, (2,)), m.MultiBinary(2)]),
         "dict": m.Dict({"b": m.Discrete(2), "a": m.Box(0, 1, (2,)), "c": m.Text(3)}),
         "dict_unsorted": m.Dict({"z": m.Discrete(2), "a": m.Discrete(3)}, sort_keys=False),
-        "nested": m.Dict({"t": m.Tuple([m.Discrete(2), m.Dict({"x": m.Box(-1, 1, (1,))})]), "d": m.Discrete(4)}),
+        "nested": m.Dict(
+            {"t": m.Tuple([m.Discrete(2), m.Dict({"x": m.Box(-1, 1, (1,))})]), "d": m.Discrete(4)}
+        ),
         "sequence": m.Sequence(m.Discrete(4)),
         "sequence_stack": m.Sequence(m.Box(0, 1, (2,)), stack=True),
         "graph": m.Graph(m.Box(0, 1, (2,)), m.Discrete(3)),
@@ -49,7 +53,22 @@ def _build(m):
 
 
 FLATTENABLE = [
-    "box_f32", "box_scalar", "box_uint8_image", "box_int64", "box_int8", "discrete", "discrete_start",
-    "discrete_int32", "multi_discrete", "multi_discrete_2d", "multi_binary", "multi_binary_2d", "text",
-    "text_charset", "tuple", "dict", "nested", "oneof",
+    "box_f32",
+    "box_scalar",
+    "box_uint8_image",
+    "box_int64",
+    "box_int8",
+    "discrete",
+    "discrete_start",
+    "discrete_int32",
+    "multi_discrete",
+    "multi_discrete_2d",
+    "multi_binary",
+    "multi_binary_2d",
+    "text",
+    "text_charset",
+    "tuple",
+    "dict",
+    "nested",
+    "oneof",
 ]

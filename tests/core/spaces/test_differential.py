@@ -46,7 +46,9 @@ def masks_for(name, m):
     return {
         "discrete": [np.array([0, 1, 0, 1, 0], np.int8), np.zeros(5, np.int8)],
         "discrete_start": [np.array([1, 0, 0, 0, 0, 0, 1], np.int8)],
-        "multi_discrete": [(np.array([1, 0, 1], np.int8), np.array([0, 0, 0, 1], np.int8), np.ones(5, np.int8))],
+        "multi_discrete": [
+            (np.array([1, 0, 1], np.int8), np.array([0, 0, 0, 1], np.int8), np.ones(5, np.int8))
+        ],
         "multi_binary": [np.array([0, 1, 2, 2, 1], np.int8)],
         "text_charset": [(None, np.array([1, 0, 1, 0], np.int8)), (2, None), (3, np.zeros(4, np.int8))],
         "text": [(3, None)],
@@ -61,7 +63,9 @@ def masks_for(name, m):
 def probabilities_for(name):
     return {
         "discrete": [np.array([0.1, 0.2, 0.3, 0.2, 0.2])],
-        "multi_discrete": [(np.array([0.5, 0.5, 0.0]), np.array([0.25] * 4), np.array([0.0, 0.0, 0.0, 0.0, 1.0]))],
+        "multi_discrete": [
+            (np.array([0.5, 0.5, 0.0]), np.array([0.25] * 4), np.array([0.0, 0.0, 0.0, 0.0, 1.0]))
+        ],
         "multi_binary": [np.array([0.0, 1.0, 0.5, 0.2, 0.9])],
         "text_charset": [(None, np.array([0.7, 0.1, 0.1, 0.1]))],
         "tuple": [(np.array([0.2, 0.3, 0.5]), None, np.array([0.5, 0.5]))],
@@ -128,10 +132,17 @@ def test_jsonable_round_trip_matches(name):
     assert all(x in ours for x in back)
 
 
-@pytest.mark.parametrize(("name", "seed"), [
-    ("tuple", [1, 2, 3]), ("dict", {"a": 1, "b": 2, "c": 3}), ("sequence", (4, 5)),
-    ("graph", (1, 2, 3)), ("graph_no_edges", [1, 2]), ("oneof", (1, 2, 3)),
-])
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("tuple", [1, 2, 3]),
+        ("dict", {"a": 1, "b": 2, "c": 3}),
+        ("sequence", (4, 5)),
+        ("graph", (1, 2, 3)),
+        ("graph_no_edges", [1, 2]),
+        ("oneof", (1, 2, 3)),
+    ],
+)
 def test_composite_seed_forms_match(name, seed):
     ours, ref = both(name)
     assert same(ours.seed(seed), ref.seed(seed))
@@ -139,14 +150,28 @@ def test_composite_seed_forms_match(name, seed):
 
 
 CONTAINS = [
-    ("discrete", 3), ("discrete", True), ("discrete", 3.0), ("discrete", np.array([3])),
-    ("discrete", np.array(3)), ("discrete", np.uint64(2)), ("discrete", np.int8(4)), ("discrete", 5),
-    ("box_f32", np.zeros(6, np.float64)), ("box_f32", [0.0] * 6), ("box_f32", np.zeros(6, np.float32)),
-    ("box_f32", np.ones(6, np.float32) * 2), ("box_f32", np.zeros(5, np.float32)),
-    ("multi_binary", np.array([0, 1, 1, 0, 1], np.float64)), ("multi_binary", [0, 1, 2, 0, 1]),
-    ("multi_discrete", [2, 3, 4]), ("multi_discrete", np.array([3, 0, 0])),
-    ("text_charset", "abca"), ("text_charset", "abcde"), ("text_charset", ""),
-    ("oneof", (1, np.zeros(3, np.float32))), ("oneof", (np.int32(1), np.zeros(3, np.float32))),
+    ("discrete", 3),
+    ("discrete", True),
+    ("discrete", 3.0),
+    ("discrete", np.array([3])),
+    ("discrete", np.array(3)),
+    ("discrete", np.uint64(2)),
+    ("discrete", np.int8(4)),
+    ("discrete", 5),
+    ("box_f32", np.zeros(6, np.float64)),
+    ("box_f32", [0.0] * 6),
+    ("box_f32", np.zeros(6, np.float32)),
+    ("box_f32", np.ones(6, np.float32) * 2),
+    ("box_f32", np.zeros(5, np.float32)),
+    ("multi_binary", np.array([0, 1, 1, 0, 1], np.float64)),
+    ("multi_binary", [0, 1, 2, 0, 1]),
+    ("multi_discrete", [2, 3, 4]),
+    ("multi_discrete", np.array([3, 0, 0])),
+    ("text_charset", "abca"),
+    ("text_charset", "abcde"),
+    ("text_charset", ""),
+    ("oneof", (1, np.zeros(3, np.float32))),
+    ("oneof", (np.int32(1), np.zeros(3, np.float32))),
     ("tuple", [0, np.zeros(2, np.float32), np.array([0, 1], np.int8)]),
 ]
 

@@ -37,12 +37,15 @@ def test_box_sample_refuses_masks():
         ps.Box(0, 1).sample(mask=np.array([1]))
 
 
-@pytest.mark.parametrize(("mask", "exc", "text"), [
-    ([1, 0, 1], TypeError, "must be a np.ndarray"),
-    (np.array([1, 0, 1], dtype=np.int64), TypeError, "dtype must be int8"),
-    (np.array([1, 0], dtype=np.int8), ValueError, r"shape must be \(3,\)"),
-    (np.array([1, 0, 3], dtype=np.int8), ValueError, "values must be in"),
-])
+@pytest.mark.parametrize(
+    ("mask", "exc", "text"),
+    [
+        ([1, 0, 1], TypeError, "must be a np.ndarray"),
+        (np.array([1, 0, 1], dtype=np.int64), TypeError, "dtype must be int8"),
+        (np.array([1, 0], dtype=np.int8), ValueError, r"shape must be \(3,\)"),
+        (np.array([1, 0, 3], dtype=np.int8), ValueError, "values must be in"),
+    ],
+)
 def test_discrete_mask_errors_name_space_and_problem(mask, exc, text):
     with pytest.raises(exc, match=text) as info:
         ps.Discrete(3).sample(mask=mask)

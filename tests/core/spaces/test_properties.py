@@ -73,7 +73,7 @@ def test_jsonable_round_trip(space, seed):
     batch = [space.sample() for _ in range(3)]
     back = space.from_jsonable(space.to_jsonable(batch))
     assert len(back) == 3
-    for original, restored in zip(batch, back):
+    for original, restored in zip(batch, back, strict=False):
         assert restored in space
         assert space.to_jsonable([original]) == space.to_jsonable([restored])
 

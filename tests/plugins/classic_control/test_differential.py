@@ -35,7 +35,9 @@ def assert_same(a, b, what):
         assert a.dtype == b.dtype and a.shape == b.shape, what
         assert a.tobytes() == b.tobytes(), f"{what}: {a} != {b}"
     else:
-        assert type(a) is type(b) or (isinstance(a, float) and isinstance(b, float)), f"{what}: {type(a)} vs {type(b)}"
+        assert type(a) is type(b) or (isinstance(a, float) and isinstance(b, float)), (
+            f"{what}: {type(a)} vs {type(b)}"
+        )
         assert a == b, f"{what}: {a!r} != {b!r}"
 
 
@@ -90,13 +92,16 @@ def test_stepping_past_termination_matches(env_id):
                 done_at = t
     if env_id == "CartPole-v1":
         assert done_at is not None
-        ours_warnings = [w for w in caught if "already returned terminated" in str(w.message) and "palaestra" in w.filename]
+        ours_warnings = [
+            w for w in caught if "already returned terminated" in str(w.message) and "palaestra" in w.filename
+        ]
         assert len(ours_warnings) <= 1
 
 
 def test_unwrapped_env_matches_without_make():
-    from palaestra_classic_control.cartpole import CartPoleEnv
     from gymnasium.envs.classic_control.cartpole import CartPoleEnv as RefCartPole
+
+    from palaestra_classic_control.cartpole import CartPoleEnv
 
     ours, ref = CartPoleEnv(), RefCartPole()
     assert_same(ours.reset(seed=7)[0], ref.reset(seed=7)[0], "reset")

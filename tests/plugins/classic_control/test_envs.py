@@ -12,9 +12,21 @@ import palaestra
 from palaestra.error import DependencyNotInstalled, InvalidAction
 from palaestra.utils.env_checker import check_env
 
-IDS = ["CartPole-v0", "CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1", "Acrobot-v1"]
-SIZES = {"CartPole": (400, 600), "MountainCar": (400, 600), "MountainCarContinuous": (400, 600),
-         "Pendulum": (500, 500), "Acrobot": (500, 500)}
+IDS = [
+    "CartPole-v0",
+    "CartPole-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Pendulum-v1",
+    "Acrobot-v1",
+]
+SIZES = {
+    "CartPole": (400, 600),
+    "MountainCar": (400, 600),
+    "MountainCarContinuous": (400, 600),
+    "Pendulum": (500, 500),
+    "Acrobot": (500, 500),
+}
 
 
 def quiet_make(lib, env_id, **kwargs):
@@ -26,7 +38,14 @@ def quiet_make(lib, env_id, **kwargs):
 @pytest.mark.parametrize("env_id", IDS)
 def test_spec_and_spaces_match_gymnasium(env_id):
     ours, ref = quiet_make(palaestra, env_id), quiet_make(gymnasium, env_id)
-    for field in ("id", "max_episode_steps", "reward_threshold", "nondeterministic", "order_enforce", "kwargs"):
+    for field in (
+        "id",
+        "max_episode_steps",
+        "reward_threshold",
+        "nondeterministic",
+        "order_enforce",
+        "kwargs",
+    ):
         assert getattr(ours.spec, field) == getattr(ref.spec, field), field
     assert repr(ours.observation_space) == repr(ref.observation_space)
     assert repr(ours.action_space) == repr(ref.action_space)
@@ -39,11 +58,20 @@ def test_check_env_passes(env_id):
     check_env(env)
 
 
-@pytest.mark.parametrize(("env_id", "bad"), [
-    ("CartPole-v1", 2), ("CartPole-v1", 1.0), ("CartPole-v1", "left"), ("MountainCar-v0", -1),
-    ("Acrobot-v1", 3), ("Pendulum-v1", np.array([0.1, 0.2])), ("Pendulum-v1", np.array([np.nan])),
-    ("MountainCarContinuous-v0", np.array(["a"])), ("MountainCarContinuous-v0", [[0.1]]),
-])
+@pytest.mark.parametrize(
+    ("env_id", "bad"),
+    [
+        ("CartPole-v1", 2),
+        ("CartPole-v1", 1.0),
+        ("CartPole-v1", "left"),
+        ("MountainCar-v0", -1),
+        ("Acrobot-v1", 3),
+        ("Pendulum-v1", np.array([0.1, 0.2])),
+        ("Pendulum-v1", np.array([np.nan])),
+        ("MountainCarContinuous-v0", np.array(["a"])),
+        ("MountainCarContinuous-v0", [[0.1]]),
+    ],
+)
 def test_bad_actions_name_env_and_space(env_id, bad):
     env = quiet_make(palaestra, env_id, disable_env_checker=True)
     env.reset(seed=0)
@@ -148,11 +176,14 @@ def test_deepcopy_keeps_state_and_rng():
     assert np.array_equal(env.step(a)[0], clone.step(a)[0])
 
 
-@pytest.mark.parametrize(("env_id", "kwargs", "attr", "value"), [
-    ("Pendulum-v1", {"g": 3.0}, "g", 3.0),
-    ("MountainCar-v0", {"goal_velocity": 0.1}, "goal_velocity", 0.1),
-    ("CartPole-v1", {"sutton_barto_reward": True}, "_sutton_barto_reward", True),
-])
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "attr", "value"),
+    [
+        ("Pendulum-v1", {"g": 3.0}, "g", 3.0),
+        ("MountainCar-v0", {"goal_velocity": 0.1}, "goal_velocity", 0.1),
+        ("CartPole-v1", {"sutton_barto_reward": True}, "_sutton_barto_reward", True),
+    ],
+)
 def test_kwargs_take_effect(env_id, kwargs, attr, value):
     assert getattr(palaestra.make(env_id, **kwargs).unwrapped, attr) == value
 

@@ -10,10 +10,18 @@ from palaestra.error import RegistrationError
 
 __all__ = ["EnvRegistrar"]
 
-_SPEC_FIELDS = frozenset({
-    "reward_threshold", "nondeterministic", "max_episode_steps", "order_enforce",
-    "disable_env_checker", "kwargs", "additional_wrappers", "vector_entry_point",
-})
+_SPEC_FIELDS = frozenset(
+    {
+        "reward_threshold",
+        "nondeterministic",
+        "max_episode_steps",
+        "order_enforce",
+        "disable_env_checker",
+        "kwargs",
+        "additional_wrappers",
+        "vector_entry_point",
+    }
+)
 
 
 class EnvRegistrar:
@@ -31,7 +39,7 @@ class EnvRegistrar:
 
     def register(
         self,
-        id: str,  # noqa: A002 - the name matches palaestra.register
+        id: str,
         entry_point: Any = None,
         *,
         default_namespace: bool = False,

@@ -18,20 +18,35 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
     "toy_text": (
         "toy-text",
         "palaestra-toy-text",
-        frozenset({"Blackjack", "Taxi", "CliffWalking", "CliffWalkingSlippery", "FrozenLake", "FrozenLake8x8"}),
+        frozenset(
+            {"Blackjack", "Taxi", "CliffWalking", "CliffWalkingSlippery", "FrozenLake", "FrozenLake8x8"}
+        ),
     ),
     "box2d": (
         "box2d",
         "palaestra-box2d",
-        frozenset({"LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore", "CarRacing"}),
+        frozenset(
+            {"LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore", "CarRacing"}
+        ),
     ),
     "mujoco": (
         "mujoco",
         "palaestra-mujoco",
-        frozenset({
-            "Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedPendulum",
-            "InvertedDoublePendulum", "Pusher", "Reacher", "Swimmer", "Walker2d",
-        }),
+        frozenset(
+            {
+                "Ant",
+                "HalfCheetah",
+                "Hopper",
+                "Humanoid",
+                "HumanoidStandup",
+                "InvertedPendulum",
+                "InvertedDoublePendulum",
+                "Pusher",
+                "Reacher",
+                "Swimmer",
+                "Walker2d",
+            }
+        ),
     ),
 }
 

@@ -33,7 +33,7 @@ def _registry() -> Registry:
 
 
 def register(
-    id: str,  # noqa: A002 - Gymnasium's parameter name
+    id: str,
     entry_point: Any = None,
     reward_threshold: float | None = None,
     nondeterministic: bool = False,
@@ -94,7 +94,7 @@ def register(
 
 
 def make(
-    id: str | EnvSpec,  # noqa: A002 - Gymnasium's parameter name
+    id: str | EnvSpec,
     max_episode_steps: int | None = None,
     disable_env_checker: bool | None = None,
     **kwargs: Any,

@@ -8,9 +8,7 @@ from palaestra.error import Error
 
 __all__ = ["ENV_ID_RE", "get_env_id", "parse_env_id"]
 
-ENV_ID_RE = re.compile(
-    r"^(?:(?P<namespace>[\w:-]+)\/)?(?:(?P<name>[\w:.-]+?))(?:-v(?P<version>\d+))?$"
-)
+ENV_ID_RE = re.compile(r"^(?:(?P<namespace>[\w:-]+)\/)?(?:(?P<name>[\w:.-]+?))(?:-v(?P<version>\d+))?$")
 
 
 def parse_env_id(env_id: str) -> tuple[str | None, str, int | None]:

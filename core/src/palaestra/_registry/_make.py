@@ -43,12 +43,15 @@ def load_env_creator(name: str) -> Callable[..., Any]:
     except ModuleNotFoundError as e:
         raise ModuleNotFoundError(
             f"{e}. Could not import module {module_name!r} of entry point {name!r}; "
-            "is the package that provides it installed?", name=e.name
+            "is the package that provides it installed?",
+            name=e.name,
         ) from e
     try:
         return getattr(module, attr)  # type: ignore[no-any-return]
     except AttributeError as e:
-        raise AttributeError(f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})") from e
+        raise AttributeError(
+            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})"
+        ) from e
 
 
 def resolve_spec(env_id: str | EnvSpec, registry: Registry) -> EnvSpec:
@@ -106,7 +109,9 @@ def _declared_render_modes(creator: Any) -> list[str] | None:
         raise InvalidMetadata(f"Expect the environment metadata to be dict, actual type: {type(metadata)}")
     modes = metadata.get("render_modes")
     if modes is None:
-        logger.warn(f"The environment creator metadata doesn't include `render_modes`, contains: {list(metadata)}")
+        logger.warn(
+            f"The environment creator metadata doesn't include `render_modes`, contains: {list(metadata)}"
+        )
     return modes
 
 

@@ -235,8 +235,7 @@ class Registry(MutableMapping[str, EnvSpec]):
         if version is None:
             return
         message = (
-            f"Environment version `v{version}` for environment `{get_env_id(ns, name, None)}` "
-            "doesn't exist."
+            f"Environment version `v{version}` for environment `{get_env_id(ns, name, None)}` doesn't exist."
         )
         specs = sorted(self._specs_named(ns, name), key=lambda s: s.version if s.version is not None else -1)
         unversioned = [s for s in specs if s.version is None]

@@ -32,7 +32,10 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for ns, failure in sorted(host.failures().items()):
         print(f"{ns}  [FAILED TO LOAD] {failure}", file=out)
     if not groups:
-        print("No environments registered. Install a suite, e.g. pip install \"palaestra[classic-control]\"", file=out)
+        print(
+            'No environments registered. Install a suite, e.g. pip install "palaestra[classic-control]"',
+            file=out,
+        )
     return 0
 
 

@@ -15,7 +15,16 @@ from palaestra.envs.registration import (
     spec,
 )
 
-__all__ = ["EnvSpec", "WrapperSpec", "make", "pprint_registry", "register", "registration", "registry", "spec"]
+__all__ = [
+    "EnvSpec",
+    "WrapperSpec",
+    "make",
+    "pprint_registry",
+    "register",
+    "registration",
+    "registry",
+    "spec",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -66,9 +66,7 @@ class Box(Space[NDArray[Any]]):
             raise ValueError("Box dtype must be explicitly provided, cannot be None.")
         self.dtype: np.dtype[Any] = np.dtype(dtype)
         if self.dtype.kind not in ("i", "u", "f", "b"):
-            raise ValueError(
-                f"Invalid Box dtype ({self.dtype}), must be an integer, floating, or bool dtype"
-            )
+            raise ValueError(f"Invalid Box dtype ({self.dtype}), must be an integer, floating, or bool dtype")
         self._shape: tuple[int, ...] = self._infer_shape(low, high, shape)
         dtype_min, dtype_max = _dtype_range(self.dtype)
         self.low, self.bounded_below = self._cast_bound(low, dtype_min, "low")
@@ -128,9 +126,7 @@ class Box(Space[NDArray[Any]]):
         if _is_scalar(bound):
             return self._cast_scalar_bound(bound, inf, dtype_limit, name)
         if not isinstance(bound, np.ndarray):
-            raise ValueError(
-                f"Box {name} must be a np.ndarray, integer, or float, actual type={type(bound)}"
-            )
+            raise ValueError(f"Box {name} must be a np.ndarray, integer, or float, actual type={type(bound)}")
         if bound.dtype.kind not in ("f", "i", "u", "b"):
             raise ValueError(
                 f"Box {name} must be a floating, integer, or bool dtype, actual dtype={bound.dtype}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import typing
 from collections import OrderedDict
-from collections.abc import Iterator, KeysView, Sequence
+from collections.abc import Iterable, Iterator, KeysView, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,9 +46,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
             self.spaces[key] = space
         for key, space in self.spaces.items():
             if not isinstance(space, Space):
-                raise TypeError(
-                    f"Dict space element is not an instance of Space: key='{key}', space={space}"
-                )
+                raise TypeError(f"Dict space element is not an instance of Space: key='{key}', space={space}")
         super().__init__(None, None, seed)  # type: ignore[arg-type]
 
     @staticmethod
@@ -103,7 +101,9 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
             return {key: self.spaces[key].seed(seed[key]) for key in seed}
         raise TypeError(f"{self!r}: expected seed type dict, int or None, actual type: {type(seed)}")
 
-    def sample(self, mask: dict[str, Any] | None = None, probability: dict[str, Any] | None = None) -> dict[str, Any]:
+    def sample(
+        self, mask: dict[str, Any] | None = None, probability: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Sample each sub-space, passing the matching entry of ``mask``/``probability``."""
         if mask is None and probability is None:
             return {key: space.sample() for key, space in self.spaces.items()}
@@ -152,9 +152,10 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_jsonable(self, sample_n: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def to_jsonable(self, sample_n: Iterable[Any]) -> dict[str, Any]:
         """Convert a batch of dicts to one list per key."""
-        return {key: space.to_jsonable([s[key] for s in sample_n]) for key, space in self.spaces.items()}
+        samples = list(sample_n)
+        return {key: space.to_jsonable([s[key] for s in samples]) for key, space in self.spaces.items()}
 
     def from_jsonable(self, sample_n: dict[str, Any]) -> list[dict[str, Any]]:
         """Convert per-key lists back to a list of dicts."""

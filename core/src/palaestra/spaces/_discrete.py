@@ -59,9 +59,7 @@ class Discrete(Space[np.integer[Any]]):
         """Always true (one-hot)."""
         return True
 
-    def sample(
-        self, mask: MaskNDArray | None = None, probability: Any | None = None
-    ) -> np.integer[Any]:
+    def sample(self, mask: MaskNDArray | None = None, probability: Any | None = None) -> np.integer[Any]:
         """Draw a value.
 
         Args:
@@ -70,17 +68,17 @@ class Discrete(Space[np.integer[Any]]):
             probability: ``float64`` array of shape ``(n,)`` summing to 1.
         """
         if mask is None and probability is None:
-            return self.start + self.np_random.integers(self.n, dtype=self._scalar)
+            return self.start + self.np_random.integers(self.n, dtype=self._scalar)  # type: ignore[no-any-return]
         require_one_of(mask, probability)
         if mask is not None:
             check_mask_array(repr(self), mask, (self._n_int,))
             allowed = np.flatnonzero(mask == 1)
             if allowed.size == 0:
-                return self.start
-            return self.start + self._scalar(self.np_random.choice(allowed))
+                return self.start  # type: ignore[no-any-return]
+            return self.start + self._scalar(self.np_random.choice(allowed))  # type: ignore[no-any-return]
         check_probability_array(repr(self), probability, (self._n_int,))
         values = np.arange(self._n_int, dtype=self.dtype)
-        return self.start + self.np_random.choice(values, p=probability)
+        return self.start + self.np_random.choice(values, p=probability)  # type: ignore[no-any-return]
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is an in-range int, or 0-d integer array of a castable dtype."""

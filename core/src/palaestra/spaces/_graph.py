@@ -33,9 +33,7 @@ class Graph(Space[GraphInstance]):
         seed: Seed (int, or a tuple of own/node/edge seeds) or generator.
     """
 
-    def __init__(
-        self, node_space: Space[Any], edge_space: Space[Any] | None, seed: Any = None
-    ) -> None:
+    def __init__(self, node_space: Space[Any], edge_space: Space[Any] | None, seed: Any = None) -> None:
         from palaestra.vector.utils import batch_space
 
         self.node_space = node_space
@@ -100,7 +98,8 @@ class Graph(Space[GraphInstance]):
             raise ValueError(f"{self!r}: num_nodes must be greater than 0, actual value: {num_nodes}")
         require_one_of(mask, probability)
         kind = "mask" if mask is not None else ("probability" if probability is not None else None)
-        node_mask, edge_mask = (mask or probability) if kind else (None, None)
+        parts: tuple[Any, Any] = (mask or probability or (None, None)) if kind else (None, None)
+        node_mask, edge_mask = parts
         if num_edges is None:
             num_edges = int(self.np_random.integers(num_nodes * (num_nodes - 1))) if num_nodes > 1 else 0
             if edge_mask is not None:
@@ -135,7 +134,11 @@ class Graph(Space[GraphInstance]):
             return False
         if x.edges is None or x.edge_links is None:
             return x.edges is None and x.edge_links is None
-        if self.edge_space is None or self.batch_edge_space is None or not isinstance(x.edge_links, np.ndarray):
+        if (
+            self.edge_space is None
+            or self.batch_edge_space is None
+            or not isinstance(x.edge_links, np.ndarray)
+        ):
             return False
         edges = list(iterate(self.batch_edge_space, x.edges))
         return bool(

@@ -21,7 +21,9 @@ def _check_array(owner: str, what: str, arr: Any, dtype: type, shape: tuple[int,
         raise ValueError(f"{owner}: the {what} shape must be {shape}, actual shape: {arr.shape}")
 
 
-def check_mask_array(owner: str, mask: Any, shape: tuple[int, ...], allowed: tuple[int, ...] = (0, 1)) -> None:
+def check_mask_array(
+    owner: str, mask: Any, shape: tuple[int, ...], allowed: tuple[int, ...] = (0, 1)
+) -> None:
     """Check an int8 mask's type, dtype, shape and values.
 
     Raises:
@@ -33,7 +35,9 @@ def check_mask_array(owner: str, mask: Any, shape: tuple[int, ...], allowed: tup
         raise ValueError(f"{owner}: all mask values must be in {allowed}, actual values: {mask}")
 
 
-def check_probability_array(owner: str, probability: Any, shape: tuple[int, ...], *, sums_to_one: bool = True) -> None:
+def check_probability_array(
+    owner: str, probability: Any, shape: tuple[int, ...], *, sums_to_one: bool = True
+) -> None:
     """Check a float64 probability array's type, dtype, shape and values.
 
     Raises:
@@ -42,10 +46,6 @@ def check_probability_array(owner: str, probability: Any, shape: tuple[int, ...]
     """
     _check_array(owner, "probability", probability, np.float64, shape)
     if not ((probability >= 0) & (probability <= 1)).all():
-        raise ValueError(
-            f"{owner}: all probabilities must be within [0, 1], actual values: {probability}"
-        )
+        raise ValueError(f"{owner}: all probabilities must be within [0, 1], actual values: {probability}")
     if sums_to_one and not np.isclose(np.sum(probability), 1):
-        raise ValueError(
-            f"{owner}: probabilities must sum to 1, actual sum: {np.sum(probability)}"
-        )
+        raise ValueError(f"{owner}: probabilities must sum to 1, actual sum: {np.sum(probability)}")

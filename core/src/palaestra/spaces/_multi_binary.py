@@ -64,16 +64,14 @@ class MultiBinary(Space[NDArray[np.int8]]):
             drawn = self.np_random.integers(0, 2, size=self.n, dtype=np.int8)
             return np.where(mask == 2, drawn, mask.astype(np.int8))
         check_probability_array(repr(self), probability, self.shape, sums_to_one=False)
-        return (self.np_random.random(size=self.shape) <= probability).astype(np.int8)
+        return (self.np_random.random(size=self.shape) <= probability).astype(np.int8)  # type: ignore[operator,no-any-return]
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` has the space shape and only zeros and ones (any dtype)."""
         if isinstance(x, Sequence):
             x = np.array(x)
         return bool(
-            isinstance(x, np.ndarray)
-            and self.shape == x.shape
-            and np.all(np.logical_or(x == 0, x == 1))
+            isinstance(x, np.ndarray) and self.shape == x.shape and np.all(np.logical_or(x == 0, x == 1))
         )
 
     def to_jsonable(self, sample_n: Iterable[NDArray[np.int8]]) -> list[Any]:

@@ -95,8 +95,7 @@ class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
                     + (f" of length {len(sub_mask)}" if isinstance(sub_mask, tuple) else "")
                 )
             return [
-                self._apply_mask(m, n, s, kind)
-                for m, n, s in zip(sub_mask, sub_nvec, sub_start, strict=True)
+                self._apply_mask(m, n, s, kind) for m, n, s in zip(sub_mask, sub_nvec, sub_start, strict=True)
             ]
         n = int(sub_nvec)
         if kind == "mask":

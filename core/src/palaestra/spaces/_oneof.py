@@ -69,7 +69,9 @@ class OneOf(Space[tuple[int, Any]]):
             return (super().seed(seed[0]), *(s.seed(v) for s, v in zip(self.spaces, seed[1:], strict=True)))
         raise TypeError(f"{self!r}: expected None, int, or tuple of ints, actual type: {type(seed)}")
 
-    def sample(self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None) -> tuple[int, Any]:
+    def sample(
+        self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None
+    ) -> tuple[int, Any]:
         """Pick an alternative uniformly, then sample it with its entry of the mask."""
         index = self.np_random.integers(0, len(self.spaces), dtype=np.int64)
         space = self.spaces[index]
@@ -87,7 +89,7 @@ class OneOf(Space[tuple[int, Any]]):
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is ``(i, value)`` with an ``int``/``np.int64`` index and a valid value."""
-        return (
+        return bool(
             isinstance(x, tuple)
             and len(x) == 2
             and isinstance(x[0], (np.int64, int))

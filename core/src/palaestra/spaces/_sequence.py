@@ -26,7 +26,10 @@ class Sequence(Space[Any]):
     """
 
     def __init__(
-        self, space: Space[Any], seed: int | tuple[int, int] | np.random.Generator | None = None, stack: bool = False
+        self,
+        space: Space[Any],
+        seed: int | tuple[int, int] | np.random.Generator | None = None,
+        stack: bool = False,
     ) -> None:
         if not isinstance(space, Space):
             raise TypeError(
@@ -94,7 +97,7 @@ class Sequence(Space[Any]):
 
     def generate_sample_length(self, length_mask: Any, mask_type: str | None) -> int:
         """Pick a length from a length mask (``None`` draws from ``geometric(0.25)``)."""
-        return self._length(length_mask, mask_type or "mask")
+        return int(self._length(length_mask, mask_type or "mask"))
 
     def _length(self, length_mask: Any, kind: str) -> Any:
         if length_mask is None:

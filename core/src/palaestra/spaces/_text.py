@@ -49,15 +49,11 @@ class Text(Space[str]):
             )
         self.min_length = int(min_length)
         self.max_length = int(max_length)
-        if isinstance(charset, (set, frozenset)):
-            chars = sorted(charset)
-        else:
-            chars = list(dict.fromkeys(charset))
+        chars = sorted(charset) if isinstance(charset, (set, frozenset)) else list(dict.fromkeys(charset))
         invalid = [c for c in chars if len(c) != 1]
         if invalid:
             raise ValueError(
-                "Expects all charset elements to be a single character, "
-                f"actual invalid elements: {invalid}"
+                f"Expects all charset elements to be a single character, actual invalid elements: {invalid}"
             )
         self._char_set = frozenset(chars)
         self._char_list = tuple(chars)
@@ -103,8 +99,7 @@ class Text(Space[str]):
     def _unpack(self, mask: Any, kind: str) -> tuple[Any, Any]:
         if not isinstance(mask, tuple) or len(mask) != 2:
             raise TypeError(
-                f"{self!r}: the {kind} must be a tuple (length, character {kind}), "
-                f"actual value: {mask!r}"
+                f"{self!r}: the {kind} must be a tuple (length, character {kind}), actual value: {mask!r}"
             )
         length, weights = mask
         if length is not None:
@@ -150,7 +145,7 @@ class Text(Space[str]):
 
     def character_index(self, char: str) -> np.int32:
         """The position of ``char`` in :attr:`character_list`."""
-        return self._char_index[char]
+        return self._char_index[char]  # type: ignore[no-any-return]
 
     @property
     def characters(self) -> str:

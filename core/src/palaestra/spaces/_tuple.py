@@ -27,7 +27,9 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
     """
 
     def __init__(
-        self, spaces: Iterable[Space[Any]], seed: int | typing.Sequence[Any] | np.random.Generator | None = None
+        self,
+        spaces: Iterable[Space[Any]],
+        seed: int | typing.Sequence[Any] | np.random.Generator | None = None,
     ) -> None:
         self.spaces = tuple(spaces)
         for space in self.spaces:
@@ -57,9 +59,7 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
         if isinstance(seed, int) and not isinstance(seed, bool):
             super().seed(seed)
             subseeds = self.np_random.integers(_INT32_MAX, size=len(self.spaces))
-            return tuple(
-                space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True)
-            )
+            return tuple(space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True))
         if isinstance(seed, (tuple, list)):
             if len(seed) != len(self.spaces):
                 raise ValueError(
@@ -69,7 +69,9 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
             return tuple(space.seed(sub) for sub, space in zip(seed, self.spaces, strict=True))
         raise TypeError(f"{self!r}: expected seed type list, tuple, int or None, actual type: {type(seed)}")
 
-    def sample(self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+    def sample(
+        self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None
+    ) -> tuple[Any, ...]:
         """Sample each sub-space, passing the matching entry of ``mask``/``probability``."""
         if mask is None and probability is None:
             return tuple(space.sample() for space in self.spaces)
@@ -96,9 +98,10 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
     def __repr__(self) -> str:
         return "Tuple(" + ", ".join(str(s) for s in self.spaces) + ")"
 
-    def to_jsonable(self, sample_n: typing.Sequence[tuple[Any, ...]]) -> list[Any]:
+    def to_jsonable(self, sample_n: typing.Iterable[Any]) -> list[Any]:
         """Convert a batch of tuples to one list per sub-space."""
-        return [space.to_jsonable([sample[i] for sample in sample_n]) for i, space in enumerate(self.spaces)]
+        samples = list(sample_n)
+        return [space.to_jsonable([sample[i] for sample in samples]) for i, space in enumerate(self.spaces)]
 
     def from_jsonable(self, sample_n: list[Any]) -> list[tuple[Any, ...]]:
         """Convert per-sub-space lists back to a list of tuples."""

@@ -30,7 +30,9 @@ from palaestra.spaces._tuple import Tuple
 
 __all__ = ["flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
 
-_NOT_FLAT = "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"
+_NOT_FLAT = (
+    "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"
+)
 
 
 def _vector_utils() -> Any:
@@ -66,9 +68,7 @@ def _(space: OneOf) -> np.dtype[Any]:
     dtype = np.result_type(*(_flat_dtype(s) for s in space.spaces))
     max_index = len(space.spaces) - 1
     # The index is stored in the same array, so the dtype must be able to hold it.
-    if (dtype.kind == "b" and max_index > 1) or (
-        dtype.kind in "iu" and max_index > np.iinfo(dtype).max
-    ):
+    if (dtype.kind == "b" and max_index > 1) or (dtype.kind in "iu" and max_index > np.iinfo(dtype).max):
         dtype = np.result_type(dtype, np.min_scalar_type(max_index))
     return dtype
 
@@ -188,14 +188,19 @@ def _restack(source: Space[Any], target: Space[Any], items: Any, convert: Any) -
 
 @flatten.register(Graph)
 def _(space: Graph, x: GraphInstance) -> GraphInstance:
-    nodes = _restack(space.batch_node_space, flatten_space(space.node_space), x.nodes,
-                     lambda node: flatten(space.node_space, node))
+    nodes = _restack(
+        space.batch_node_space,
+        flatten_space(space.node_space),
+        x.nodes,
+        lambda node: flatten(space.node_space, node),
+    )
     edges = None
     if x.edges is not None:
         assert space.edge_space is not None and space.batch_edge_space is not None
         edge_space = space.edge_space
-        edges = _restack(space.batch_edge_space, flatten_space(edge_space), x.edges,
-                         lambda edge: flatten(edge_space, edge))
+        edges = _restack(
+            space.batch_edge_space, flatten_space(edge_space), x.edges, lambda edge: flatten(edge_space, edge)
+        )
     return GraphInstance(nodes, edges, x.edge_links)
 
 
@@ -210,8 +215,12 @@ def _(space: Text, x: str) -> NDArray[np.int32]:
 @flatten.register(Sequence)
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
-        return _restack(space.stacked_feature_space, flatten_space(space.feature_space), x,
-                        lambda item: flatten(space.feature_space, item))
+        return _restack(
+            space.stacked_feature_space,
+            flatten_space(space.feature_space),
+            x,
+            lambda item: flatten(space.feature_space, item),
+        )
     return tuple(flatten(space.feature_space, item) for item in x)
 
 
@@ -295,14 +304,19 @@ def _(space: Dict, x: Any) -> dict[str, Any]:
 
 @unflatten.register(Graph)
 def _(space: Graph, x: GraphInstance) -> GraphInstance:
-    nodes = _restack(flatten_space(space.node_space), space.node_space, x.nodes,
-                     lambda node: unflatten(space.node_space, node))
+    nodes = _restack(
+        flatten_space(space.node_space),
+        space.node_space,
+        x.nodes,
+        lambda node: unflatten(space.node_space, node),
+    )
     edges = None
     if x.edges is not None:
         assert space.edge_space is not None
         edge_space = space.edge_space
-        edges = _restack(flatten_space(edge_space), edge_space, x.edges,
-                         lambda edge: unflatten(edge_space, edge))
+        edges = _restack(
+            flatten_space(edge_space), edge_space, x.edges, lambda edge: unflatten(edge_space, edge)
+        )
     return GraphInstance(nodes, edges, x.edge_links)
 
 
@@ -316,8 +330,12 @@ def _(space: Text, x: NDArray[np.int32]) -> str:
 @unflatten.register(Sequence)
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
-        return _restack(flatten_space(space.feature_space), space.feature_space, x,
-                        lambda item: unflatten(space.feature_space, item))
+        return _restack(
+            flatten_space(space.feature_space),
+            space.feature_space,
+            x,
+            lambda item: unflatten(space.feature_space, item),
+        )
     return tuple(unflatten(space.feature_space, item) for item in x)
 
 
@@ -367,9 +385,7 @@ def _(space: Tuple) -> Box | Tuple:
 def _(space: Dict) -> Box | Dict:
     if space.is_np_flattenable:
         return _concat_boxes(space.spaces.values())
-    return Dict(
-        spaces={key: flatten_space(s) for key, s in space.spaces.items()}, sort_keys=space.sort_keys
-    )
+    return Dict(spaces={key: flatten_space(s) for key, s in space.spaces.items()}, sort_keys=space.sort_keys)
 
 
 @flatten_space.register(Graph)
@@ -416,9 +432,7 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
 @is_space_dtype_shape_equiv.register(MultiBinary)
 def _(space_1: Space[Any], space_2: Space[Any]) -> bool:
     return (
-        type(space_1) is type(space_2)
-        and space_1.shape == space_2.shape
-        and space_1.dtype == space_2.dtype
+        type(space_1) is type(space_2) and space_1.shape == space_2.shape and space_1.dtype == space_2.dtype
     )
 
 
@@ -436,7 +450,7 @@ def _(space_1: Dict, space_2: Space[Any]) -> bool:
     return (
         isinstance(space_2, Dict)
         and space_1.keys() == space_2.keys()
-        and all(is_space_dtype_shape_equiv(space_1[k], space_2[k]) for k in space_1.keys())
+        and all(is_space_dtype_shape_equiv(space_1[k], space_2[k]) for k in space_1)
     )
 
 
@@ -445,14 +459,18 @@ def _(space_1: Dict, space_2: Space[Any]) -> bool:
 def _(space_1: Tuple | OneOf, space_2: Space[Any]) -> bool:
     return (
         isinstance(space_2, type(space_1))
-        and len(space_1) == len(space_2)  # type: ignore[arg-type]
-        and all(is_space_dtype_shape_equiv(a, b) for a, b in zip(space_1.spaces, space_2.spaces))  # type: ignore[attr-defined]
+        and len(space_1) == len(space_2)
+        and all(
+            is_space_dtype_shape_equiv(a, b) for a, b in zip(space_1.spaces, space_2.spaces, strict=False)
+        )
     )
 
 
 @is_space_dtype_shape_equiv.register(Graph)
 def _(space_1: Graph, space_2: Space[Any]) -> bool:
-    if not isinstance(space_2, Graph) or not is_space_dtype_shape_equiv(space_1.node_space, space_2.node_space):
+    if not isinstance(space_2, Graph) or not is_space_dtype_shape_equiv(
+        space_1.node_space, space_2.node_space
+    ):
         return False
     if space_1.edge_space is None or space_2.edge_space is None:
         return space_1.edge_space is None and space_2.edge_space is None

@@ -18,6 +18,4 @@ class RecordConstructorArgs:
     def __init__(self, *, _disable_deepcopy: bool = False, **kwargs: Any) -> None:
         # The first (outermost) call wins, so subclasses can record their own arguments.
         if not hasattr(self, "_saved_kwargs"):
-            self._saved_kwargs: dict[str, Any] = (
-                kwargs if _disable_deepcopy else deepcopy(kwargs)
-            )
+            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deepcopy(kwargs)

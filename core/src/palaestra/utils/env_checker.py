@@ -72,13 +72,20 @@ def _check_reset(env: Env[Any, Any]) -> None:
         "`Env.reset` must accept an `options` keyword argument.",
     )
     obs_1, _ = env.reset(seed=123)
-    _require(obs_1 in env.observation_space, "The observation of `env.reset(seed=123)` is not in the observation space.")
-    _require(env.unwrapped.np_random_seed == 123, "`env.reset(seed=123)` must seed `np_random` with 123 (call `super().reset(seed=seed)`).")
+    _require(
+        obs_1 in env.observation_space,
+        "The observation of `env.reset(seed=123)` is not in the observation space.",
+    )
+    _require(
+        env.unwrapped.np_random_seed == 123,
+        "`env.reset(seed=123)` must seed `np_random` with 123 (call `super().reset(seed=seed)`).",
+    )
     state = deepcopy(env.unwrapped.np_random.bit_generator.state)
     obs_2, _ = env.reset(seed=123)
     _require(
         data_equivalence(obs_1, obs_2),
-        "Using `env.reset(seed=123)` twice gives different observations; reset must be deterministic given the seed.",
+        "Using `env.reset(seed=123)` twice gives different observations; "
+        "reset must be deterministic given the seed.",
     )
     _require(
         env.unwrapped.np_random.bit_generator.state == state,
@@ -114,8 +121,12 @@ def _check_step(env: Env[Any, Any]) -> None:
     )
 
 
-def check_env(env: Env[Any, Any], warn: bool | None = None, skip_render_check: bool = False,
-              skip_close_check: bool = False) -> None:
+def check_env(
+    env: Env[Any, Any],
+    warn: bool | None = None,
+    skip_render_check: bool = False,
+    skip_close_check: bool = False,
+) -> None:
     """Check that ``env`` follows the palaestra (Gymnasium 1.x) environment API.
 
     Args:

@@ -52,9 +52,7 @@ def check_action_space(space: Any) -> None:
     _check_space(space, "action")
 
 
-def check_obs(obs: Any, space: spaces.Space[Any], method: str) -> None:
-    """Warn when ``obs`` has the wrong type or lies outside ``space``."""
-    pre = f"The obs returned by the `{method}()` method"
+def _check_obs_type(obs: Any, space: spaces.Space[Any], pre: str) -> None:
     if isinstance(space, spaces.Discrete):
         if not isinstance(obs, (np.int64, int)):
             logger.warn(f"{pre} should be an int or np.int64, actual type: {type(obs)}")
@@ -62,11 +60,15 @@ def check_obs(obs: Any, space: spaces.Space[Any], method: str) -> None:
         if not isinstance(obs, np.ndarray):
             logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}")
         elif obs.dtype != space.dtype:
-            logger.warn(f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}")
-    elif isinstance(space, (spaces.MultiBinary, spaces.MultiDiscrete)):
-        if not isinstance(obs, np.ndarray):
-            logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}")
-    elif isinstance(space, spaces.Tuple):
+            logger.warn(
+                f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}"
+            )
+    elif isinstance(space, (spaces.MultiBinary, spaces.MultiDiscrete)) and not isinstance(obs, np.ndarray):
+        logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}")
+
+
+def _check_obs_parts(obs: Any, space: spaces.Space[Any], pre: str, method: str) -> None:
+    if isinstance(space, spaces.Tuple):
         if not isinstance(obs, tuple) or len(obs) != len(space.spaces):
             raise Error(f"{pre} must be a tuple of length {len(space.spaces)}, actual: {obs!r}")
         for sub_obs, sub_space in zip(obs, space.spaces, strict=True):
@@ -76,6 +78,17 @@ def check_obs(obs: Any, space: spaces.Space[Any], method: str) -> None:
             raise Error(f"{pre} must be a dict with keys {list(space.spaces)}, actual: {obs!r}")
         for key, sub_space in space.spaces.items():
             check_obs(obs[key], sub_space, method)
+
+
+def check_obs(obs: Any, space: spaces.Space[Any], method: str) -> None:
+    """Warn when ``obs`` has the wrong type or lies outside ``space``.
+
+    Raises:
+        Error: A Tuple/Dict observation has the wrong structure.
+    """
+    pre = f"The obs returned by the `{method}()` method"
+    _check_obs_type(obs, space, pre)
+    _check_obs_parts(obs, space, pre, method)
     try:
         inside = obs in space
     except Exception as e:
@@ -90,7 +103,9 @@ def data_shares_objects(data_1: Any, data_2: Any) -> bool:
     if type(data_1) is not type(data_2):
         return False
     if isinstance(data_1, dict):
-        return data_1 is data_2 or any(data_shares_objects(data_1[k], data_2[k]) for k in data_1.keys() & data_2.keys())
+        return data_1 is data_2 or any(
+            data_shares_objects(data_1[k], data_2[k]) for k in data_1.keys() & data_2.keys()
+        )
     if isinstance(data_1, tuple):
         return any(data_shares_objects(a, b) for a, b in zip(data_1, data_2, strict=False))
     if isinstance(data_1, np.ndarray):
@@ -102,7 +117,9 @@ def data_shares_objects(data_1: Any, data_2: Any) -> bool:
     return False
 
 
-def env_data_reuse_passive_checker(previous: tuple[Any, Any], current: tuple[Any, Any], previous_source: str, source: str) -> None:
+def env_data_reuse_passive_checker(
+    previous: tuple[Any, Any], current: tuple[Any, Any], previous_source: str, source: str
+) -> None:
     """Warn when consecutive results share objects (users often keep old observations)."""
     for what, old, new in (("observations", previous[0], current[0]), ("infos", previous[1], current[1])):
         if data_shares_objects(old, new):
@@ -132,7 +149,9 @@ def env_reset_passive_checker(env: Any, **kwargs: Any) -> Any:
     obs, info = result
     check_obs(obs, env.observation_space, "reset")
     if not isinstance(info, dict):
-        raise Error(f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}")
+        raise Error(
+            f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}"
+        )
     return result
 
 
@@ -168,7 +187,12 @@ def _check_render_return(mode: str, frame: Any) -> None:
     if mode == "human" and frame is not None:
         logger.warn(f"Human rendering should return `None`, got {type(frame)}")
     elif mode == "rgb_array":
-        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        if (
+            not isinstance(frame, np.ndarray)
+            or frame.dtype != np.uint8
+            or frame.ndim != 3
+            or frame.shape[2] != 3
+        ):
             logger.warn(f"RGB-array rendering should return a uint8 HxWx3 numpy array, got {frame!r:.80}")
     elif mode == "depth_array":
         if not isinstance(frame, np.ndarray) or frame.ndim != 2:

@@ -35,23 +35,27 @@ class TimeLimit(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     def __init__(self, env: Env[Any, Any], max_episode_steps: int) -> None:
         if not isinstance(max_episode_steps, int) or isinstance(max_episode_steps, bool):
-            raise TypeError(f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}")
+            raise TypeError(
+                f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}"
+            )
         if max_episode_steps <= 0:
             raise ValueError(f"Expect the `max_episode_steps` to be positive, actually: {max_episode_steps}")
         RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
         Wrapper.__init__(self, env)
         self._max_episode_steps = max_episode_steps
-        self._elapsed_steps: int | None = None
+        self._elapsed_steps: int = 0
 
     def step(self, action: Any) -> Step:
         """Step and set ``truncated`` once the limit is reached."""
         obs, reward, terminated, truncated, info = self.env.step(action)
-        self._elapsed_steps += 1  # type: ignore[operator]
-        if self._elapsed_steps >= self._max_episode_steps:  # type: ignore[operator]
+        self._elapsed_steps += 1
+        if self._elapsed_steps >= self._max_episode_steps:
             truncated = True
         return obs, reward, terminated, truncated, info
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Reset the step counter and the env."""
         self._elapsed_steps = 0
         return self.env.reset(seed=seed, options=options)
@@ -81,7 +85,9 @@ class OrderEnforcing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             raise ResetNeeded("Cannot call env.step() before calling env.reset()")
         return self.env.step(action)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Reset and remember that it happened."""
         self._has_reset = True
         return self.env.reset(seed=seed, options=options)
@@ -144,7 +150,9 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             self._previous_data = None
         return result
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Reset; the first reset is checked."""
         if not self.checked_reset:
             self.checked_reset = True
@@ -168,7 +176,10 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         try:
             return self.env.close()
         except Exception:
-            logger.warn("Calling `env.close()` on the closed environment should be allowed, but it raised an exception.")
+            logger.warn(
+                "Calling `env.close()` on the closed environment should be allowed, "
+                "but it raised an exception."
+            )
             raise
 
     def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:

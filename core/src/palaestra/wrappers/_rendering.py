@@ -44,7 +44,9 @@ class RenderCollection(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.frame_list.append(self.env.render())
         return result
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Reset (clearing the list if asked) and collect a frame."""
         result = self.env.reset(seed=seed, options=options)
         if self.reset_clean:

@@ -31,8 +31,16 @@ def draw_cartpole(canvas: Canvas, x: float, theta: float, x_threshold: float, ha
     cart_y = 100.0
     cart_w, cart_h = 50.0, 30.0
     pygame.draw.line(surface, TRACK, canvas.to_screen(0, cart_y), canvas.to_screen(canvas.width, cart_y))
-    polygon(canvas, [(cart_x - cart_w / 2, cart_y - cart_h / 2), (cart_x - cart_w / 2, cart_y + cart_h / 2),
-                     (cart_x + cart_w / 2, cart_y + cart_h / 2), (cart_x + cart_w / 2, cart_y - cart_h / 2)], CART)
+    polygon(
+        canvas,
+        [
+            (cart_x - cart_w / 2, cart_y - cart_h / 2),
+            (cart_x - cart_w / 2, cart_y + cart_h / 2),
+            (cart_x + cart_w / 2, cart_y + cart_h / 2),
+            (cart_x + cart_w / 2, cart_y - cart_h / 2),
+        ],
+        CART,
+    )
     axle_y = cart_y + cart_h / 4.0
     pole_len = scale * 2 * half_length
     # The pole points up at theta = 0 and leans right for positive theta.

@@ -15,7 +15,7 @@ __all__ = ["AcrobotEnv", "bound", "rk4", "wrap"]
 _INT = (int, np.int64)
 
 
-def wrap(x: float, m: float, M: float) -> float:  # noqa: N803 - bounds named as in the reference
+def wrap(x: float, m: float, M: float) -> float:
     """Wrap ``x`` into ``[m, M]`` by adding or subtracting the range."""
     diff = M - m
     while x > M:
@@ -25,7 +25,7 @@ def wrap(x: float, m: float, M: float) -> float:  # noqa: N803 - bounds named as
     return x
 
 
-def bound(x: float, m: float, M: float) -> float:  # noqa: N803
+def bound(x: float, m: float, M: float) -> float:
     """Clamp ``x`` to ``[m, M]``."""
     return min(max(x, m), M)
 
@@ -38,9 +38,7 @@ def rk4(derivs: Any, y0: list[float], dt: float) -> list[float]:
     k3 = derivs([y + dt2 * k for y, k in zip(y0, k2, strict=True)])
     k4 = derivs([y + dt * k for y, k in zip(y0, k3, strict=True)])
     sixth = dt / 6.0
-    return [
-        y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4, strict=True)
-    ]
+    return [y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4, strict=True)]
 
 
 class AcrobotEnv(Env[np.ndarray, int]):
@@ -54,7 +52,7 @@ class AcrobotEnv(Env[np.ndarray, int]):
         render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
 
     dt = 0.2
     LINK_LENGTH_1 = 1.0
@@ -80,7 +78,9 @@ class AcrobotEnv(Env[np.ndarray, int]):
         self.action_space = spaces.Discrete(3)
         self.state: np.ndarray | None = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start with all four state variables uniform in ``[low, high]`` (default ±0.1), in float32."""
         super().reset(seed=seed)
         low, high = parse_reset_bounds(options, -0.1, 0.1)
@@ -89,7 +89,9 @@ class AcrobotEnv(Env[np.ndarray, int]):
             self.render()
         s = self.state
         # float32 trigonometry on the float32 reset state, as the reference computes it.
-        return np.array([np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32), {}
+        return np.array(
+            [np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32
+        ), {}
 
     def step(self, a: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the torque and integrate 0.2 s with one RK4 step."""
@@ -117,7 +119,9 @@ class AcrobotEnv(Env[np.ndarray, int]):
     def _get_ob(self) -> np.ndarray:
         s = self.state
         assert s is not None, "Call reset before using AcrobotEnv object."
-        return np.array([np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32)
+        return np.array(
+            [np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32
+        )
 
     def _terminal(self) -> bool:
         s = self.state
@@ -130,8 +134,8 @@ class AcrobotEnv(Env[np.ndarray, int]):
         l1 = self.LINK_LENGTH_1
         lc1 = self.LINK_COM_POS_1
         lc2 = self.LINK_COM_POS_2
-        I1 = self.LINK_MOI  # noqa: N806 - physics notation
-        I2 = self.LINK_MOI  # noqa: N806
+        I1 = self.LINK_MOI
+        I2 = self.LINK_MOI
         g = 9.8
         theta1, theta2, dtheta1, dtheta2, a = s_augmented
         # Same operation order as the reference, so every rounding matches.
@@ -161,8 +165,9 @@ class AcrobotEnv(Env[np.ndarray, int]):
         if self._canvas is None:
             from palaestra_classic_control._render import Canvas
 
-            self._canvas = Canvas(self.SCREEN_DIM, self.SCREEN_DIM, self.render_mode,
-                                  self.metadata["render_fps"], "Acrobot")
+            self._canvas = Canvas(
+                self.SCREEN_DIM, self.SCREEN_DIM, self.render_mode, self.metadata["render_fps"], "Acrobot"
+            )
         if self.state is None:
             return None
         from palaestra_classic_control._drawing import draw_acrobot

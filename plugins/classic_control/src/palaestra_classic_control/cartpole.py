@@ -31,7 +31,7 @@ class CartPoleEnv(Env[np.ndarray, int]):
         render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         self._sutton_barto_reward = sutton_barto_reward
@@ -121,7 +121,9 @@ class CartPoleEnv(Env[np.ndarray, int]):
         self.steps_beyond_terminated += 1
         return -1.0 if self._sutton_barto_reward else 0.0
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start with every state variable uniform in ``[low, high]`` (default ±0.05)."""
         super().reset(seed=seed)
         low, high = parse_reset_bounds(options, -0.05, 0.05)
@@ -139,8 +141,13 @@ class CartPoleEnv(Env[np.ndarray, int]):
         if self._canvas is None:
             from palaestra_classic_control._render import Canvas
 
-            self._canvas = Canvas(self.screen_width, self.screen_height, self.render_mode,
-                                  self.metadata["render_fps"], "CartPole")
+            self._canvas = Canvas(
+                self.screen_width,
+                self.screen_height,
+                self.render_mode,
+                self.metadata["render_fps"],
+                "CartPole",
+            )
         if self._s is None:
             return None
         from palaestra_classic_control._drawing import draw_cartpole

@@ -13,7 +13,7 @@ from palaestra_classic_control._common import invalid_action, parse_reset_bounds
 __all__ = ["Continuous_MountainCarEnv"]
 
 
-class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gymnasium's class name
+class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     """The mountain car with a force in ``[-1, 1]``.
 
     Reward: +100 on reaching the flag (position >= 0.45 with velocity >= ``goal_velocity``)
@@ -28,7 +28,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
         goal_velocity: Minimum velocity at the goal.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self.min_action = -1.0
@@ -45,7 +45,9 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
         self.screen_width = 600
         self.screen_height = 400
         self._canvas: Any = None
-        self.action_space = spaces.Box(low=self.min_action, high=self.max_action, shape=(1,), dtype=np.float32)
+        self.action_space = spaces.Box(
+            low=self.min_action, high=self.max_action, shape=(1,), dtype=np.float32
+        )
         self.observation_space = spaces.Box(low=self.low_state, high=self.high_state, dtype=np.float32)
         self.state: np.ndarray | None = None
 
@@ -87,7 +89,9 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
             self.render()
         return self.state, reward, terminated, False, {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at rest at a position uniform in ``[low, high]`` (default ``[-0.6, -0.4]``)."""
         super().reset(seed=seed)
         low, high = parse_reset_bounds(options, -0.6, -0.4)
@@ -107,14 +111,20 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):  # noqa: N801 - Gy
         if self._canvas is None:
             from palaestra_classic_control._render import Canvas
 
-            self._canvas = Canvas(self.screen_width, self.screen_height, self.render_mode,
-                                  self.metadata["render_fps"], "MountainCarContinuous")
+            self._canvas = Canvas(
+                self.screen_width,
+                self.screen_height,
+                self.render_mode,
+                self.metadata["render_fps"],
+                "MountainCarContinuous",
+            )
         if self.state is None:
             return None
         from palaestra_classic_control._drawing import draw_mountain_car
 
-        draw_mountain_car(self._canvas, float(self.state[0]), self.min_position, self.max_position,
-                          self.goal_position)
+        draw_mountain_car(
+            self._canvas, float(self.state[0]), self.min_position, self.max_position, self.goal_position
+        )
         return self._canvas.present()
 
     def close(self) -> None:

@@ -27,7 +27,7 @@ class MountainCarEnv(Env[np.ndarray, int]):
         goal_velocity: Minimum velocity at the goal.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self.min_position = -1.2
@@ -58,9 +58,7 @@ class MountainCarEnv(Env[np.ndarray, int]):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the action's force and gravity for one step."""
-        if action.__class__ in _INT and 0 <= action <= 2:
-            push = int(action) - 1
-        elif self.action_space.contains(action):
+        if (action.__class__ in _INT and 0 <= action <= 2) or self.action_space.contains(action):
             push = int(action) - 1
         else:
             raise invalid_action(self, action, self.action_space)
@@ -79,7 +77,9 @@ class MountainCarEnv(Env[np.ndarray, int]):
             self.render()
         return np.array(self._s, dtype=np.float32), -1.0, bool(terminated), False, {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at rest at a position uniform in ``[low, high]`` (default ``[-0.6, -0.4]``)."""
         super().reset(seed=seed)
         low, high = parse_reset_bounds(options, -0.6, -0.4)
@@ -99,8 +99,13 @@ class MountainCarEnv(Env[np.ndarray, int]):
         if self._canvas is None:
             from palaestra_classic_control._render import Canvas
 
-            self._canvas = Canvas(self.screen_width, self.screen_height, self.render_mode,
-                                  self.metadata["render_fps"], "MountainCar")
+            self._canvas = Canvas(
+                self.screen_width,
+                self.screen_height,
+                self.render_mode,
+                self.metadata["render_fps"],
+                "MountainCar",
+            )
         if self._s is None:
             return None
         from palaestra_classic_control._drawing import draw_mountain_car

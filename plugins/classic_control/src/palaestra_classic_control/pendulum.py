@@ -35,7 +35,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         g: Gravitational acceleration.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
         self.max_speed = 8
@@ -43,12 +43,14 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         self.dt = 0.05
         self.g = g
         self.m = 1.0
-        self.l = 1.0  # noqa: E741 - the pendulum's length, named as in the equations
+        self.l = 1.0
         self.render_mode = render_mode
         self.screen_dim = 500
         self._canvas: Any = None
         high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
-        self.action_space = spaces.Box(low=-self.max_torque, high=self.max_torque, shape=(1,), dtype=np.float32)
+        self.action_space = spaces.Box(
+            low=-self.max_torque, high=self.max_torque, shape=(1,), dtype=np.float32
+        )
         self.observation_space = spaces.Box(low=-high, high=high, dtype=np.float32)
         self._s: tuple[float, float] | None = None
         self.last_u: Any = None
@@ -100,7 +102,9 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
             self.render()
         return self._get_obs(), np.float64(-costs), False, False, {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at an angle uniform in ``[-x_init, x_init]`` and velocity in ``[-y_init, y_init]``."""
         super().reset(seed=seed)
         if options is None:
@@ -127,8 +131,9 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         if self._canvas is None:
             from palaestra_classic_control._render import Canvas
 
-            self._canvas = Canvas(self.screen_dim, self.screen_dim, self.render_mode,
-                                  self.metadata["render_fps"], "Pendulum")
+            self._canvas = Canvas(
+                self.screen_dim, self.screen_dim, self.render_mode, self.metadata["render_fps"], "Pendulum"
+            )
         if self._s is None:
             return None
         from palaestra_classic_control._drawing import draw_pendulum

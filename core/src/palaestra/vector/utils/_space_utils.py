@@ -42,23 +42,28 @@ def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     become integer Boxes, and spaces without a stacked form become a Tuple of copies.
     """
     raise TypeError(
-        f"The space provided to `batch_space` is not a palaestra Space instance, "
-        f"type: {type(space)}, {space}"
+        f"The space provided to `batch_space` is not a palaestra Space instance, type: {type(space)}, {space}"
     )
 
 
 @batch_space.register(Box)
 def _(space: Box, n: int = 1) -> Box:
     repeats = (n,) + (1,) * space.low.ndim
-    return Box(np.tile(space.low, repeats), np.tile(space.high, repeats), dtype=space.dtype,
-               seed=deepcopy(space.np_random))
+    return Box(
+        np.tile(space.low, repeats),
+        np.tile(space.high, repeats),
+        dtype=space.dtype,
+        seed=deepcopy(space.np_random),
+    )
 
 
 @batch_space.register(Discrete)
 def _(space: Discrete, n: int = 1) -> MultiDiscrete:
     return MultiDiscrete(
-        np.full((n,), space.n, dtype=space.dtype), dtype=space.dtype,
-        seed=deepcopy(space.np_random), start=np.full((n,), space.start, dtype=space.dtype),
+        np.full((n,), space.n, dtype=space.dtype),
+        dtype=space.dtype,
+        seed=deepcopy(space.np_random),
+        start=np.full((n,), space.start, dtype=space.dtype),
     )
 
 
@@ -84,7 +89,8 @@ def _(space: Tuple, n: int = 1) -> Tuple:
 def _(space: Dict, n: int = 1) -> Dict:
     return Dict(
         {key: batch_space(s, n=n) for key, s in space.items()},
-        seed=deepcopy(space.np_random), sort_keys=space.sort_keys,
+        seed=deepcopy(space.np_random),
+        sort_keys=space.sort_keys,
     )
 
 
@@ -130,42 +136,60 @@ def _differing_box(spaces: PySequence[Box]) -> Box:
     _same(spaces, lambda s: s.dtype, "dtypes")
     _same(spaces, lambda s: s.low.shape, "Box.low shapes")
     _same(spaces, lambda s: s.high.shape, "Box.high shapes")
-    return Box(low=np.array([s.low for s in spaces]), high=np.array([s.high for s in spaces]),
-               dtype=spaces[0].dtype, seed=deepcopy(spaces[0].np_random))
+    return Box(
+        low=np.array([s.low for s in spaces]),
+        high=np.array([s.high for s in spaces]),
+        dtype=spaces[0].dtype,
+        seed=deepcopy(spaces[0].np_random),
+    )
 
 
 def _differing_discrete(spaces: PySequence[Discrete]) -> MultiDiscrete:
     largest = max((s.dtype for s in spaces), key=lambda dt: np.dtype(dt).itemsize)
     return MultiDiscrete(
-        nvec=np.array([s.n for s in spaces]), dtype=largest,
-        start=np.array([s.start for s in spaces]), seed=deepcopy(spaces[0].np_random),
+        nvec=np.array([s.n for s in spaces]),
+        dtype=largest,
+        start=np.array([s.start for s in spaces]),
+        seed=deepcopy(spaces[0].np_random),
     )
 
 
 def _differing_multi_discrete(spaces: PySequence[MultiDiscrete]) -> Box:
     _same(spaces, lambda s: s.dtype, "dtypes")
     _same(spaces, lambda s: s.nvec.shape, "MultiDiscrete.nvec shapes")
-    return Box(low=np.array([s.start for s in spaces]),
-               high=np.array([s.start + s.nvec for s in spaces]) - 1,
-               dtype=spaces[0].dtype, seed=deepcopy(spaces[0].np_random))
+    return Box(
+        low=np.array([s.start for s in spaces]),
+        high=np.array([s.start + s.nvec for s in spaces]) - 1,
+        dtype=spaces[0].dtype,
+        seed=deepcopy(spaces[0].np_random),
+    )
 
 
 def _differing_multi_binary(spaces: PySequence[MultiBinary]) -> Box:
     _same(spaces, lambda s: s.shape, "MultiBinary shapes")
-    return Box(low=0, high=1, shape=(len(spaces), *spaces[0].shape), dtype=spaces[0].dtype,
-               seed=deepcopy(spaces[0].np_random))
+    return Box(
+        low=0,
+        high=1,
+        shape=(len(spaces), *spaces[0].shape),
+        dtype=spaces[0].dtype,
+        seed=deepcopy(spaces[0].np_random),
+    )
 
 
 def _differing_tuple(spaces: PySequence[Tuple]) -> Tuple:
     columns = zip(*[s.spaces for s in spaces], strict=True)
-    return Tuple(tuple(batch_differing_spaces(list(col)) for col in columns),
-                 seed=deepcopy(spaces[0].np_random))
+    return Tuple(
+        tuple(batch_differing_spaces(list(col)) for col in columns), seed=deepcopy(spaces[0].np_random)
+    )
 
 
 def _differing_dict(spaces: PySequence[Dict]) -> Dict:
     _same(spaces, lambda s: list(s.keys()), "Dict keys")
-    return Dict({key: batch_differing_spaces([s[key] for s in spaces]) for key in spaces[0].keys()},
-                seed=deepcopy(spaces[0].np_random), sort_keys=spaces[0].sort_keys)
+    return Dict(
+        {key: batch_differing_spaces([s[key] for s in spaces]) for key in spaces[0]},
+        seed=deepcopy(spaces[0].np_random),
+        sort_keys=spaces[0].sort_keys,
+    )
 
 
 def _differing_opaque(spaces: PySequence[Space[Any]]) -> Tuple:
