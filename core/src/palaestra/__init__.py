@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from palaestra._markers import hookimpl, hookspec
     from palaestra._plugins._default import get_host, use_host
     from palaestra._plugins._host import PluginHost
-    from palaestra._registry._api import make, pprint_registry, register, register_envs, spec
+    from palaestra._registry._api import make, make_vec, pprint_registry, register, register_envs, spec
+    from palaestra._registry._make_vec import VectorizeMode
     from palaestra._registry._registry import Registry
     from palaestra._registry._spec import EnvSpec, WrapperSpec
     from palaestra.spaces import Space
@@ -31,6 +32,7 @@ __all__ = [
     "PluginHost",
     "RewardWrapper",
     "Space",
+    "VectorizeMode",
     "Wrapper",
     "WrapperSpec",
     "__version__",
@@ -42,6 +44,7 @@ __all__ = [
     "hookspecs",
     "logger",
     "make",
+    "make_vec",
     "pprint_registry",
     "register",
     "register_envs",
@@ -69,6 +72,8 @@ _LAZY_NAMES = {
     "hookimpl": "palaestra._markers",
     "hookspec": "palaestra._markers",
     "make": "palaestra._registry._api",
+    "make_vec": "palaestra._registry._api",
+    "VectorizeMode": "palaestra._registry._make_vec",
     "pprint_registry": "palaestra._registry._api",
     "register": "palaestra._registry._api",
     "register_envs": "palaestra._registry._api",

@@ -8,6 +8,8 @@ a ``ValueError``), so generic ``except`` clauses keep working.
 
 from __future__ import annotations
 
+import multiprocessing
+
 __all__ = [
     "AlreadyPendingCallError",
     "ClosedEnvironmentError",
@@ -31,9 +33,13 @@ __all__ = [
     "PluginLoadError",
     "RegistrationError",
     "ResetNeeded",
+    "SubEnvError",
     "UnregisteredEnv",
     "UnsupportedMode",
+    "VectorTimeoutError",
+    "VectorizerNotFound",
     "VersionNotFound",
+    "WorkerDiedError",
 ]
 
 
@@ -67,6 +73,13 @@ class MissingSuiteError(NameNotFound):
 
 class InvalidEnvArguments(Error, TypeError):
     """An environment's constructor rejected the keyword arguments ``make`` passed."""
+
+
+class VectorizerNotFound(Error, KeyError):
+    """``make_vec`` was asked for a vectorization mode nobody registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class DeprecatedEnv(Error):
@@ -139,6 +152,51 @@ class ClosedEnvironmentError(Exception):
 
 class CustomSpaceError(Exception):
     """A custom space lacks an implementation of a space utility."""
+
+
+class SubEnvError(Error):
+    """A sub-environment of a vector env raised; carries the worker's traceback.
+
+    Raised directly when the original exception cannot be rebuilt in the parent, and
+    otherwise attached as the ``__cause__`` of the re-raised original exception.
+
+    Attributes:
+        index: The sub-environment's index.
+        error_type: The original exception's class name.
+        worker_traceback: The traceback text from the worker process.
+    """
+
+    def __init__(self, message: str, *, index: int, error_type: str, worker_traceback: str):
+        super().__init__(message)
+        self.index = index
+        self.error_type = error_type
+        self.worker_traceback = worker_traceback
+
+
+class WorkerDiedError(Error, RuntimeError):
+    """A vector env's worker process exited unexpectedly.
+
+    Attributes:
+        indices: The sub-environments the worker ran.
+        exitcode: The process exit code (negative: killed by that signal).
+    """
+
+    def __init__(self, message: str, *, indices: tuple[int, ...], exitcode: int | None):
+        super().__init__(message)
+        self.indices = indices
+        self.exitcode = exitcode
+
+
+class VectorTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
+    """A vector env's worker did not answer within the timeout.
+
+    Attributes:
+        indices: The sub-environments of the worker that did not answer.
+    """
+
+    def __init__(self, message: str, *, indices: tuple[int, ...]):
+        super().__init__(message)
+        self.indices = indices
 
 
 class PluginError(Error):

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from palaestra._markers import hookspec
 
 if TYPE_CHECKING:
-    from palaestra._plugins._registrar import EnvRegistrar
+    from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar
 
-__all__ = ["palaestra_register_envs"]
+__all__ = ["palaestra_register_envs", "palaestra_register_vectorizers"]
 
 
 # -- Registration: called once when the plugin is loaded ------------------------------
@@ -54,4 +54,30 @@ def palaestra_register_envs(registrar: EnvRegistrar) -> None:
 
     An implementation must not import heavy dependencies or construct environments:
     register ``"module:Class"`` strings and let ``make`` import them on use.
+    """
+
+
+@hookspec
+def palaestra_register_vectorizers(registrar: VectorizerRegistrar) -> None:
+    """Register named vectorizers that ``make_vec`` can use.
+
+    Called once per plugin, together with :func:`palaestra_register_envs`, when the
+    plugin is first needed; ``make_vec(id, vectorization_mode="ns/name")`` loads plugin
+    ``ns`` only. Not first-result and not historic: every implementation runs. The core's
+    own ``"sync"`` and ``"async"`` vectorizers are registered through this hook by the
+    built-in plugin.
+
+    Args:
+        registrar: Call ``registrar.register(name, factory)`` once per vectorizer, where
+            ``factory`` is a ``"module:callable"`` string, imported on first use. The
+            callable is called as ``factory(env_fns, **vector_kwargs)`` with a list of
+            picklable zero-argument env builders, and must return a
+            :class:`palaestra.vector.VectorEnv` whose ``metadata["autoreset_mode"]`` is set.
+            A plain ``name`` becomes ``"ns/name"``.
+
+    Returns:
+        Nothing; return values are ignored. A hook that raises registers nothing.
+
+    An implementation must not import the engine behind the vectorizer (Ray, ...): the
+    factory string defers that to the first ``make_vec`` call that asks for it.
     """

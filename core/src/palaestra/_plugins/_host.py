@@ -13,11 +13,11 @@ import pluggy
 from palaestra import hookspecs
 from palaestra._markers import PROJECT_NAME
 from palaestra._plugins._discovery import PluginRecord, allowed_namespaces, autoload_disabled, discover
-from palaestra._plugins._registrar import EnvRegistrar
+from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar
 from palaestra._plugins._suites import install_hint
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec
-from palaestra.error import PluginConflictError, PluginLoadError
+from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound
 
 __all__ = ["PluginHost"]
 
@@ -50,6 +50,14 @@ class PluginHost:
         self._loaded: dict[str, PluginRecord] = {}
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
         self.current_namespace: str | None = None
+        self.vectorizers: dict[str, tuple[str, str]] = {}
+        self._load_builtin()
+
+    def _load_builtin(self) -> None:
+        from palaestra import _builtin
+
+        record = PluginRecord(_builtin.NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
+        self._activate(record, _builtin)
 
     # -- discovery --------------------------------------------------------------------
 
@@ -147,15 +155,21 @@ class PluginHost:
             self.plugin_manager.register(module, name=record.namespace)
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
-        registrar = EnvRegistrar(record.namespace, record.distribution)
+        envs = EnvRegistrar(record.namespace, record.distribution)
+        vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
         others = [p for p in self.plugin_manager.get_plugins() if p is not module]
-        caller = self.plugin_manager.subset_hook_caller("palaestra_register_envs", others)
-        try:
-            caller(registrar=registrar)
-        except Exception as e:
-            self.plugin_manager.unregister(module)
-            self._fail(record, "its palaestra_register_envs hook raised", e)
-        self._commit(record, registrar.specs)
+        for hook, registrar in (
+            ("palaestra_register_envs", envs),
+            ("palaestra_register_vectorizers", vectorizers),
+        ):
+            caller = self.plugin_manager.subset_hook_caller(hook, others)
+            try:
+                caller(registrar=registrar)
+            except Exception as e:
+                self.plugin_manager.unregister(module)
+                self._fail(record, f"its {hook} hook raised", e)
+        self._commit(record, envs.specs)
+        self._commit_vectorizers(record, vectorizers.factories)
         self._loaded[record.namespace] = record
 
     def _commit(self, record: PluginRecord, specs: list[EnvSpec]) -> None:
@@ -172,6 +186,44 @@ class PluginHost:
                 raise error
         for spec in specs:
             self.registry.add(spec, owner=record.distribution)
+
+    def _commit_vectorizers(self, record: PluginRecord, factories: dict[str, str]) -> None:
+        for name in factories:
+            owner = self.vectorizers.get(name)
+            if owner is not None and owner[1] != record.distribution:
+                raise PluginConflictError(
+                    f"Vectorizer {name!r} is registered by both {owner[1]} and {record.distribution}.",
+                    namespace=record.namespace,
+                    distributions=(owner[1], record.distribution),
+                )
+        for name, factory in factories.items():
+            self.vectorizers[name] = (factory, record.distribution)
+
+    def vectorizer(self, name: str) -> Any:
+        """The factory callable of vectorizer ``name`` (``"sync"``, ``"async"`` or ``"ns/name"``).
+
+        Loads only the plugin owning ``ns``.
+
+        Raises:
+            VectorizerNotFound: No such vectorizer; the message lists the known ones.
+            PluginLoadError: The owning plugin is broken.
+        """
+        from palaestra._registry._make import load_env_creator
+
+        if "/" in name:
+            self.load_namespace(name.split("/", 1)[0])
+        entry = self.vectorizers.get(name)
+        if entry is None:
+            import difflib
+
+            known = sorted(self.vectorizers)
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise VectorizerNotFound(
+                f"Unknown vectorizer {name!r}.{hint} Known: {known} and 'vector_entry_point'; plugin "
+                "vectorizers are named 'namespace/name'."
+            )
+        return load_env_creator(entry[0])
 
     def add_plugin(self, module: ModuleType | str, namespace: str, distribution: str = "<local>") -> None:
         """Load a plugin module directly, without an entry point (tests, notebooks).

@@ -8,7 +8,7 @@ from palaestra._registry._ids import get_env_id, parse_env_id
 from palaestra._registry._spec import EnvSpec
 from palaestra.error import RegistrationError
 
-__all__ = ["EnvRegistrar"]
+__all__ = ["EnvRegistrar", "VectorizerRegistrar"]
 
 _SPEC_FIELDS = frozenset(
     {
@@ -82,3 +82,43 @@ class EnvRegistrar:
         full_ns = None if default_namespace else self.namespace
         full_id = get_env_id(full_ns, name, version)
         self.specs.append(EnvSpec(id=full_id, entry_point=entry_point, **fields))
+
+
+class VectorizerRegistrar:
+    """Collects a plugin's vectorizer registrations: name -> ``"module:callable"``.
+
+    Attributes:
+        namespace: The plugin's namespace.
+        distribution: The distribution that declared the plugin.
+    """
+
+    def __init__(self, namespace: str, distribution: str) -> None:
+        self.namespace = namespace
+        self.distribution = distribution
+        self.factories: dict[str, str] = {}
+
+    def register(self, name: str, factory: str, *, default_namespace: bool = False) -> None:
+        """Describe one vectorizer.
+
+        Args:
+            name: Its name; placed in the plugin's namespace unless ``default_namespace``.
+            factory: ``"module:callable"`` called as ``factory(env_fns, **vector_kwargs)``.
+            default_namespace: Register the bare name (reserved for the built-in plugin).
+
+        Raises:
+            RegistrationError: A malformed name or factory, or a duplicate within the plugin.
+        """
+        if not name or "/" in name or not name.replace("_", "").replace("-", "").isalnum():
+            raise RegistrationError(
+                f"Plugin {self.namespace!r} ({self.distribution}) registered an invalid vectorizer "
+                f"name {name!r}; use letters, digits, '-' and '_'"
+            )
+        if not isinstance(factory, str) or factory.count(":") != 1:
+            raise RegistrationError(
+                f"Plugin {self.namespace!r} ({self.distribution}) registered vectorizer {name!r} with "
+                f"factory {factory!r}; give a 'module:callable' string"
+            )
+        full = name if default_namespace else f"{self.namespace}/{name}"
+        if full in self.factories:
+            raise RegistrationError(f"Plugin {self.namespace!r} registered vectorizer {full!r} twice")
+        self.factories[full] = factory

@@ -20,6 +20,7 @@ from palaestra._registry._spec import EnvSpec, WrapperSpec
 __all__ = [
     "find_highest_version",
     "make",
+    "make_vec",
     "namespace",
     "pprint_registry",
     "register",
@@ -119,6 +120,37 @@ def make(
         InvalidEnvArguments: The constructor rejected ``kwargs``.
     """
     return make_env(id, get_host().registry, max_episode_steps, disable_env_checker, **kwargs)
+
+
+def make_vec(
+    id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: Any = None,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """Build a vector environment of ``num_envs`` copies of a registered env.
+
+    Args:
+        id: An id or :class:`EnvSpec`.
+        num_envs: Number of sub-environments.
+        vectorization_mode: ``None`` (the spec's ``vector_entry_point`` if it has one, else
+            ``"sync"``), ``"sync"``, ``"async"``, ``"vector_entry_point"``, a
+            :class:`VectorizeMode`, or a plugin vectorizer ``"ns/name"`` (loads only plugin
+            ``ns``).
+        vector_kwargs: Arguments of the vectorizer (e.g. ``{"autoreset_mode": ...}``).
+        wrappers: Callables applied to each sub-env (not with ``vector_entry_point``).
+        **kwargs: Constructor arguments of the sub-environments.
+
+    Raises:
+        VectorizerNotFound: Unknown ``vectorization_mode``.
+        Error: ``vector_entry_point`` mode combined with wrappers or vector_kwargs, or no
+            entry point for the chosen mode.
+    """
+    from palaestra._registry._make_vec import make_vec_env
+
+    return make_vec_env(id, num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
 
 
 def spec(env_id: str) -> EnvSpec:

@@ -5,6 +5,7 @@ from typing import Any
 from palaestra._registry._api import (
     find_highest_version,
     make,
+    make_vec,
     namespace,
     pprint_registry,
     register,
@@ -13,17 +14,20 @@ from palaestra._registry._api import (
 )
 from palaestra._registry._ids import get_env_id, parse_env_id
 from palaestra._registry._make import load_env_creator
+from palaestra._registry._make_vec import VectorizeMode
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 
 __all__ = [
     "EnvSpec",
     "Registry",
+    "VectorizeMode",
     "WrapperSpec",
     "find_highest_version",
     "get_env_id",
     "load_env_creator",
     "make",
+    "make_vec",
     "namespace",
     "parse_env_id",
     "pprint_registry",

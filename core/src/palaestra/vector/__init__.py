@@ -1,5 +1,27 @@
-"""Vectorised environments and their utilities."""
+"""Vectorised environments: several sub-environments stepped as one batch."""
 
 from palaestra.vector import utils
+from palaestra.vector._async import AsyncVectorEnv
+from palaestra.vector._sync import SyncVectorEnv
+from palaestra.vector._vector_env import (
+    AutoresetMode,
+    VectorActionWrapper,
+    VectorEnv,
+    VectorObservationWrapper,
+    VectorRewardWrapper,
+    VectorWrapper,
+)
+from palaestra.vector._worker import async_worker
 
-__all__ = ["utils"]
+__all__ = [
+    "AsyncVectorEnv",
+    "AutoresetMode",
+    "SyncVectorEnv",
+    "VectorActionWrapper",
+    "VectorEnv",
+    "VectorObservationWrapper",
+    "VectorRewardWrapper",
+    "VectorWrapper",
+    "async_worker",
+    "utils",
+]

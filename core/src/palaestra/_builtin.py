@@ -1,0 +1,13 @@
+"""The core's built-in plugin: registers the core's features through the public hooks."""
+
+from palaestra._markers import hookimpl
+
+NAMESPACE = "palaestra"
+DISTRIBUTION = "palaestra"
+
+
+@hookimpl
+def palaestra_register_vectorizers(registrar):  # type: ignore[no-untyped-def]
+    """Register the ``sync`` and ``async`` vectorizers under their bare names."""
+    registrar.register("sync", "palaestra.vector:SyncVectorEnv", default_namespace=True)
+    registrar.register("async", "palaestra.vector:AsyncVectorEnv", default_namespace=True)

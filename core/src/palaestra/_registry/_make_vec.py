@@ -1,0 +1,159 @@
+"""``make_vec``: build a vector env from a registered id with a chosen vectorizer."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Any
+
+from palaestra import logger
+from palaestra._core import Env
+from palaestra._registry._make import load_env_creator, resolve_spec
+from palaestra._registry._spec import EnvSpec
+from palaestra.error import Error
+
+__all__ = ["EnvFactory", "VectorizeMode", "make_vec_env"]
+
+
+class VectorizeMode(Enum):
+    """The vectorization modes every installation has."""
+
+    ASYNC = "async"
+    SYNC = "sync"
+    VECTOR_ENTRY_POINT = "vector_entry_point"
+
+
+class EnvFactory:
+    """A picklable zero-argument builder of one sub-environment (spec + kwargs + wrappers).
+
+    Shipping the spec, not the id, lets worker processes started with ``spawn`` build envs
+    that were registered in the parent with :func:`palaestra.register`.
+    """
+
+    def __init__(
+        self, spec: EnvSpec, kwargs: dict[str, Any], wrappers: Sequence[Callable[[Env[Any, Any]], Any]]
+    ) -> None:
+        self.spec = spec
+        self.kwargs = kwargs
+        self.wrappers = list(wrappers)
+
+    def __call__(self) -> Env[Any, Any]:
+        from palaestra._registry._api import make
+
+        env = make(self.spec, **copy.copy(self.kwargs))
+        for wrapper in self.wrappers:
+            env = wrapper(env)
+        return env
+
+    def __repr__(self) -> str:
+        return f"EnvFactory({self.spec.id!r}, kwargs={self.kwargs}, wrappers={self.wrappers})"
+
+
+def _mode_name(mode: VectorizeMode | str | None, spec: EnvSpec) -> str:
+    if mode is None:
+        return "vector_entry_point" if spec.vector_entry_point is not None else "sync"
+    if isinstance(mode, VectorizeMode):
+        return mode.value
+    if not isinstance(mode, str):
+        raise TypeError(f"vectorization_mode must be a VectorizeMode, a string or None, got {type(mode)}")
+    return mode
+
+
+def _from_vector_entry_point(
+    spec: EnvSpec,
+    num_envs: int,
+    vector_kwargs: dict[str, Any],
+    wrappers: Sequence[Any],
+    kwargs: dict[str, Any],
+) -> Any:
+    if vector_kwargs:
+        raise Error(
+            "Custom vector environment can be passed arguments only through kwargs and "
+            f"`vector_kwargs` is not empty ({vector_kwargs})"
+        )
+    if wrappers:
+        raise Error(
+            f"Cannot use `vector_entry_point` vectorization mode with the wrappers argument ({wrappers})."
+        )
+    if spec.additional_wrappers:
+        raise Error(
+            "Cannot use `vector_entry_point` vectorization mode with the additional_wrappers parameter "
+            f"in spec being not empty ({spec.additional_wrappers})."
+        )
+    entry_point = spec.vector_entry_point
+    if entry_point is None:
+        raise Error(
+            f"Cannot create vectorized environment for {spec.id} because it doesn't have a vector entry point defined."
+        )
+    creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
+    if spec.max_episode_steps is not None and "max_episode_steps" not in kwargs:
+        kwargs["max_episode_steps"] = spec.max_episode_steps
+    return creator(num_envs=num_envs, **kwargs)
+
+
+def make_vec_env(
+    env_id: str | EnvSpec,
+    num_envs: int = 1,
+    vectorization_mode: VectorizeMode | str | None = None,
+    vector_kwargs: dict[str, Any] | None = None,
+    wrappers: Sequence[Callable[[Env[Any, Any]], Any]] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """The implementation of :func:`palaestra.make_vec` (see there)."""
+    from palaestra._plugins._default import get_host
+
+    host = get_host()
+    spec = copy.deepcopy(resolve_spec(env_id, host.registry))
+    spec_kwargs = spec.kwargs
+    spec.kwargs = {}
+    num_envs = spec_kwargs.pop("num_envs", num_envs)
+    vectorization_mode = spec_kwargs.pop("vectorization_mode", vectorization_mode)
+    vector_kwargs = dict(spec_kwargs.pop("vector_kwargs", vector_kwargs) or {})
+    wrappers = list(spec_kwargs.pop("wrappers", wrappers) or [])
+    spec_kwargs.update(kwargs)
+    if not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    mode = _mode_name(vectorization_mode, spec)
+    if mode == "vector_entry_point":
+        env = _from_vector_entry_point(spec, num_envs, vector_kwargs, wrappers, spec_kwargs)
+    else:
+        if spec.entry_point is None:
+            raise Error(
+                f"Cannot create vectorized environment for {spec.id} because it doesn't have an entry point defined."
+            )
+        factory = host.vectorizer(mode)
+        env_fns = [EnvFactory(spec, dict(spec_kwargs), wrappers) for _ in range(num_envs)]
+        env = factory(env_fns, **vector_kwargs)
+    _stamp_vector_spec(env, spec, spec_kwargs, num_envs, mode, vector_kwargs, wrappers)
+    return env
+
+
+def _stamp_vector_spec(
+    env: Any,
+    spec: EnvSpec,
+    kwargs: dict[str, Any],
+    num_envs: int,
+    mode: str,
+    vector_kwargs: dict[str, Any],
+    wrappers: list[Any],
+) -> None:
+    stamped = copy.deepcopy(spec)
+    stamped.kwargs = dict(kwargs)
+    if num_envs != 1:
+        stamped.kwargs["num_envs"] = num_envs
+    stamped.kwargs["vectorization_mode"] = mode
+    if vector_kwargs:
+        stamped.kwargs["vector_kwargs"] = vector_kwargs
+    if wrappers:
+        stamped.kwargs["wrappers"] = wrappers
+    env.unwrapped.spec = stamped
+    from palaestra.vector import AutoresetMode
+
+    if "autoreset_mode" not in env.metadata:
+        logger.warn(f"The VectorEnv ({env}) is missing AutoresetMode metadata, metadata={env.metadata}")
+    elif not isinstance(env.metadata["autoreset_mode"], AutoresetMode):
+        logger.warn(
+            f"The VectorEnv ({env}) metadata['autoreset_mode'] is not an instance of AutoresetMode, "
+            f"{type(env.metadata['autoreset_mode'])}."
+        )

@@ -1,0 +1,469 @@
+"""AsyncVectorEnv: sub-environments in worker processes, several per worker."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import pickle
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from palaestra._core import Env
+from palaestra.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    CustomSpaceError,
+    NoAsyncCallError,
+    VectorTimeoutError,
+    WorkerDiedError,
+)
+from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
+from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._info import add_info
+from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
+from palaestra.vector._spaces import batched_spaces
+from palaestra.vector._vector_env import AutoresetMode, VectorEnv
+from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
+from palaestra.vector.utils import (
+    concatenate,
+    create_empty_array,
+    create_shared_memory,
+    iterate,
+    read_from_shared_memory,
+)
+from palaestra.vector.utils._pickling import dumps_factory
+
+__all__ = ["AsyncState", "AsyncVectorEnv"]
+
+_SHAREABLE_ACTIONS = (Box, Discrete, MultiDiscrete, MultiBinary)
+CLOSE_GRACE = 2.0
+
+
+class AsyncState(Enum):
+    """Which asynchronous call, if any, is waiting for its ``*_wait``."""
+
+    DEFAULT = "default"
+    WAITING_RESET = "reset"
+    WAITING_STEP = "step"
+    WAITING_CALL = "call"
+
+
+class AsyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
+    """Run sub-environments in worker processes, ``num_workers`` of them.
+
+    Each worker owns a contiguous block of sub-envs and steps them in a loop, so cheap
+    envs pay the inter-process cost once per worker rather than once per env. Actions
+    (when numeric and of the action space's dtype), observations, rewards and flags travel
+    through shared memory; the pipes carry one-byte commands and, only when a sub-env
+    reports one, its info. Waiting blocks on the pipe and the process sentinel, so a dead
+    worker is noticed at once and nothing spins.
+
+    Args:
+        env_fns: Functions that each build one sub-environment.
+        shared_memory: Pass observations through shared memory (numeric spaces only).
+        copy: Return copies of the batched observations.
+        context: ``"fork"``, ``"spawn"`` or ``"forkserver"`` (platform default if None).
+        daemon: Run workers as daemons (they die with the parent).
+        worker: Replacement for :func:`palaestra.vector.async_worker` (same signature).
+        observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
+        autoreset_mode: An :class:`AutoresetMode` or its value.
+        max_concurrency: At most this many workers execute commands at the same time.
+        num_workers: Worker processes (default: CPU count, at most ``len(env_fns)``).
+        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever).
+    """
+
+    def __init__(
+        self,
+        env_fns: Sequence[Callable[[], Env[Any, Any]]],
+        shared_memory: bool = True,
+        copy: bool = True,
+        context: str | None = None,
+        daemon: bool = True,
+        worker: Callable[..., None] | None = None,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        max_concurrency: int | None = None,
+        num_workers: int | None = None,
+        step_timeout: float | None = None,
+    ) -> None:
+        self._workers: list[Worker] = []
+        self.closed = False
+        self._state = AsyncState.DEFAULT
+        self._check_arguments(env_fns, context, max_concurrency, num_workers)
+        self.env_fns = env_fns
+        self.shared_memory = shared_memory
+        self.copy = copy
+        self.context = context
+        self.daemon = daemon
+        self.worker = worker or async_worker
+        self.observation_mode = observation_mode
+        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self.max_concurrency = max_concurrency
+        self.step_timeout = step_timeout
+        self.num_envs = len(env_fns)
+        self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
+        ctx = mp.get_context(context)
+        self._describe_spaces(env_fns[0])
+        self._allocate(ctx)
+        self._start(ctx)
+        self._finalizer = weakref.finalize(self, shutdown, self._workers, 0.0, False)
+        self._check_worker_spaces()
+
+    # -- construction -----------------------------------------------------------------
+
+    @staticmethod
+    def _check_arguments(
+        env_fns: Sequence[Any], context: str | None, max_concurrency: Any, num_workers: Any
+    ) -> None:
+        if len(env_fns) == 0:
+            raise ValueError("AsyncVectorEnv needs at least one env function, got an empty sequence")
+        methods = mp.get_all_start_methods()
+        if context is not None and context not in methods:
+            raise ValueError(f"Invalid context {context!r}; this platform supports {methods}")
+        for name, value in (("max_concurrency", max_concurrency), ("num_workers", num_workers)):
+            if value is not None and (not isinstance(value, (int, np.integer)) or value < 1):
+                raise ValueError(f"`{name}` must be a positive integer or None, got {value!r}")
+
+    def _describe_spaces(self, env_fn: Callable[[], Env[Any, Any]]) -> None:
+        # One env in this process gives the spaces needed to size the shared buffers.
+        probe = env_fn()
+        try:
+            self.metadata = dict(probe.metadata)
+            self.metadata["autoreset_mode"] = self.autoreset_mode
+            self.render_mode = probe.render_mode
+            self._probe_spaces = (probe.observation_space, probe.action_space)
+        finally:
+            probe.close()
+
+    def _allocate(self, ctx: Any) -> None:
+        obs_space, act_space = self._probe_spaces
+        n = self.num_envs
+        if isinstance(self.observation_mode, tuple):
+            self.observation_space, self.single_observation_space = self.observation_mode
+        else:
+            self.single_observation_space = obs_space
+        self.single_action_space = act_space
+        self._obs_buffer = None
+        if self.shared_memory:
+            try:
+                self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
+            except CustomSpaceError as e:
+                raise ValueError(
+                    f"shared_memory=True needs a numeric observation space, got {self.single_observation_space}; "
+                    "pass shared_memory=False"
+                ) from e
+            self.observations = read_from_shared_memory(self.single_observation_space, self._obs_buffer, n=n)
+        else:
+            self.observations = create_empty_array(self.single_observation_space, n=n, fn=np.zeros)
+        self._rewards_buffer = ctx.RawArray("d", n)
+        self._flags_buffers = (ctx.RawArray("B", n), ctx.RawArray("B", n))
+        self._rewards = np.frombuffer(self._rewards_buffer, dtype=np.float64, count=n)
+        self._terminations = np.frombuffer(self._flags_buffers[0], dtype=np.bool_, count=n)
+        self._truncations = np.frombuffer(self._flags_buffers[1], dtype=np.bool_, count=n)
+        self._actions_buffer = None
+        self._action_view: np.ndarray[Any, Any] | None = None
+        if isinstance(act_space, _SHAREABLE_ACTIONS):
+            self._actions_buffer = create_shared_memory(act_space, n=n, ctx=ctx)
+            self._action_view = read_from_shared_memory(act_space, self._actions_buffer, n=n)
+        self._env_obs: list[Any] = [None] * n
+
+    def _factories(self, block: range, fork: bool) -> Any:
+        fns = [self.env_fns[i] for i in block]
+        if fork:
+            return fns  # inherited by the child, never pickled
+        for i, fn in zip(block, fns, strict=True):
+            try:
+                pickle.loads(dumps_factory(fn))
+            except Exception as e:
+                raise TypeError(
+                    f"env_fns[{i}] ({fn!r}) cannot be pickled for the {self.context!r} start method: {e}. "
+                    "Use a module-level function or functools.partial, install cloudpickle, or use context='fork'."
+                ) from e
+        return dumps_factory(fns)
+
+    def _start(self, ctx: Any) -> None:
+        fork = ctx.get_start_method() == "fork"
+        semaphore = ctx.BoundedSemaphore(self.max_concurrency) if self.max_concurrency else None
+        for w, block in enumerate(split_blocks(self.num_envs, self.num_workers)):
+            config = WorkerConfig(
+                first_index=block.start,
+                factories=self._factories(block, fork),
+                autoreset_mode=self.autoreset_mode,
+                observation_space=self.single_observation_space,
+                obs_buffer=self._obs_buffer,
+                rewards=self._rewards_buffer,
+                terminations=self._flags_buffers[0],
+                truncations=self._flags_buffers[1],
+                actions=self._actions_buffer,
+                action_space=self.single_action_space,
+                num_envs=self.num_envs,
+                semaphore=semaphore,
+            )
+            parent, child = ctx.Pipe(duplex=True)
+            process = ctx.Process(
+                target=self.worker,
+                name=f"Worker<AsyncVectorEnv>-{w}",
+                args=(child, parent, config),
+                daemon=self.daemon,
+            )
+            process.start()
+            child.close()
+            self._workers.append(Worker(process, parent, tuple(block)))
+        self.processes = [w.process for w in self._workers]
+        self.parent_pipes = [w.conn for w in self._workers]
+
+    def _check_worker_spaces(self) -> None:
+        try:
+            self._gather(self._deadline(None), lambda reply: None)
+            per_env: list[Any] = []
+            self._send_all(("spaces", None))
+            self._gather(self._deadline(None), per_env.extend)
+        except BaseException:
+            self.close(terminate=True)
+            raise
+        obs_spaces = [s[0] for s in per_env]
+        act_spaces = [s[1] for s in per_env]
+        mode = "custom" if isinstance(self.observation_mode, tuple) else self.observation_mode
+        try:
+            spaces = batched_spaces(
+                obs_spaces, act_spaces, mode if mode != "custom" else self.observation_mode
+            )
+        except (RuntimeError, ValueError, TypeError):
+            self.close(terminate=True)
+            raise
+        if not isinstance(self.observation_mode, tuple):
+            self.single_observation_space, self.observation_space = spaces[0], spaces[1]
+        self.action_space = spaces[3]
+
+    # -- messaging ----------------------------------------------------------------------
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        timeout = self.step_timeout if timeout is None else timeout
+        return None if timeout is None else time.monotonic() + timeout
+
+    def _send_all(self, message: Any) -> None:
+        data = message if isinstance(message, bytes) else pickle.dumps(message)
+        for worker in self._workers:
+            worker.conn.send_bytes(data)
+
+    def _gather(self, deadline: float | None, sink: Callable[[Any], None]) -> None:
+        """Collect one reply from every worker, then raise the first sub-env error."""
+        error = None
+        for worker in self._workers:
+            try:
+                reply = receive(worker, deadline)
+            except (WorkerDiedError, VectorTimeoutError):
+                self._state = AsyncState.DEFAULT
+                self.close(terminate=True)
+                raise
+            if reply is None:
+                continue
+            if reply[0] == "error":
+                error = error or reply
+            else:
+                sink(reply[1])
+        if error is not None:
+            self._state = AsyncState.DEFAULT
+            raise_reply_error(error)
+
+    def _assert_ready(self, name: str) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                f"Trying to call `{name}` on a closed AsyncVectorEnv; make a new one."
+            )
+        if self._state is not AsyncState.DEFAULT:
+            raise AlreadyPendingCallError(
+                f"Calling `{name}` while waiting for a pending call to `{self._state.value}` to complete",
+                str(self._state.value),
+            )
+
+    def _assert_waiting(self, state: AsyncState, name: str) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                f"Trying to call `{name}` on a closed AsyncVectorEnv; make a new one."
+            )
+        if self._state is not state:
+            raise NoAsyncCallError(
+                f"Calling `{name}` without any prior call to `{state.value}_async`.", str(state.value)
+            )
+
+    # -- reset ----------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset sub-envs (all, or those in ``options["reset_mask"]``)."""
+        self.reset_async(seed=seed, options=options)
+        return self.reset_wait()
+
+    def reset_async(
+        self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Send the reset to the workers without waiting."""
+        self._assert_ready("reset_async")
+        seeds = seeds_for(seed, self.num_envs)
+        mask = None
+        if options is not None and "reset_mask" in options:
+            options = dict(options)
+            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        for worker in self._workers:
+            payload = ([seeds[i] for i in worker.indices], options, mask)
+            worker.conn.send_bytes(pickle.dumps(("reset", payload)))
+        self._state = AsyncState.WAITING_RESET
+
+    def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
+        """Wait for the reset; ``timeout`` seconds (default ``step_timeout``)."""
+        self._assert_waiting(AsyncState.WAITING_RESET, "reset_wait")
+        infos: dict[str, Any] = {}
+        self._gather(self._deadline(timeout), lambda results: self._collect(results, infos))
+        self._state = AsyncState.DEFAULT
+        return self._batched_observations(), infos
+
+    # -- step -----------------------------------------------------------------------------
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Send the actions to the workers without waiting."""
+        self._assert_ready("step_async")
+        view = self._action_view
+        if (
+            view is not None
+            and isinstance(actions, np.ndarray)
+            and actions.dtype == view.dtype
+            and actions.shape == view.shape
+        ):
+            np.copyto(view, actions)
+            self._send_all(STEP)
+        else:
+            per_env = list(iterate(self.action_space, actions))
+            if len(per_env) != self.num_envs:
+                raise ValueError(f"Expected actions for {self.num_envs} sub-envs, got {len(per_env)}")
+            for worker in self._workers:
+                chunk = [per_env[i] for i in worker.indices]
+                worker.conn.send_bytes(STEP_PICKLED + pickle.dumps(chunk))
+        self._state = AsyncState.WAITING_STEP
+
+    def step_wait(
+        self, timeout: float | None = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the step; ``timeout`` seconds (default ``step_timeout``)."""
+        self._assert_waiting(AsyncState.WAITING_STEP, "step_wait")
+        infos: dict[str, Any] = {}
+        self._gather(self._deadline(timeout), lambda results: self._collect(results, infos))
+        self._state = AsyncState.DEFAULT
+        return (
+            self._batched_observations(),
+            self._rewards.copy(),
+            self._terminations.copy(),
+            self._truncations.copy(),
+            infos,
+        )
+
+    def _collect(self, results: list[tuple[int, Any, dict[str, Any]]], infos: dict[str, Any]) -> None:
+        for index, obs, info in results:
+            if obs is not None:
+                self._env_obs[index] = obs
+            if info:
+                add_info(infos, info, index, self.num_envs)
+
+    def _batched_observations(self) -> Any:
+        if not self.shared_memory:
+            self.observations = concatenate(self.single_observation_space, self._env_obs, self.observations)
+        if not self.copy:
+            return self.observations
+        if isinstance(self.observations, np.ndarray):
+            return self.observations.copy()
+        return deepcopy(self.observations)
+
+    # -- call / attributes ------------------------------------------------------------------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` on every sub-env (or read the attribute)."""
+        self.call_async(name, *args, **kwargs)
+        return self.call_wait()
+
+    def call_async(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Send the call to the workers without waiting."""
+        self._assert_ready("call_async")
+        self._send_all(("call", (name, args, kwargs)))
+        self._state = AsyncState.WAITING_CALL
+
+    def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
+        """Wait for the call's results, one per sub-env."""
+        self._assert_waiting(AsyncState.WAITING_CALL, "call_wait")
+        results: list[Any] = []
+        self._gather(self._deadline(timeout), results.extend)
+        self._state = AsyncState.DEFAULT
+        return tuple(results)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
+        self._assert_ready("set_attr")
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(
+                "Values must be a list or tuple with length equal to the number of environments. "
+                f"Got `{len(values)}` values for {self.num_envs} environments."
+            )
+        for worker in self._workers:
+            worker.conn.send_bytes(pickle.dumps(("setattr", (name, [values[i] for i in worker.indices]))))
+        self._gather(self._deadline(None), lambda _: None)
+
+    def render(self) -> tuple[Any, ...]:
+        """Each sub-env's frame."""
+        return self.call("render")
+
+    @property
+    def np_random_seed(self) -> tuple[Any, ...]:
+        """Each sub-env's seed."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[Any, ...]:  # type: ignore[override]
+        """Each sub-env's generator (copies from the workers)."""
+        return self.get_attr("np_random")
+
+    # -- closing ----------------------------------------------------------------------------
+
+    def close_extras(self, timeout: float | None = None, terminate: bool = False, **kwargs: Any) -> None:
+        """Stop the workers: finish a pending call, ask them to close, then force.
+
+        Args:
+            timeout: Seconds to wait for a pending call and for the workers to close.
+            terminate: Skip the graceful close and terminate the workers at once.
+            **kwargs: Ignored (accepted for signature compatibility).
+        """
+        workers = getattr(self, "_workers", [])
+        graceful = not terminate and all(w.process.is_alive() for w in workers)
+        if graceful and self._state is not AsyncState.DEFAULT:
+            try:
+                self._gather(self._deadline(timeout if timeout is not None else CLOSE_GRACE), lambda _: None)
+            except Exception:
+                graceful = False
+        self._state = AsyncState.DEFAULT
+        shutdown(workers, CLOSE_GRACE if timeout is None else timeout, graceful)
+        finalizer = getattr(self, "_finalizer", None)
+        if finalizer is not None:
+            finalizer.detach()
+
+    def close(self, **kwargs: Any) -> None:
+        """Close the workers (idempotent); always returns."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_extras(**kwargs)

@@ -1,0 +1,53 @@
+"""Argument checks shared by the vector envs: seeds, reset masks, autoreset modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.vector._vector_env import AutoresetMode
+
+__all__ = ["check_reset_mask", "resolve_autoreset_mode", "seeds_for"]
+
+
+def resolve_autoreset_mode(mode: str | AutoresetMode) -> AutoresetMode:
+    """Accept an :class:`AutoresetMode` or its value; name the valid ones otherwise."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    try:
+        return AutoresetMode(mode)
+    except ValueError as e:
+        valid = [m.value for m in AutoresetMode]
+        raise ValueError(
+            f"Invalid autoreset_mode {mode!r}; expected an AutoresetMode or one of {valid}"
+        ) from e
+
+
+def seeds_for(seed: int | list[int | None] | None, num_envs: int) -> list[int | None]:
+    """Per-sub-env seeds: ``seed + i`` for an int, the list itself, or all None."""
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return [seed + i for i in range(num_envs)]
+    seeds = list(seed)  # type: ignore[arg-type]
+    if len(seeds) != num_envs:
+        raise ValueError(
+            f"If seeds are passed as a list the length must match num_envs={num_envs} but got length={len(seeds)}."
+        )
+    return seeds
+
+
+def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray[Any, Any]:
+    """Validate ``options["reset_mask"]``: a bool ndarray of shape ``(num_envs,)`` with a True."""
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not np.any(mask):
+        raise ValueError(
+            f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
+        )
+    return mask

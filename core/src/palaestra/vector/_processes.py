@@ -1,0 +1,196 @@
+"""Starting, watching and stopping worker processes (the parent's side of the pipes)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Any
+
+from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
+
+__all__ = [
+    "SPIN_SECONDS",
+    "Worker",
+    "describe_exit",
+    "raise_reply_error",
+    "shutdown",
+    "read_soon",
+    "spin_until_readable",
+    "split_blocks",
+]
+
+
+_yield = getattr(os, "sched_yield", lambda: None)
+
+# Poll a pipe for this long before sleeping on it: waking a sleeping process costs tens of
+# microseconds on small VMs, more than a cheap env's whole step. Only done while answers
+# have been arriving that fast, so slow envs never spin.
+SPIN_SECONDS = 100e-6
+
+
+@dataclass
+class Worker:
+    """One worker process, its pipe and the sub-env indices it runs."""
+
+    process: Any
+    conn: Any
+    indices: tuple[int, ...]
+    fast: bool = True
+
+    def label(self) -> str:
+        """``sub-envs 0-3 (pid 123)`` for messages."""
+        first, last = self.indices[0], self.indices[-1]
+        envs = f"sub-env {first}" if first == last else f"sub-envs {first}-{last}"
+        return f"{envs} (worker pid {self.process.pid})"
+
+
+def split_blocks(num_envs: int, num_workers: int) -> list[range]:
+    """Contiguous, near-equal blocks of sub-env indices, one per worker."""
+    base, extra = divmod(num_envs, num_workers)
+    blocks, start = [], 0
+    for w in range(num_workers):
+        size = base + (1 if w < extra else 0)
+        blocks.append(range(start, start + size))
+        start += size
+    return blocks
+
+
+def describe_exit(exitcode: int | None) -> str:
+    """Human text for a process exit code."""
+    if exitcode is None:
+        return "is still running"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"was killed by {name}"
+    return f"exited with code {exitcode}"
+
+
+def receive(worker: Worker, deadline: float | None) -> Any:
+    """Wait for one reply; detect death at once and time out at ``deadline``.
+
+    Returns:
+        ``None`` for the empty fast-path reply, else the unpickled message.
+
+    Raises:
+        WorkerDiedError: The process exited before answering.
+        VectorTimeoutError: No answer before the deadline.
+    """
+    if deadline is None:
+        # Blocking read: a dead worker closes its end of the pipe, which ends the read at once.
+        try:
+            data, worker.fast = read_soon(worker.conn, worker.fast)
+        except (EOFError, OSError):
+            worker.process.join(1.0)
+            raise _died(worker) from None
+        return pickle.loads(data) if data else None
+    while True:
+        remaining = max(0.0, deadline - time.monotonic())
+        ready = wait([worker.conn, worker.process.sentinel], remaining)
+        if worker.conn in ready:
+            try:
+                data = worker.conn.recv_bytes()
+            except (EOFError, OSError):
+                ready = [worker.process.sentinel]
+            else:
+                return pickle.loads(data) if data else None
+        if worker.process.sentinel in ready:
+            worker.process.join(1.0)
+            raise _died(worker)
+        if time.monotonic() >= deadline:
+            raise VectorTimeoutError(
+                f"The worker running {worker.label()} did not answer within the timeout; "
+                "the vector env has been closed.",
+                indices=worker.indices,
+            )
+
+
+def spin_until_readable(conn: Any, seconds: float) -> bool:
+    """Poll ``conn`` for up to ``seconds``; whether data arrived in that time."""
+    end = time.perf_counter() + seconds
+    poll = conn.poll
+    while not poll(0):
+        if time.perf_counter() > end:
+            return False
+        # Give the core to a process with real work (a worker mid-step) if there is one.
+        _yield()
+    return True
+
+
+def read_soon(conn: Any, fast: bool) -> tuple[bytes, bool]:
+    """Read one message, polling first while messages have been arriving quickly.
+
+    Returns:
+        The message and whether to poll before the next read (true when this message
+        came within ten spin periods, so a slow phase stops the polling by itself).
+    """
+    if fast and spin_until_readable(conn, SPIN_SECONDS):
+        return conn.recv_bytes(), True
+    start = time.perf_counter()
+    data = conn.recv_bytes()
+    return data, time.perf_counter() - start < 10 * SPIN_SECONDS
+
+
+def _died(worker: Worker) -> WorkerDiedError:
+    return WorkerDiedError(
+        f"The worker running {worker.label()} {describe_exit(worker.process.exitcode)} "
+        "without answering; the vector env has been closed.",
+        indices=worker.indices,
+        exitcode=worker.process.exitcode,
+    )
+
+
+def raise_reply_error(reply: tuple[Any, ...]) -> None:
+    """Re-raise a worker's error with its original type, naming the sub-env index."""
+    _, index, type_name, message, text, blob = reply
+    cause = SubEnvError(
+        f"Sub-env {index} raised {type_name}: {message}\n--- worker traceback ---\n{text}",
+        index=index,
+        error_type=type_name,
+        worker_traceback=text,
+    )
+    original = None
+    if blob is not None:
+        try:
+            original = pickle.loads(blob)
+        except Exception:
+            original = None
+    if not isinstance(original, BaseException):
+        raise cause
+    original.sub_env_index = index  # type: ignore[attr-defined]
+    if hasattr(original, "add_note"):
+        original.add_note(f"Raised by sub-env {index} of an AsyncVectorEnv (worker traceback below).")
+    raise original from cause
+
+
+def shutdown(workers: list[Worker], grace: float, graceful: bool) -> None:
+    """Stop every worker: ask nicely (if ``graceful``), then terminate, then kill."""
+    if graceful:
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                worker.conn.send_bytes(pickle.dumps(("close", None)))
+        deadline = time.monotonic() + grace
+        for worker in workers:
+            remaining = max(0.0, deadline - time.monotonic())
+            try:
+                if worker.conn.poll(remaining):
+                    worker.conn.recv_bytes()
+            except (OSError, EOFError, ValueError):
+                pass
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+    for stop in ("terminate", "kill"):
+        alive = [w for w in workers if w.process.is_alive()]
+        for worker in alive:
+            getattr(worker.process, stop)()
+        for worker in alive:
+            worker.process.join(1.0)
+    for worker in workers:
+        with contextlib.suppress(OSError):
+            worker.conn.close()

@@ -1,0 +1,70 @@
+"""Choosing and checking the single and batched spaces of a vector env."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from palaestra.spaces import Space
+from palaestra.spaces.utils import is_space_dtype_shape_equiv
+from palaestra.vector.utils import batch_differing_spaces, batch_space
+
+__all__ = ["batched_spaces"]
+
+
+def batched_spaces(
+    observation_spaces: Sequence[Space[Any]],
+    action_spaces: Sequence[Space[Any]],
+    observation_mode: str | tuple[Space[Any], Space[Any]],
+) -> tuple[Space[Any], Space[Any], Space[Any], Space[Any]]:
+    """``(single obs, batched obs, single action, batched action)`` for the sub-env spaces.
+
+    Raises:
+        ValueError: Unknown ``observation_mode``.
+        TypeError: A custom ``observation_mode`` pair is not two spaces.
+        RuntimeError: A sub-env's spaces do not match, naming its index.
+    """
+    n = len(observation_spaces)
+    single_obs = observation_spaces[0]
+    if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+        if not all(isinstance(s, Space) for s in observation_mode):
+            raise TypeError(
+                "Expected both elements of observation_mode to be Spaces, got "
+                f"{type(observation_mode[0])} and {type(observation_mode[1])}"
+            )
+        batched_obs, single_obs = observation_mode
+    elif observation_mode == "same":
+        batched_obs = batch_space(single_obs, n)
+    elif observation_mode == "different":
+        batched_obs = batch_differing_spaces(list(observation_spaces))
+    else:
+        raise ValueError(
+            "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
+            f"observation space, actual got {observation_mode}"
+        )
+    _check_sub_spaces(observation_spaces, action_spaces, single_obs, observation_mode)
+    return single_obs, batched_obs, action_spaces[0], batch_space(action_spaces[0], n)
+
+
+def _check_sub_spaces(
+    observation_spaces: Sequence[Space[Any]],
+    action_spaces: Sequence[Space[Any]],
+    single_obs: Space[Any],
+    observation_mode: Any,
+) -> None:
+    for i, (obs_space, act_space) in enumerate(zip(observation_spaces, action_spaces, strict=True)):
+        if observation_mode == "same":
+            if obs_space != single_obs:
+                raise RuntimeError(
+                    f"Sub-env {i}'s observation space {obs_space} differs from sub-env 0's {single_obs} "
+                    "with observation_mode='same'. If this is intentional, use observation_mode='different'."
+                )
+        elif not is_space_dtype_shape_equiv(obs_space, single_obs):
+            raise RuntimeError(
+                f"Sub-env {i}'s observation space {obs_space} does not share a shape and dtype with "
+                f"the single observation space {single_obs}"
+            )
+        if act_space != action_spaces[0]:
+            raise RuntimeError(
+                f"Sub-env {i}'s action space {act_space} differs from sub-env 0's {action_spaces[0]}"
+            )

@@ -1,0 +1,165 @@
+"""SyncVectorEnv: sub-environments stepped one after another in this process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from typing import Any
+
+import numpy as np
+
+from palaestra._core import Env
+from palaestra.spaces import Space
+from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._info import add_info
+from palaestra.vector._spaces import batched_spaces
+from palaestra.vector._vector_env import AutoresetMode, VectorEnv
+from palaestra.vector.utils import concatenate, create_empty_array, iterate
+
+__all__ = ["SyncVectorEnv"]
+
+
+class SyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
+    """Run sub-environments sequentially in the current process.
+
+    Args:
+        env_fns: Functions that each build one sub-environment.
+        copy: Return a copy of the batched observations (else a buffer reused every step).
+        observation_mode: ``"same"`` (all sub-envs share one space), ``"different"``
+            (same shapes and dtypes, different bounds) or a ``(batched, single)`` pair.
+        autoreset_mode: An :class:`AutoresetMode` or its value.
+    """
+
+    def __init__(
+        self,
+        env_fns: Sequence[Callable[[], Env[Any, Any]]],
+        copy: bool = True,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        if len(env_fns) == 0:
+            raise ValueError("SyncVectorEnv needs at least one env function, got an empty sequence")
+        self.env_fns = env_fns
+        self.copy = copy
+        self.observation_mode = observation_mode
+        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self.envs = [env_fn() for env_fn in env_fns]
+        self.num_envs = len(self.envs)
+        self.metadata = dict(self.envs[0].metadata)
+        self.metadata["autoreset_mode"] = self.autoreset_mode
+        self.render_mode = self.envs[0].render_mode
+        spaces = batched_spaces(
+            [e.observation_space for e in self.envs], [e.action_space for e in self.envs], observation_mode
+        )
+        self.single_observation_space, self.observation_space = spaces[0], spaces[1]
+        self.single_action_space, self.action_space = spaces[2], spaces[3]
+        self._env_obs: list[Any] = [None] * self.num_envs
+        self._observations = create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
+        self._rewards = np.zeros((self.num_envs,), dtype=np.float64)
+        self._terminations = np.zeros((self.num_envs,), dtype=np.bool_)
+        self._truncations = np.zeros((self.num_envs,), dtype=np.bool_)
+        self._autoreset_envs = np.zeros((self.num_envs,), dtype=np.bool_)
+
+    @property
+    def np_random_seed(self) -> tuple[Any, ...]:
+        """Each sub-env's seed."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[Any, ...]:  # type: ignore[override]
+        """Each sub-env's generator."""
+        return self.get_attr("np_random")
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset sub-envs (all, or those in ``options["reset_mask"]``).
+
+        Args:
+            seed: An int (sub-env i gets ``seed + i``), a list of per-env seeds, or None.
+            options: Passed to every sub-env's reset; ``reset_mask`` selects sub-envs.
+        """
+        seeds = seeds_for(seed, self.num_envs)
+        mask = None
+        if options is not None and "reset_mask" in options:
+            options = dict(options)  # the caller's dict stays as it was
+            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=np.bool_)
+        self._terminations[mask] = False
+        self._truncations[mask] = False
+        self._autoreset_envs[mask] = False
+        infos: dict[str, Any] = {}
+        for i, env in enumerate(self.envs):
+            if mask[i]:
+                self._env_obs[i], env_info = env.reset(seed=seeds[i], options=options)
+                add_info(infos, env_info, i, self.num_envs)
+        self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
+        return (deepcopy(self._observations) if self.copy else self._observations), infos
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env, autoresetting per :attr:`autoreset_mode`."""
+        infos: dict[str, Any] = {}
+        mode = self.autoreset_mode
+        for i, action in enumerate(iterate(self.action_space, actions)):
+            env = self.envs[i]
+            if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
+                self._env_obs[i], env_info = env.reset()
+                self._rewards[i] = 0.0
+                self._terminations[i] = False
+                self._truncations[i] = False
+            else:
+                if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
+                    raise RuntimeError(
+                        f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
+                        "reset(options={'reset_mask': mask}) before stepping again"
+                    )
+                obs, reward, terminated, truncated, env_info = env.step(action)
+                self._env_obs[i] = obs
+                self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
+                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+                    add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
+                    self._env_obs[i], env_info = env.reset()
+            add_info(infos, env_info, i, self.num_envs)
+        self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
+        self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
+        return (
+            deepcopy(self._observations) if self.copy else self._observations,
+            np.copy(self._rewards),
+            np.copy(self._terminations),
+            np.copy(self._truncations),
+            infos,
+        )
+
+    def render(self) -> tuple[Any, ...]:
+        """Each sub-env's frame."""
+        return tuple(env.render() for env in self.envs)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` on every sub-env (or read the attribute if not callable)."""
+        results = []
+        for env in self.envs:
+            function = env.get_wrapper_attr(name)
+            results.append(function(*args, **kwargs) if callable(function) else function)
+        return tuple(results)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(
+                "Values must be a list or tuple with length equal to the number of environments. "
+                f"Got `{len(values)}` values for {self.num_envs} environments."
+            )
+        for env, value in zip(self.envs, values, strict=True):
+            env.set_wrapper_attr(name, value)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close every sub-env."""
+        for env in getattr(self, "envs", []):
+            env.close()

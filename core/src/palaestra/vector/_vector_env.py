@@ -1,0 +1,318 @@
+"""VectorEnv, its wrappers and the autoreset modes."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
+
+from palaestra import logger
+from palaestra.utils import seeding
+
+if TYPE_CHECKING:
+    from palaestra._registry._spec import EnvSpec
+    from palaestra.spaces import Space
+
+__all__ = [
+    "AutoresetMode",
+    "VectorActionWrapper",
+    "VectorEnv",
+    "VectorObservationWrapper",
+    "VectorRewardWrapper",
+    "VectorWrapper",
+]
+
+ObsType = TypeVar("ObsType")
+ActType = TypeVar("ActType")
+ArrayType = TypeVar("ArrayType")
+
+
+class AutoresetMode(Enum):
+    """When a sub-environment whose episode ended is reset.
+
+    ``NEXT_STEP`` (default): the step after the end ignores that env's action, resets it,
+    and returns reward 0, both flags False and the reset info. ``SAME_STEP``: the env is
+    reset in the step that ended it; the final observation and info are in
+    ``info["final_obs"]``/``info["final_info"]``. ``DISABLED``: never reset automatically;
+    call ``reset(options={"reset_mask": mask})``.
+    """
+
+    NEXT_STEP = "NextStep"
+    SAME_STEP = "SameStep"
+    DISABLED = "Disabled"
+
+
+class VectorEnv(Generic[ObsType, ActType, ArrayType]):
+    """Base class of environments that run ``num_envs`` sub-environments in lockstep.
+
+    ``step`` takes a batch of actions and returns batched observations, rewards,
+    terminations, truncations and an info dict where every key has an array plus a
+    boolean ``_key`` mask saying which sub-envs reported it.
+    """
+
+    metadata: dict[str, Any] = {}
+    spec: EnvSpec | None = None
+    render_mode: str | None = None
+    closed: bool = False
+
+    observation_space: Space[Any]
+    action_space: Space[Any]
+    single_observation_space: Space[Any]
+    single_action_space: Space[Any]
+    num_envs: int
+
+    _np_random: np.random.Generator | None = None
+    _np_random_seed: int | None = None
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset every sub-environment (``seed`` int seeds sub-env i with ``seed + i``)."""
+        if isinstance(seed, int):
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        return None  # type: ignore[return-value]
+
+    def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
+        """Step every sub-environment with its action."""
+        raise NotImplementedError(f"{self} step function is not implemented.")
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Render every sub-environment."""
+        raise NotImplementedError(f"{self} render function is not implemented.")
+
+    def close(self, **kwargs: Any) -> None:
+        """Close the sub-environments and release resources (idempotent)."""
+        if self.closed:
+            return
+        self.close_extras(**kwargs)
+        self.closed = True
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Release what the subclass holds (processes, envs)."""
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The vector env's own generator (not the sub-envs')."""
+        if self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._np_random = value
+        self._np_random_seed = -1
+
+    @property
+    def np_random_seed(self) -> Any:
+        """The seed of ``np_random``."""
+        if self._np_random_seed is None:
+            self._np_random, self._np_random_seed = seeding.np_random()
+        return self._np_random_seed
+
+    @property
+    def unwrapped(self) -> VectorEnv[Any, Any, Any]:
+        """The innermost vector env."""
+        return self
+
+    def _add_info(
+        self, vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int
+    ) -> dict[str, Any]:
+        from palaestra.vector._info import add_info
+
+        return add_info(vector_infos, env_info, env_num, self.num_envs)
+
+    def __enter__(self) -> VectorEnv[ObsType, ActType, ArrayType]:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.spec is None:
+            return f"{type(self).__name__}(num_envs={self.num_envs})"
+        return f"{type(self).__name__}({self.spec.id}, num_envs={self.num_envs})"
+
+
+class VectorWrapper(VectorEnv[ObsType, ActType, ArrayType]):
+    """Base class of vector wrappers: forwards everything to ``self.env``."""
+
+    def __init__(self, env: VectorEnv[Any, Any, Any]) -> None:
+        if not isinstance(env, VectorEnv):
+            raise TypeError(f"Expected env to be a `palaestra.vector.VectorEnv` but got {type(env)}")
+        self.env = env
+        self._observation_space: Space[Any] | None = None
+        self._action_space: Space[Any] | None = None
+        self._single_observation_space: Space[Any] | None = None
+        self._single_action_space: Space[Any] | None = None
+        self._metadata: dict[str, Any] | None = None
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Forward ``reset``."""
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
+        """Forward ``step``."""
+        return self.env.step(actions)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Forward ``render``."""
+        return self.env.render()
+
+    def close(self, **kwargs: Any) -> None:
+        """Forward ``close``."""
+        self.env.close(**kwargs)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Forward ``close_extras``."""
+        self.env.close_extras(**kwargs)
+
+    @property
+    def unwrapped(self) -> VectorEnv[Any, Any, Any]:
+        """The innermost vector env."""
+        return self.env.unwrapped
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}, {self.env}>"
+
+    def _get(self, name: str) -> Any:
+        value = getattr(self, f"_{name}")
+        return getattr(self.env, name) if value is None else value
+
+    @property
+    def observation_space(self) -> Space[Any]:
+        """Batched observation space (the wrapped env's unless set)."""
+        return self._get("observation_space")  # type: ignore[no-any-return]
+
+    @observation_space.setter
+    def observation_space(self, space: Space[Any]) -> None:
+        self._observation_space = space
+
+    @property
+    def action_space(self) -> Space[Any]:
+        """Batched action space (the wrapped env's unless set)."""
+        return self._get("action_space")  # type: ignore[no-any-return]
+
+    @action_space.setter
+    def action_space(self, space: Space[Any]) -> None:
+        self._action_space = space
+
+    @property
+    def single_observation_space(self) -> Space[Any]:
+        """One sub-env's observation space."""
+        return self._get("single_observation_space")  # type: ignore[no-any-return]
+
+    @single_observation_space.setter
+    def single_observation_space(self, space: Space[Any]) -> None:
+        self._single_observation_space = space
+
+    @property
+    def single_action_space(self) -> Space[Any]:
+        """One sub-env's action space."""
+        return self._get("single_action_space")  # type: ignore[no-any-return]
+
+    @single_action_space.setter
+    def single_action_space(self, space: Space[Any]) -> None:
+        self._single_action_space = space
+
+    @property
+    def num_envs(self) -> int:  # type: ignore[override]
+        """Number of sub-environments."""
+        return self.env.num_envs
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The wrapped env's generator."""
+        return self.env.np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self.env.np_random = value
+
+    @property
+    def np_random_seed(self) -> Any:
+        """The wrapped env's seed."""
+        return self.env.np_random_seed
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Metadata (the wrapped env's unless set)."""
+        return self.env.metadata if self._metadata is None else self._metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    @property
+    def spec(self) -> EnvSpec | None:  # type: ignore[override]
+        """The wrapped env's spec."""
+        return self.env.spec
+
+    @property
+    def render_mode(self) -> str | None:  # type: ignore[override]
+        """The wrapped env's render mode."""
+        return self.env.render_mode
+
+    @property
+    def closed(self) -> bool:
+        """Whether the wrapped env is closed."""
+        return self.env.closed
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        self.env.closed = value
+
+
+class VectorObservationWrapper(VectorWrapper[ObsType, ActType, ArrayType]):
+    """Transforms batched observations through :meth:`observations`."""
+
+    def __init__(self, env: VectorEnv[Any, Any, Any]) -> None:
+        super().__init__(env)
+        mode = env.metadata.get("autoreset_mode")
+        if mode is None:
+            logger.warn(f"Vector environment ({env}) is missing `autoreset_mode` metadata key.")
+        elif mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED):
+            raise ValueError(f"Expected autoreset_mode to be NEXT_STEP or DISABLED, got {mode}")
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset and transform the observations."""
+        obs, infos = self.env.reset(seed=seed, options=options)
+        return self.observations(obs), infos
+
+    def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
+        """Step and transform the observations."""
+        obs, rewards, terminations, truncations, infos = self.env.step(actions)
+        return self.observations(obs), rewards, terminations, truncations, infos
+
+    def observations(self, observations: Any) -> ObsType:
+        """Transform a batch of observations."""
+        raise NotImplementedError
+
+
+class VectorActionWrapper(VectorWrapper[ObsType, ActType, ArrayType]):
+    """Transforms batched actions through :meth:`actions` before stepping."""
+
+    def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
+        """Transform the actions and step."""
+        return self.env.step(self.actions(actions))
+
+    def actions(self, actions: ActType) -> Any:
+        """Transform a batch of actions."""
+        raise NotImplementedError
+
+
+class VectorRewardWrapper(VectorWrapper[ObsType, ActType, ArrayType]):
+    """Transforms batched rewards through :meth:`rewards`."""
+
+    def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
+        """Step and transform the rewards."""
+        obs, rewards, terminations, truncations, infos = self.env.step(actions)
+        return obs, self.rewards(rewards), terminations, truncations, infos
+
+    def rewards(self, rewards: ArrayType) -> ArrayType:
+        """Transform a batch of rewards."""
+        raise NotImplementedError

@@ -1,0 +1,251 @@
+"""The worker process of AsyncVectorEnv: owns a contiguous block of sub-environments.
+
+Protocol (over one duplex pipe per worker):
+
+- step: the parent writes actions to shared memory (or sends them pickled) and sends
+  ``b"S"``; the worker steps its block and answers ``b""`` when no sub-env reported
+  info, else a pickled ``("ok", [(index, info), ...])``.
+- other commands are pickled ``(name, payload)`` tuples answered with ``("ok", value)``.
+- any exception answers ``("error", index, type name, message, traceback, pickled exc)``
+  and the worker keeps serving; ``("close", None)`` ends the loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import signal
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from palaestra.vector._vector_env import AutoresetMode
+
+__all__ = ["WorkerConfig", "async_worker"]
+
+STEP = b"S"
+STEP_PICKLED = b"P"
+
+
+@dataclass
+class WorkerConfig:
+    """What a worker needs besides its pipe: its envs' slice and the shared buffers."""
+
+    first_index: int
+    factories: bytes | list[Any]
+    autoreset_mode: AutoresetMode
+    observation_space: Any = None
+    obs_buffer: Any = None
+    rewards: Any = None
+    terminations: Any = None
+    truncations: Any = None
+    actions: Any = None
+    action_space: Any = None
+    num_envs: int = 0
+    semaphore: Any = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+class _Block:
+    """The sub-environments of one worker and their step/reset logic."""
+
+    def __init__(self, conn: Any, config: WorkerConfig, envs: list[Any]) -> None:
+        self.conn = conn
+        self.config = config
+        self.first = config.first_index
+        self.index = self.first
+        self.envs = envs
+        self.autoreset = [False] * len(self.envs)
+        n = config.num_envs
+        self.rewards = np.frombuffer(config.rewards, dtype=np.float64, count=n)
+        self.terminations = np.frombuffer(config.terminations, dtype=np.bool_, count=n)
+        self.truncations = np.frombuffer(config.truncations, dtype=np.bool_, count=n)
+        self.actions = None
+        if config.actions is not None:
+            from palaestra.vector.utils import read_from_shared_memory
+
+            self.actions = read_from_shared_memory(config.action_space, config.actions, n=n)
+        self._views: Any = None
+        if config.obs_buffer is not None:
+            from palaestra.vector.utils import read_from_shared_memory
+
+            # One view per sub-env, made once; a plain array space is written by assignment.
+            views = read_from_shared_memory(config.observation_space, config.obs_buffer, n=n)
+            self._views = views if isinstance(views, np.ndarray) else None
+            self._nested = None if self._views is not None else config.obs_buffer
+
+    def _put_obs(self, index: int, obs: Any) -> Any:
+        if self._views is not None:
+            self._views[index] = obs
+            return None
+        if self.config.obs_buffer is None:
+            return obs
+        from palaestra.vector.utils import write_to_shared_memory
+
+        write_to_shared_memory(self.config.observation_space, index, obs, self._nested)
+        return None
+
+    def step(self, actions: Any) -> list[tuple[int, Any, dict[str, Any]]]:
+        """Step every env of the block; return ``(index, obs or None, info)`` for each."""
+        results = []
+        mode = self.config.autoreset_mode
+        for j, env in enumerate(self.envs):
+            i = self.index = self.first + j
+            if mode is AutoresetMode.NEXT_STEP and self.autoreset[j]:
+                obs, info = env.reset()
+                reward, terminated, truncated = 0.0, False, False
+            else:
+                if mode is AutoresetMode.DISABLED and self.autoreset[j]:
+                    raise RuntimeError(
+                        f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
+                        "reset(options={'reset_mask': mask}) before stepping again"
+                    )
+                action = actions[j] if actions is not None else self._shared_action(i)
+                obs, reward, terminated, truncated, info = env.step(action)
+                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+                    results.append((i, None, {"final_obs": obs, "final_info": info}))
+                    obs, info = env.reset()
+            self.rewards[i], self.terminations[i], self.truncations[i] = reward, terminated, truncated
+            self.autoreset[j] = bool(terminated or truncated)
+            results.append((i, self._put_obs(i, obs), info))
+        return results
+
+    def _shared_action(self, i: int) -> Any:
+        assert self.actions is not None
+        action = self.actions[i]
+        return action.copy() if action.ndim else action[()]
+
+    def reset(self, payload: tuple[list[Any], Any, Any]) -> list[tuple[int, Any, dict[str, Any]]]:
+        """Reset the envs selected by the mask with their seeds."""
+        seeds, options, mask = payload
+        results = []
+        for j, env in enumerate(self.envs):
+            i = self.index = self.first + j
+            if mask is not None and not mask[i]:
+                continue
+            obs, info = env.reset(seed=seeds[j], options=options)
+            self.autoreset[j] = False
+            self.terminations[i] = self.truncations[i] = False
+            results.append((i, self._put_obs(i, obs), info))
+        return results
+
+    def call(self, payload: tuple[str, tuple[Any, ...], dict[str, Any]]) -> list[Any]:
+        """Call (or read) an attribute on every env of the block."""
+        name, args, kwargs = payload
+        out = []
+        for j, env in enumerate(self.envs):
+            self.index = self.first + j
+            value = env.get_wrapper_attr(name)
+            out.append(value(*args, **kwargs) if callable(value) else value)
+        return out
+
+    def set_attr(self, payload: tuple[str, list[Any]]) -> None:
+        """Set an attribute on every env of the block."""
+        name, values = payload
+        for j, env in enumerate(self.envs):
+            self.index = self.first + j
+            env.set_wrapper_attr(name, values[j])
+
+    def spaces(self, _: Any) -> list[tuple[Any, Any, dict[str, Any], Any]]:
+        """Each env's spaces, metadata and render mode (checked by the parent)."""
+        return [(e.observation_space, e.action_space, dict(e.metadata), e.render_mode) for e in self.envs]
+
+    def close(self) -> None:
+        """Close every env, ignoring individual failures."""
+        for env in self.envs:
+            with contextlib.suppress(Exception):  # closing one must not stop the others
+                env.close()
+
+
+def _error_reply(index: int, error: BaseException) -> bytes:
+    blob: bytes | None
+    try:
+        blob = pickle.dumps(error)
+        pickle.loads(blob)
+    except Exception:  # unpicklable exceptions are sent as text
+        blob = None
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return pickle.dumps(("error", index, type(error).__name__, str(error), text, blob))
+
+
+def _serve(conn: Any, block: _Block) -> None:
+    handlers: dict[str, Callable[[Any], Any]] = {
+        "reset": block.reset,
+        "call": block.call,
+        "setattr": block.set_attr,
+        "spaces": block.spaces,
+    }
+    from palaestra.vector._processes import read_soon
+
+    semaphore = block.config.semaphore
+    fast = True
+    while True:
+        # Commands of a fast stepping loop arrive within microseconds: poll before sleeping.
+        message, fast = read_soon(conn, fast)
+        if semaphore is not None:
+            semaphore.acquire()
+        try:
+            if message == STEP:
+                infos = [(i, o, info) for i, o, info in block.step(None) if info or o is not None]
+                conn.send_bytes(pickle.dumps(("ok", infos)) if infos else b"")
+                continue
+            if message[:1] == STEP_PICKLED:
+                results = block.step(pickle.loads(message[1:]))
+                conn.send_bytes(pickle.dumps(("ok", [r for r in results if r[2] or r[1] is not None])))
+                continue
+            command, payload = pickle.loads(message)
+            if command == "close":
+                block.close()
+                conn.send_bytes(pickle.dumps(("ok", None)))
+                return
+            conn.send_bytes(pickle.dumps(("ok", handlers[command](payload))))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:
+            conn.send_bytes(_error_reply(block.index, e))
+        finally:
+            if semaphore is not None:
+                semaphore.release()
+
+
+def async_worker(conn: Any, parent_conn: Any, config: WorkerConfig) -> None:
+    """Entry point of a worker process (pass a replacement as ``worker=`` to customise).
+
+    Args:
+        conn: The worker's end of the pipe.
+        parent_conn: The parent's end, closed here so EOF is seen when the parent dies.
+        config: The worker's envs and shared buffers.
+    """
+    # Ctrl-C goes to the whole process group; the parent decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_conn is not None:
+        parent_conn.close()
+    try:
+        block = _build(conn, config)
+        if block is None:
+            return
+        conn.send_bytes(pickle.dumps(("ok", "ready")))
+        try:
+            _serve(conn, block)
+        finally:
+            block.close()
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass  # the parent went away; exit quietly
+
+
+def _build(conn: Any, config: WorkerConfig) -> _Block | None:
+    """Build the block's envs; report a failure (naming the env) and return None."""
+    envs: list[Any] = []
+    try:
+        factories = config.factories if isinstance(config.factories, list) else pickle.loads(config.factories)
+        for factory in factories:
+            envs.append(factory())
+        return _Block(conn, config, envs)
+    except BaseException as e:
+        conn.send_bytes(_error_reply(config.first_index + len(envs), e))
+        for env in envs:
+            env.close()
+        return None

@@ -1,0 +1,255 @@
+"""AsyncVectorEnv with real worker processes: errors, deaths, hangs, leaks, start methods."""
+
+import functools
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    NoAsyncCallError,
+    SubEnvError,
+    VectorTimeoutError,
+    WorkerDiedError,
+)
+from palaestra.vector import AsyncVectorEnv
+from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
+
+
+def children():
+    """Pids of this process's live child processes (from /proc)."""
+    me = os.getpid()
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                pids.append(int(entry))
+    return set(pids)
+
+
+def shm_entries():
+    return set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+
+
+def make_async(cls, n=4, workers=2, **kwargs):
+    factory_kwargs = kwargs.pop("factory_kwargs", {})
+    return AsyncVectorEnv(
+        [functools.partial(cls, index=i, **factory_kwargs) for i in range(n)], num_workers=workers, **kwargs
+    )
+
+
+def test_sub_env_exception_keeps_type_message_traceback_and_index():
+    env = make_async(CrashEnv, factory_kwargs={"crash_index": 3, "crash_at": 2})
+    try:
+        env.reset(seed=0)
+        env.step(np.zeros(4, dtype=np.int64))
+        with pytest.raises(ValueError, match="env 3 exploded") as info:
+            env.step(np.zeros(4, dtype=np.int64))
+        err = info.value
+        assert err.sub_env_index == 3
+        assert isinstance(err.__cause__, SubEnvError)
+        assert err.__cause__.index == 3 and err.__cause__.error_type == "ValueError"
+        assert (
+            "in step" in err.__cause__.worker_traceback and "vector_envs.py" in err.__cause__.worker_traceback
+        )
+        # Documented: the vector env stays usable after a sub-env error.
+        assert env.call("add", 1, b=2) == (3, 4, 5, 6)
+        obs, _ = env.reset(seed=1)
+        assert obs.shape == (4, 2)
+    finally:
+        env.close()
+
+
+def test_reset_and_call_errors_are_reraised_with_index():
+    env = make_async(CrashEnv, factory_kwargs={"crash_index": 2, "where": "reset"})
+    try:
+        with pytest.raises(KeyError, match="bad reset seed in env 2") as info:
+            env.reset(seed=[1, 2, 99, 4])
+        assert info.value.sub_env_index == 2
+        with pytest.raises(AttributeError) as info:
+            env.call("no_such_method")
+        assert info.value.sub_env_index == 0
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("how", ["sigkill", "exit", "segfault"])
+def test_dead_worker_is_detected_fast_with_index_and_exit(how):
+    before = children()
+    env = make_async(DieEnv, factory_kwargs={"die_index": 2, "how": how})
+    env.reset(seed=0)
+    env.step(np.zeros(4, dtype=np.int64))
+    start = time.monotonic()
+    with pytest.raises(WorkerDiedError) as info:
+        env.step(np.zeros(4, dtype=np.int64))
+    assert time.monotonic() - start < 1.0
+    err = info.value
+    assert 2 in err.indices and "sub-envs 2-3" in str(err)
+    expected = {"sigkill": "SIGKILL", "exit": "exited with code 3", "segfault": "SIGSEGV"}[how]
+    assert expected in str(err)
+    assert env.closed
+    with pytest.raises(ClosedEnvironmentError):
+        env.step(np.zeros(4, dtype=np.int64))
+    assert children() <= before
+
+
+def test_stuck_worker_times_out_and_close_returns():
+    before = children()
+    env = make_async(StuckEnv, factory_kwargs={"stuck_index": 1})
+    env.reset(seed=0)
+    env.step(np.zeros(4, dtype=np.int64))
+    env.step_async(np.zeros(4, dtype=np.int64))
+    start = time.monotonic()
+    with pytest.raises(VectorTimeoutError) as info:
+        env.step_wait(timeout=0.3)
+    assert 0.25 < time.monotonic() - start < 5
+    assert info.value.indices == (0, 1) and "did not answer within the timeout" in str(info.value)
+    assert env.closed and children() <= before
+
+
+def test_default_step_timeout_option():
+    env = make_async(StuckEnv, factory_kwargs={"stuck_index": 3}, step_timeout=0.3)
+    env.reset(seed=0)
+    env.step(np.zeros(4, dtype=np.int64))
+    with pytest.raises(VectorTimeoutError, match="sub-envs 2-3"):
+        env.step(np.zeros(4, dtype=np.int64))
+
+
+def test_close_terminates_a_stuck_worker_after_the_grace_period():
+    before = children()
+    env = make_async(StuckEnv, factory_kwargs={"stuck_index": 0})
+    env.reset(seed=0)
+    env.step(np.zeros(4, dtype=np.int64))
+    env.step_async(np.zeros(4, dtype=np.int64))
+    start = time.monotonic()
+    env.close(timeout=0.2)
+    assert time.monotonic() - start < 5
+    assert children() <= before
+
+
+def test_no_leaked_processes_or_shared_memory_after_close_error_and_gc():
+    import gc
+
+    before_children, before_shm = children(), shm_entries()
+    env = make_async(InfoEnv)
+    env.reset(seed=0)
+    env.close()
+    env = make_async(CrashEnv, factory_kwargs={"crash_index": 0, "crash_at": 1})
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="exploded"):
+        env.step(np.zeros(4, dtype=np.int64))
+    env.close()
+    env = make_async(InfoEnv)
+    env.reset(seed=0)
+    del env
+    gc.collect()
+    time.sleep(0.2)
+    assert children() <= before_children
+    assert shm_entries() <= before_shm
+
+
+def test_keyboard_interrupt_in_parent_leaves_no_workers(tmp_path):
+    script = tmp_path / "interrupt.py"
+    script.write_text(
+        textwrap.dedent("""
+        import functools, os, signal, sys, threading
+        import numpy as np
+        from palaestra.vector import AsyncVectorEnv
+        from tests.fixtures.vector_envs import StuckEnv
+
+        env = AsyncVectorEnv([functools.partial(StuckEnv, index=i, stuck_index=0) for i in range(4)], num_workers=2)
+        print(" ".join(str(p.pid) for p in env.processes), flush=True)
+        env.reset(seed=0)
+        env.step(np.zeros(4, dtype=np.int64))
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        env.step(np.zeros(4, dtype=np.int64))  # hangs in worker 0 until Ctrl-C
+    """)
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert "KeyboardInterrupt" in result.stderr
+    pids = [int(p) for p in result.stdout.split()]
+    time.sleep(0.5)
+    for pid in pids:
+        assert not os.path.exists(f"/proc/{pid}") or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+
+@pytest.mark.parametrize("context", ["spawn", "forkserver"])
+def test_spawned_workers_make_plugin_and_parent_registered_envs(context):
+    with palaestra.envs.registration.namespace("vectest"):
+        palaestra.register("Info-v0", entry_point="tests.fixtures.vector_envs:InfoEnv", kwargs={"length": 2})
+    try:
+        for env_id in ("CartPole-v1", "vectest/Info-v0"):
+            env = palaestra.make_vec(
+                env_id, 2, vectorization_mode="async", vector_kwargs={"context": context}
+            )
+            try:
+                obs, _ = env.reset(seed=3)
+                assert obs.shape[0] == 2
+                env.step(env.action_space.sample())
+            finally:
+                env.close()
+    finally:
+        del palaestra.registry["vectest/Info-v0"]
+
+
+def test_unpicklable_factory_gives_a_clear_error(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_cloudpickle(name, *args, **kwargs):
+        if name == "cloudpickle":
+            raise ImportError("hidden for this test")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_cloudpickle)
+    lock = __import__("threading").Lock()
+    with pytest.raises(TypeError, match=r"env_fns\[1\] .* cannot be pickled for the 'spawn' start method"):
+        AsyncVectorEnv([functools.partial(InfoEnv), lambda: (lock, InfoEnv())[1]], context="spawn")
+
+
+def test_mismatched_sub_env_spaces_name_the_index():
+    fns = [functools.partial(InfoEnv, index=i) for i in range(3)]
+    fns.append(lambda: palaestra.make("CartPole-v1"))
+    before = children()
+    with pytest.raises(RuntimeError, match="Sub-env 3's observation space"):
+        AsyncVectorEnv(fns, num_workers=2)
+    assert children() <= before
+
+
+def test_async_state_errors():
+    env = make_async(InfoEnv)
+    try:
+        with pytest.raises(NoAsyncCallError, match="without any prior call to `step_async`"):
+            env.step_wait()
+        env.reset_async(seed=0)
+        with pytest.raises(AlreadyPendingCallError, match="pending call to `reset`"):
+            env.step_async(np.zeros(4, dtype=np.int64))
+        env.reset_wait()
+        env.call_async("add", 1)
+        assert env.call_wait() == (1, 2, 3, 4)
+    finally:
+        env.close()
+    env.close()  # idempotent
+    with pytest.raises(ClosedEnvironmentError):
+        env.reset()
