@@ -54,5 +54,5 @@ def docs(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks against Gymnasium in the same run; prints ratios."""
     session.install(*GROUPS["bench"], "-e", "core", "-e", "plugins/classic_control")
-    for script in ("bench_import.py", "bench_spaces.py", "bench_classic_control.py"):
+    for script in ("bench_import.py", "bench_spaces.py", "bench_classic_control.py", "bench_vector.py"):
         session.run("python", f"benchmarks/{script}")

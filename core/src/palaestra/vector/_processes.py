@@ -124,18 +124,19 @@ def spin_until_readable(conn: Any, seconds: float) -> bool:
     return True
 
 
-def read_soon(conn: Any, fast: bool) -> tuple[bytes, bool]:
+def read_soon(conn: Any, fast: bool, spin: float = SPIN_SECONDS) -> tuple[bytes, bool]:
     """Read one message, polling first while messages have been arriving quickly.
 
     Returns:
-        The message and whether to poll before the next read (true when this message
-        came within ten spin periods, so a slow phase stops the polling by itself).
+        The message and whether to poll before the next read: true when this message came
+        while polling or just after, so slow phases (heavy envs, a long policy) stop the
+        polling by themselves and fast phases start it again.
     """
-    if fast and spin_until_readable(conn, SPIN_SECONDS):
+    if fast and spin_until_readable(conn, spin):
         return conn.recv_bytes(), True
     start = time.perf_counter()
     data = conn.recv_bytes()
-    return data, time.perf_counter() - start < 10 * SPIN_SECONDS
+    return data, time.perf_counter() - start < spin
 
 
 def _died(worker: Worker) -> WorkerDiedError:

@@ -1,0 +1,111 @@
+"""Vector envs vs Gymnasium in one run (goals: async CartPole x8 >= 5x Gymnasium's async,
+async CPU-heavy x8 >= 1.5x Gymnasium's sync, sync >= 1.3x Gymnasium's sync, and
+construction + first reset of 8 async envs no slower than Gymnasium's)."""
+
+import functools
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+
+import palaestra
+from palaestra.vector import AsyncVectorEnv, SyncVectorEnv
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from tests.fixtures.vector_envs import BurnEnv  # noqa: E402
+
+N = 8
+
+
+class GymBurnEnv(gymnasium.Env):
+    """BurnEnv for Gymnasium: about ``micros`` microseconds of CPU per step."""
+
+    def __init__(self, micros=50):
+        self.micros = micros
+        self.observation_space = gymnasium.spaces.Box(-1, 1, (4,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return np.zeros(4, np.float32), {}
+
+    def step(self, action):
+        end = time.perf_counter() + self.micros * 1e-6
+        x = 0.0
+        while time.perf_counter() < end:
+            x += 1.0
+        return np.zeros(4, np.float32), 1.0, False, False, {}
+
+
+def env_steps_per_second(env, seconds=2.0):
+    """Env-steps per second of a vector env stepping constant actions."""
+    env.reset(seed=0)
+    actions = np.array([i % 2 for i in range(env.num_envs)])
+    for _ in range(50):
+        env.step(actions)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(50):
+            env.step(actions)
+        steps += 50
+    rate = steps * env.num_envs / (time.perf_counter() - start)
+    env.close()
+    return rate
+
+
+def line(label, reference, ours, goal):
+    ratio = ours / reference
+    verdict = "ok" if ratio >= goal else f"BELOW GOAL {goal}x"
+    print(f"{label:52s} gymnasium {reference:10.0f}/s  palaestra {ours:10.0f}/s  x{ratio:5.2f}  {verdict}")
+
+
+def construction_seconds(build):
+    """Best of 3: build 8 async envs and reset them once."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        env = build()
+        env.reset(seed=0)
+        best = min(best, time.perf_counter() - start)
+        env.close()
+    return best
+
+
+def main() -> None:
+    """Run every comparison and print ratios."""
+    warnings.simplefilter("ignore")
+    gym_cart = [lambda: gymnasium.make("CartPole-v1")] * N
+    pal_cart = [lambda: palaestra.make("CartPole-v1")] * N
+    palaestra.make("CartPole-v1")  # warm the plugin discovery and imports
+    line(
+        "Async x8 CartPole-v1 (vs Gymnasium AsyncVectorEnv)",
+        env_steps_per_second(gymnasium.vector.AsyncVectorEnv(gym_cart)),
+        env_steps_per_second(AsyncVectorEnv(pal_cart)),
+        5.0,
+    )
+    line(
+        "Async x8 ~50us CPU-heavy env (vs Gymnasium SyncVectorEnv)",
+        env_steps_per_second(gymnasium.vector.SyncVectorEnv([GymBurnEnv] * N)),
+        env_steps_per_second(AsyncVectorEnv([functools.partial(BurnEnv, 50)] * N)),
+        1.5,
+    )
+    line(
+        "Sync x8 CartPole-v1 (vs Gymnasium SyncVectorEnv)",
+        env_steps_per_second(gymnasium.vector.SyncVectorEnv(gym_cart)),
+        env_steps_per_second(SyncVectorEnv(pal_cart)),
+        1.3,
+    )
+    ref = construction_seconds(lambda: gymnasium.vector.AsyncVectorEnv(gym_cart))
+    ours = construction_seconds(lambda: AsyncVectorEnv(pal_cart))
+    verdict = "ok" if ours <= ref else "SLOWER THAN GYMNASIUM"
+    print(
+        f"{'Construct + first reset, 8 async CartPole':52s} gymnasium {ref * 1e3:8.1f} ms  "
+        f"palaestra {ours * 1e3:8.1f} ms  {verdict}"
+    )
+
+
+if __name__ == "__main__":
+    main()
