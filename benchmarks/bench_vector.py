@@ -1,6 +1,8 @@
-"""Vector envs vs Gymnasium in one run (goals: async CartPole x8 >= 5x Gymnasium's async,
-async CPU-heavy x8 >= 1.5x Gymnasium's sync, sync >= 1.3x Gymnasium's sync, and
-construction + first reset of 8 async envs no slower than Gymnasium's)."""
+"""Vector envs vs Gymnasium in one run.
+
+Goals: async CartPole x8 >= 5x Gymnasium's async; async CPU-heavy x8 >= 1.5x Gymnasium's
+sync; sync >= 1.3x Gymnasium's sync; construction + first reset of 8 async envs no slower.
+"""
 
 import functools
 import sys
@@ -15,7 +17,7 @@ import palaestra
 from palaestra.vector import AsyncVectorEnv, SyncVectorEnv
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from tests.fixtures.vector_envs import BurnEnv  # noqa: E402
+from tests.fixtures.vector_envs import BurnEnv
 
 N = 8
 
@@ -29,10 +31,12 @@ class GymBurnEnv(gymnasium.Env):
         self.action_space = gymnasium.spaces.Discrete(2)
 
     def reset(self, *, seed=None, options=None):
+        """Start an episode."""
         super().reset(seed=seed)
         return np.zeros(4, np.float32), {}
 
     def step(self, action):
+        """Burn the configured time."""
         end = time.perf_counter() + self.micros * 1e-6
         x = 0.0
         while time.perf_counter() < end:

@@ -158,9 +158,19 @@ def test_info_array_dtype_comes_from_the_first_reporting_env():
 
 def test_make_vec_modes_and_spec():
     env = palaestra.make_vec("CartPole-v1", num_envs=3)
+    assert type(env).__name__ == "CartPoleVectorEnv"  # the spec's vector_entry_point by default
+    env.close()
+    env = palaestra.make_vec("CartPole-v1", num_envs=3, vectorization_mode="sync")
     assert isinstance(env, SyncVectorEnv)
     assert env.spec.kwargs == {"num_envs": 3, "vectorization_mode": "sync"}
     env.close()
+    palaestra.register("InfoOnly-v0", entry_point="tests.fixtures.vector_envs:InfoEnv")
+    try:
+        assert isinstance(palaestra.make_vec("InfoOnly-v0", 2), SyncVectorEnv)
+        with pytest.raises(palaestra.error.Error, match="doesn't have a vector entry point"):
+            palaestra.make_vec("InfoOnly-v0", vectorization_mode="vector_entry_point")
+    finally:
+        del palaestra.registry["InfoOnly-v0"]
     env = palaestra.make_vec(
         "CartPole-v1",
         2,
@@ -171,14 +181,20 @@ def test_make_vec_modes_and_spec():
     env.close()
     with pytest.raises(VectorizerNotFound, match="Did you mean 'async'"):
         palaestra.make_vec("CartPole-v1", vectorization_mode="asink")
-    with pytest.raises(palaestra.error.Error, match="doesn't have a vector entry point"):
-        palaestra.make_vec("CartPole-v1", vectorization_mode="vector_entry_point")
+    with pytest.raises(palaestra.error.Error, match="with the wrappers argument"):
+        palaestra.make_vec("CartPole-v1", wrappers=[lambda e: e])
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         palaestra.make_vec("CartPole-v1", num_envs=0)
 
 
 def test_make_vec_applies_wrappers_and_kwargs():
-    env = palaestra.make_vec("Pendulum-v1", 2, wrappers=[lambda e: palaestra.wrappers.TimeLimit(e, 3)], g=2.0)
+    env = palaestra.make_vec(
+        "Pendulum-v1",
+        2,
+        vectorization_mode="sync",
+        wrappers=[lambda e: palaestra.wrappers.TimeLimit(e, 3)],
+        g=2.0,
+    )
     assert env.get_attr("g") == (2.0, 2.0)
     env.reset(seed=0)
     for _ in range(2):
