@@ -17,6 +17,11 @@ SCENES = {
     "MountainCarContinuous-v0": 40,
     "Pendulum-v1": 12,
     "Acrobot-v1": 10,
+    "Blackjack-v1": 0,
+    "Taxi-v4": 6,
+    "CliffWalking-v1": 5,
+    "FrozenLake-v1": 4,
+    "FrozenLake8x8-v1": 6,
 }
 
 

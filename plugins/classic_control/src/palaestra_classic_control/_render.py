@@ -1,93 +1,17 @@
-"""Lazy pygame drawing shared by the classic-control envs (pygame loads only here)."""
+"""The core's pygame canvas, with this suite's install hint."""
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from palaestra.utils.canvas import Canvas as _Canvas
+from palaestra.utils.canvas import circle, polygon, rotated_box
 
-import numpy as np
-
-from palaestra.error import DependencyNotInstalled
-
-__all__ = ["Canvas", "import_pygame"]
+__all__ = ["INSTALL_HINT", "Canvas", "circle", "polygon", "rotated_box"]
 
 INSTALL_HINT = 'pip install "palaestra-classic-control[render]"  (or: pip install pygame-ce)'
 
 
-def import_pygame() -> Any:
-    """Import pygame, or raise a typed error with the install command."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    try:
-        import pygame
-    except ImportError as e:
-        raise DependencyNotInstalled(f"Rendering needs pygame, which is not installed: {INSTALL_HINT}") from e
-    return pygame
-
-
-class Canvas:
-    """An offscreen surface that is shown in a window (``human``) or returned as pixels.
-
-    Args:
-        width: Frame width in pixels.
-        height: Frame height in pixels.
-        render_mode: ``"human"`` or ``"rgb_array"``.
-        fps: Frames per second for pacing the window.
-        caption: Window title.
-    """
+class Canvas(_Canvas):
+    """A :class:`palaestra.utils.canvas.Canvas` that names this suite's render extra."""
 
     def __init__(self, width: int, height: int, render_mode: str, fps: float, caption: str) -> None:
-        self.pygame = import_pygame()
-        self.width, self.height = width, height
-        self.render_mode = render_mode
-        self.fps = fps
-        self.surface = self.pygame.Surface((width, height))
-        self.window: Any = None
-        self.clock: Any = None
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.pygame.display.set_caption(caption)
-            self.window = self.pygame.display.set_mode((width, height))
-            self.clock = self.pygame.time.Clock()
-
-    def to_screen(self, x: float, y: float) -> tuple[float, float]:
-        """Flip y so that world-up is screen-up."""
-        return x, self.height - y
-
-    def present(self) -> np.ndarray[Any, Any] | None:
-        """Show the frame (human) or return it as a uint8 HxWx3 array."""
-        if self.render_mode == "human":
-            # Pump events every frame so the window stays responsive.
-            self.pygame.event.pump()
-            self.window.blit(self.surface, (0, 0))
-            self.pygame.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        pixels = self.pygame.surfarray.pixels3d(self.surface)
-        return np.transpose(pixels, (1, 0, 2)).copy()
-
-    def close(self) -> None:
-        """Close the window, if any."""
-        if self.window is not None:
-            self.pygame.display.quit()
-            self.window = None
-
-
-def polygon(canvas: Canvas, points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
-    """Draw a filled, anti-aliased polygon given world-up coordinates."""
-    pygame = canvas.pygame
-    screen_points = [canvas.to_screen(x, y) for x, y in points]
-    pygame.draw.polygon(canvas.surface, color, screen_points)
-    pygame.draw.aalines(canvas.surface, color, True, screen_points)
-
-
-def circle(canvas: Canvas, center: tuple[float, float], radius: float, color: tuple[int, int, int]) -> None:
-    """Draw a filled circle given world-up coordinates."""
-    canvas.pygame.draw.circle(canvas.surface, color, canvas.to_screen(*center), radius)
-
-
-def rotated_box(x0: float, y0: float, length: float, width: float, angle: float) -> list[tuple[float, float]]:
-    """Corners of a ``length`` x ``width`` bar starting at ``(x0, y0)`` pointing along ``angle``."""
-    c, s = np.cos(angle), np.sin(angle)
-    half = width / 2
-    corners = [(0.0, -half), (length, -half), (length, half), (0.0, half)]
-    return [(x0 + px * c - py * s, y0 + px * s + py * c) for px, py in corners]
+        super().__init__(width, height, render_mode, fps, caption, install_hint=INSTALL_HINT)

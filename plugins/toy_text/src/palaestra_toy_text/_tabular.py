@@ -1,0 +1,81 @@
+"""Shared machinery of the tabular toy-text envs: transition tables and sampling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, logger, spaces
+from palaestra.error import InvalidAction
+
+__all__ = ["TabularEnv", "categorical_sample", "colorize"]
+
+Transition = tuple[float, int, Any, bool]
+
+_ANSI = {"red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "gray": 30}
+
+
+def colorize(text: str, color: str, bold: bool = False, highlight: bool = False) -> str:
+    """Wrap ``text`` in ANSI escape codes (``highlight`` colours the background)."""
+    code = _ANSI[color] + (10 if highlight else 0)
+    attrs = f"{code};1" if bold else str(code)
+    return f"\x1b[{attrs}m{text}\x1b[0m"
+
+
+def categorical_sample(probabilities: Any, np_random: np.random.Generator) -> int:
+    """Index of the first cumulative probability above one uniform draw (0 if none is)."""
+    cumulative = np.cumsum(np.asarray(probabilities))
+    return int(np.argmax(cumulative > np_random.random()))
+
+
+class TabularEnv(Env[int, int]):
+    """A finite MDP given by ``P[s][a] = [(probability, next_state, reward, terminated), ...]``.
+
+    Every step draws exactly one uniform number (even for deterministic transitions) and
+    every reset draws one for the initial state, as the reference does, so seeded runs give
+    the same numbers. Cumulative probabilities are computed once, at construction.
+    """
+
+    def _finalize_tables(self, num_states: int, num_actions: int) -> None:
+        """Precompute what :meth:`step` needs; call after filling ``self.P``."""
+        self.nS, self.nA = num_states, num_actions
+        self.observation_space = spaces.Discrete(num_states)
+        self.action_space = spaces.Discrete(num_actions)
+        self._table: list[list[tuple[list[float], list[Transition]]]] = []
+        for s in range(num_states):
+            row = []
+            for a in range(num_actions):
+                transitions = [(p, int(ns), r, t) for p, ns, r, t in self.P[s][a]]
+                cumulative = np.cumsum([p for p, *_ in self.P[s][a]]).tolist()
+                row.append((cumulative, transitions))
+            self._table.append(row)
+        self._initial_cumulative = np.cumsum(self.initial_state_distrib).tolist()
+        self.s = 0
+        self.lastaction: int | None = None
+
+    def _sample_index(self, cumulative: list[float]) -> int:
+        u = self.np_random.random()
+        for i, c in enumerate(cumulative):
+            if c > u:
+                return i
+        return 0  # argmax of an all-False comparison
+
+    def _transition(self, a: Any) -> Transition:
+        if (a.__class__ not in (int, np.int64) or not 0 <= a < self.nA) and not self.action_space.contains(a):
+            raise InvalidAction(
+                f"{type(self).__name__}.step: action {a!r} ({type(a).__name__}) is not in the "
+                f"action space {self.action_space}"
+            )
+        cumulative, transitions = self._table[self.s][int(a)]
+        return transitions[self._sample_index(cumulative)]
+
+    def _reset_state(self) -> int:
+        return self._sample_index(self._initial_cumulative)
+
+    def _warn_no_render_mode(self) -> None:
+        env_id = self.spec.id if self.spec is not None else type(self).__name__
+        logger.warn(
+            "You are calling render method without specifying any render mode. You can specify the "
+            f'render_mode at initialization, e.g. palaestra.make("{env_id}", render_mode="rgb_array")'
+        )

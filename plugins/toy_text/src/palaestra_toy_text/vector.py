@@ -1,0 +1,462 @@
+"""Natively batched toy-text envs (the specs' ``vector_entry_point``).
+
+Each reproduces ``SyncVectorEnv`` of ``make(id)`` envs for the same seeds and actions:
+sub-env i has its own generator seeded ``seed + i`` and draws exactly what the single env
+draws; observations, rewards, flags and infos (including the ``prob`` dtype rule and Taxi's
+``action_mask``) match in every autoreset mode, with the time limit applied as ``make``
+applies it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.error import InvalidAction
+from palaestra.utils import seeding
+from palaestra.vector import AutoresetMode, VectorEnv
+from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._info import add_info
+from palaestra.vector.utils import batch_space
+from palaestra_toy_text.blackjack import BlackjackEnv
+from palaestra_toy_text.cliffwalking import CliffWalkingEnv
+from palaestra_toy_text.frozen_lake import FrozenLakeEnv
+from palaestra_toy_text.taxi import TaxiEnv
+
+__all__ = ["BlackjackVectorEnv", "CliffWalkingVectorEnv", "FrozenLakeVectorEnv", "TaxiVectorEnv"]
+
+
+class _Batched(VectorEnv[Any, np.ndarray, np.ndarray]):
+    """Per-env generators, autoreset, time limit and rendering shared by the batched envs."""
+
+    env_class: type = type(None)
+
+    def __init__(
+        self,
+        num_envs: int,
+        max_episode_steps: int | None,
+        render_mode: str | None,
+        autoreset_mode: Any,
+        env_kwargs: dict[str, Any],
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.num_envs = num_envs
+        self.max_episode_steps = max_episode_steps
+        self.render_mode = render_mode
+        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self.model = self.env_class(render_mode=render_mode, **env_kwargs)
+        self.metadata = {**self.model.metadata, "autoreset_mode": self.autoreset_mode}
+        self.single_observation_space = self.model.observation_space
+        self.single_action_space = self.model.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.generators: list[np.random.Generator | None] = [None] * num_envs
+        self.steps = np.zeros(num_envs, dtype=np.int64)
+        self._needs_reset = np.zeros(num_envs, dtype=np.bool_)
+        self._has_reset = False
+
+    def _rng(self, i: int) -> np.random.Generator:
+        rng = self.generators[i]
+        if rng is None:
+            rng, _ = seeding.np_random()
+            self.generators[i] = rng
+        return rng
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        arr = np.asarray(actions)
+        n = int(self.single_action_space.n)  # type: ignore[attr-defined]
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu" or (arr < 0).any() or (arr >= n).any():
+            raise InvalidAction(
+                f"{type(self).__name__}.step: actions {actions!r} are not in the action space {self.action_space}"
+            )
+        return arr
+
+    def _check_ready(self) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
+        if self.autoreset_mode is AutoresetMode.DISABLED and self._needs_reset.any():
+            raise RuntimeError(
+                f"Sub-envs {np.flatnonzero(self._needs_reset).tolist()} ended their episode and autoreset_mode "
+                "is DISABLED; reset them with reset(options={'reset_mask': mask}) before stepping again"
+            )
+
+    def _reset_mask(
+        self, seed: Any, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any] | None]:
+        seeds = seeds_for(seed, self.num_envs)
+        mask = np.ones(self.num_envs, dtype=np.bool_)
+        if options is not None and "reset_mask" in options:
+            options = dict(options)
+            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        for i in np.flatnonzero(mask):
+            if seeds[i] is not None:
+                self.generators[i], _ = seeding.np_random(seeds[i])
+        self.steps[mask] = 0
+        self._needs_reset[mask] = False
+        self._has_reset = True
+        return mask, options
+
+    def _truncations(self) -> np.ndarray:
+        if self.max_episode_steps is None:
+            return np.zeros(self.num_envs, dtype=np.bool_)
+        return self.steps >= self.max_episode_steps
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One frame (or text) per sub-env, drawn like the single env's."""
+        frames = []
+        for i in range(self.num_envs):
+            self._load_model(i)
+            frames.append(self.model.render())
+        return tuple(frames)
+
+    def _load_model(self, i: int) -> None:
+        raise NotImplementedError
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Close the drawing model."""
+        self.model.close()
+
+
+class _TabularBatched(_Batched):
+    """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
+
+    reset_prob: Any = 1
+
+    def __init__(
+        self,
+        num_envs: int,
+        max_episode_steps: int | None,
+        render_mode: str | None,
+        autoreset_mode: Any,
+        env_kwargs: dict[str, Any],
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, env_kwargs)
+        self._tables()
+        self.states = np.zeros(num_envs, dtype=np.int64)
+        self.lastactions: list[int | None] = [None] * num_envs
+
+    def _tables(self) -> None:
+        model = self.model
+        width = max(len(model.P[s][a]) for s in model.P for a in model.P[s])
+        shape = (model.nS, model.nA, width)
+        # Padding never wins the draw: -inf is never above a uniform number.
+        self._cum = np.full(shape, -np.inf)
+        self._next = np.zeros(shape, dtype=np.int64)
+        self._reward = np.zeros(shape)
+        self._term = np.zeros(shape, dtype=np.bool_)
+        self._prob = np.zeros(shape)
+        for s in range(model.nS):
+            for a in range(model.nA):
+                cumulative, transitions = model._table[s][a]
+                k = len(transitions)
+                self._cum[s, a, :k] = cumulative
+                self._next[s, a, :k] = [t[1] for t in transitions]
+                self._reward[s, a, :k] = [t[2] for t in transitions]
+                self._term[s, a, :k] = [t[3] for t in transitions]
+                self._prob[s, a, :k] = [t[0] for t in transitions]
+        self._initial = np.asarray(model._initial_cumulative)
+
+    def _draws(self, mask: np.ndarray | None = None) -> np.ndarray:
+        if mask is None:
+            return np.array([self._rng(i).random() for i in range(self.num_envs)])
+        return np.array([self._rng(int(i)).random() for i in np.flatnonzero(mask)])
+
+    def _initial_states(self, mask: np.ndarray) -> np.ndarray:
+        u = self._draws(mask)
+        return np.argmax(self._initial[None, :] > u[:, None], axis=1)
+
+    def _reset_extras(self, mask: np.ndarray) -> None:
+        """Draws a sub-class makes at reset after the initial state (Taxi's fickle passenger)."""
+
+    def _info(self, states: np.ndarray, probs: np.ndarray, mask: np.ndarray | None = None) -> dict[str, Any]:
+        return {"prob": probs, "_prob": np.ones(len(states), dtype=np.bool_) if mask is None else mask}
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
+        mask, _ = self._reset_mask(seed, options)
+        self.states[mask] = self._initial_states(mask)
+        for i in np.flatnonzero(mask):
+            self.lastactions[i] = None
+        self._reset_extras(mask)
+        first = int(np.flatnonzero(mask)[0])
+        probs = np.where(mask, self.reset_prob, 0).astype(type(self.reset_prob))
+        return self.states.copy(), self._info(self.states, self._typed(probs, first >= 0), mask)
+
+    def _transition(
+        self, states: np.ndarray, actions: np.ndarray, u: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        cum = self._cum[states, actions]
+        k = np.argmax(cum > u[:, None], axis=1)  # the first cumulative probability above u
+        idx = (states, actions, k)
+        return self._next[idx], self._reward[idx], self._term[idx], self._prob[idx]
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env (one uniform draw each), autoresetting per the mode."""
+        self._check_ready()
+        actions = self._actions(actions)
+        resetting = self._needs_reset & (self.autoreset_mode is AutoresetMode.NEXT_STEP)
+        stepping = ~resetting
+        states = self.states.copy()
+        rewards = np.zeros(self.num_envs)
+        terminated = np.zeros(self.num_envs, dtype=np.bool_)
+        probs = np.zeros(self.num_envs)
+        if stepping.any():
+            moved = self._transition(self.states[stepping], actions[stepping], self._draws(stepping))
+            states[stepping], rewards[stepping], terminated[stepping], probs[stepping] = moved
+            states = self._after_transition(states, stepping)
+        for i in np.flatnonzero(stepping):
+            self.lastactions[i] = int(actions[i])
+        self.states = states
+        self.steps += 1
+        truncated = self._truncations()
+        if resetting.any():
+            self._restart(resetting)
+            truncated[resetting] = False
+            probs[resetting] = self.reset_prob
+        return self._finish(rewards, terminated, truncated, probs, resetting)
+
+    def _restart(self, mask: np.ndarray) -> None:
+        self.states[mask] = self._initial_states(mask)
+        for i in np.flatnonzero(mask):
+            self.lastactions[i] = None
+        self._reset_extras(mask)
+        self.steps[mask] = 0
+
+    def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
+        """Hook for draws after the transition (Taxi's fickle passenger)."""
+        return states
+
+    def _typed(self, probs: np.ndarray, first_reported_reset: bool) -> np.ndarray:
+        # The batched dtype is the type of the first sub-env's value (SyncVectorEnv's rule);
+        # a reset's prob is the int 1 for FrozenLake and CliffWalking.
+        if first_reported_reset and isinstance(self.reset_prob, int):
+            return probs.astype(np.int64)
+        return probs
+
+    def _finish(
+        self,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        probs: np.ndarray,
+        resetting: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        done = terminated | truncated
+        infos: dict[str, Any] = {}
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
+            if not done[0]:  # sub-env 0's keys come before any final keys, as in SyncVectorEnv
+                infos.update(self._info(self.states, self._typed(probs, False)))
+            for i in np.flatnonzero(done):
+                final_info = self._single_info(int(self.states[i]), probs[i])
+                add_info(
+                    infos, {"final_obs": int(self.states[i]), "final_info": final_info}, int(i), self.num_envs
+                )
+            self._restart(done)
+            probs = probs.copy()
+            probs[done] = self.reset_prob
+            infos.update(self._info(self.states, self._typed(probs, bool(done[0]))))
+        else:
+            infos = self._info(self.states, self._typed(probs, bool(resetting[0])))
+        self._needs_reset = done
+        return self.states.copy(), rewards, terminated, truncated, infos
+
+    def _single_info(self, state: int, prob: float) -> dict[str, Any]:
+        return {"prob": float(prob)}
+
+    def _load_model(self, i: int) -> None:
+        self.model.s = int(self.states[i])
+        self.model.lastaction = self.lastactions[i]
+
+
+class FrozenLakeVectorEnv(_TabularBatched):
+    """``FrozenLake-v1``/``FrozenLake8x8-v1`` for ``num_envs`` lakes at once.
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps before truncation (``make_vec`` passes the registration's).
+        render_mode: ``"ansi"``, ``"rgb_array"`` or ``None``.
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        **kwargs: ``FrozenLakeEnv`` arguments (``map_name``, ``desc``, ``is_slippery``, ...).
+    """
+
+    env_class = FrozenLakeEnv
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
+
+
+class CliffWalkingVectorEnv(_TabularBatched):
+    """``CliffWalking-v1``/``CliffWalkingSlippery-v1`` for ``num_envs`` walkers at once.
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps before truncation (``None``: the registrations have none).
+        render_mode: ``"ansi"``, ``"rgb_array"`` or ``None``.
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        **kwargs: ``CliffWalkingEnv`` arguments (``is_slippery``).
+    """
+
+    env_class = CliffWalkingEnv
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
+
+
+class TaxiVectorEnv(_TabularBatched):
+    """``Taxi-v4`` for ``num_envs`` taxis at once (infos carry ``prob`` and ``action_mask``).
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps before truncation (``make_vec`` passes 200).
+        render_mode: ``"ansi"``, ``"rgb_array"`` or ``None``.
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        **kwargs: ``TaxiEnv`` arguments (``is_rainy``, ``fickle_passenger``, ...).
+    """
+
+    env_class = TaxiEnv
+    reset_prob = 1.0
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
+        self._mask_table = np.array(self.model._masks, dtype=np.int8)
+        self.fickle_steps = np.zeros(num_envs, dtype=np.bool_)
+
+    def _info(self, states: np.ndarray, probs: np.ndarray, mask: np.ndarray | None = None) -> dict[str, Any]:
+        reported = np.ones(len(states), dtype=np.bool_) if mask is None else mask
+        action_mask = self._mask_table[states]
+        if mask is not None:
+            action_mask = np.where(mask[:, None], action_mask, 0).astype(np.int8)
+        return {
+            "prob": probs.astype(np.float64),
+            "_prob": reported,
+            "action_mask": action_mask,
+            "_action_mask": reported.copy(),
+        }
+
+    def _single_info(self, state: int, prob: float) -> dict[str, Any]:
+        return {"prob": float(prob), "action_mask": self._mask_table[state].copy()}
+
+    def _reset_extras(self, mask: np.ndarray) -> None:
+        model = self.model
+        for i in np.flatnonzero(mask):
+            self.fickle_steps[i] = (
+                model.fickle_passenger and self._rng(int(i)).random() < model.fickle_probability
+            )
+
+    def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
+        if not self.model.fickle_passenger:
+            return states
+        model = self.model
+        for i in np.flatnonzero(stepping & self.fickle_steps):
+            old = model.decode(int(self.states[i]))
+            new = model.decode(int(states[i]))
+            if old[2] == 4 and (new[0] != old[0] or new[1] != old[1]):
+                self.fickle_steps[i] = False
+                choices = [d for d in range(4) if d != old[3]]
+                states[i] = model.encode(new[0], new[1], new[2], choices[self._rng(int(i)).integers(3)])
+        return states
+
+
+class BlackjackVectorEnv(_Batched):
+    """``Blackjack-v1`` for ``num_envs`` tables (each dealt with its own generator).
+
+    Card draws depend on each hand, so the sub-envs are played one by one with the single
+    env's rules; the batching saves the wrapper and info-merging overhead.
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps before truncation (``None``: the registration has none).
+        render_mode: ``"rgb_array"`` or ``None``.
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        **kwargs: ``BlackjackEnv`` arguments (``natural``, ``sab``).
+    """
+
+    env_class = BlackjackEnv
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
+        self.envs = [BlackjackEnv(**kwargs) for _ in range(num_envs)]
+        self._obs = tuple(np.zeros(num_envs, dtype=np.int64) for _ in range(3))
+
+    def _write(self, i: int, obs: tuple[int, int, int]) -> None:
+        for column, value in zip(self._obs, obs, strict=True):
+            column[i] = value
+
+    def _reset_one(self, i: int, options: dict[str, Any] | None) -> None:
+        env = self.envs[i]
+        env.np_random = self._rng(i)
+        self._write(i, env.reset(options=options)[0])
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]]:
+        """Reset all tables, or those selected by ``options["reset_mask"]``."""
+        mask, options = self._reset_mask(seed, options)
+        for i in np.flatnonzero(mask):
+            self._reset_one(int(i), options)
+        return tuple(c.copy() for c in self._obs), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play every table one step; tables whose hand ended are reset per the mode."""
+        self._check_ready()
+        actions = self._actions(actions).tolist()
+        rewards = np.zeros(self.num_envs)
+        terminated = np.zeros(self.num_envs, dtype=np.bool_)
+        infos: dict[str, Any] = {}
+        next_step = self.autoreset_mode is AutoresetMode.NEXT_STEP
+        for i, env in enumerate(self.envs):
+            if next_step and self._needs_reset[i]:
+                self._reset_one(i, None)
+                self.steps[i] = -1
+                continue
+            obs, rewards[i], terminated[i], _, _ = env.step(actions[i])
+            self._write(i, obs)
+        self.steps += 1
+        truncated = self._truncations()
+        done = terminated | truncated
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            for i in np.flatnonzero(done):
+                final = tuple(int(c[i]) for c in self._obs)
+                add_info(infos, {"final_obs": final, "final_info": {}}, int(i), self.num_envs)
+                self._reset_one(int(i), None)
+                self.steps[i] = 0
+        self._needs_reset = done
+        return tuple(c.copy() for c in self._obs), rewards, terminated, truncated, infos
+
+    def _load_model(self, i: int) -> None:
+        self.model = self.envs[i]
+        self.model.render_mode = self.render_mode

@@ -1,0 +1,84 @@
+"""Batched toy-text envs return what SyncVectorEnv of the single envs returns, in every mode."""
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import InvalidAction
+from palaestra.vector import AutoresetMode, SyncVectorEnv
+
+
+def assert_tree(a, b, where):
+    if isinstance(a, dict):
+        assert list(a) == list(b), f"{where}: key order {list(a)} != {list(b)}"
+        for key in a:
+            assert_tree(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, tuple):
+        assert isinstance(b, tuple) and len(a) == len(b), where
+        for x, y in zip(a, b, strict=True):
+            assert_tree(x, y, where)
+    elif isinstance(a, np.ndarray) and a.dtype == object:
+        assert b.dtype == object and a.shape == b.shape, where
+        for x, y in zip(a, b, strict=True):
+            assert_tree(x, y, where)
+    elif isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape, (
+            f"{where}: {a.dtype} {b.dtype}"
+        )
+        assert np.array_equal(a, b), f"{where}: {a} != {b}"
+    else:
+        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
+
+
+CASES = [
+    ("FrozenLake-v1", {}),
+    ("FrozenLake-v1", {"is_slippery": False}),
+    ("FrozenLake8x8-v1", {"success_rate": 0.5, "reward_schedule": (5, -1, 0)}),
+    ("CliffWalking-v1", {}),
+    ("CliffWalkingSlippery-v1", {}),
+    ("Taxi-v4", {}),
+    ("Taxi-v4", {"is_rainy": True, "fickle_passenger": True, "fickle_probability": 0.9}),
+    ("Blackjack-v1", {}),
+    ("Blackjack-v1", {"sab": False, "natural": True}),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs"), CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+def test_batched_toy_text_matches_sync_vector_env(env_id, kwargs, mode):
+    n = 5
+    limit = {"max_episode_steps": 25} if "CliffWalking" in env_id else {}
+    ours = palaestra.make_vec(env_id, n, autoreset_mode=mode, **limit, **kwargs)
+    assert type(ours).__name__.endswith("VectorEnv") and not isinstance(ours, SyncVectorEnv)
+    ref = SyncVectorEnv([lambda: palaestra.make(env_id, **limit, **kwargs)] * n, autoreset_mode=mode)
+    rng = np.random.default_rng(7)
+    assert_tree(ours.reset(seed=3), ref.reset(seed=3), "reset")
+    n_actions = int(ref.single_action_space.n)
+    for t in range(400):
+        actions = rng.integers(0, n_actions, n)
+        a, b = ours.step(actions), ref.step(actions)
+        for k, name in enumerate(("obs", "reward", "terminated", "truncated", "info")):
+            assert_tree(a[k], b[k], f"t={t} {name}")
+        if mode is AutoresetMode.DISABLED:
+            done = a[2] | a[3]
+            if done.any():
+                assert_tree(
+                    ours.reset(options={"reset_mask": done}),
+                    ref.reset(options={"reset_mask": done}),
+                    f"t={t} mask",
+                )
+
+
+@pytest.mark.parametrize("env_id", ["FrozenLake-v1", "Taxi-v4", "Blackjack-v1", "CliffWalking-v1"])
+def test_batched_bad_actions_and_render(env_id):
+    render_mode = "ansi" if env_id != "Blackjack-v1" else "rgb_array"
+    env = palaestra.make_vec(env_id, 3, render_mode=render_mode)
+    env.reset(seed=0)
+    with pytest.raises(InvalidAction, match="not in the action space"):
+        env.step(np.array([0, 1, 99]))
+    frames = env.render()
+    assert len(frames) == 3
+    if render_mode == "ansi":
+        assert all(isinstance(f, str) and f for f in frames)
+    else:
+        assert all(f.shape == (376, 384, 3) for f in frames)
