@@ -76,7 +76,7 @@ class Canvas:
             self.clock.tick(self.fps)
             return None
         pixels = self.pygame.surfarray.pixels3d(self.surface)
-        return np.transpose(pixels, (1, 0, 2)).copy()
+        return np.transpose(pixels, (1, 0, 2)).copy()  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Close the window, if any."""
