@@ -19,7 +19,7 @@ from palaestra.vector import AutoresetMode, VectorEnv
 from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
 from palaestra.vector._info import add_info
 from palaestra.vector.utils import batch_space
-from palaestra_toy_text.blackjack import BlackjackEnv
+from palaestra_toy_text.blackjack import DECK, FACES, SUITS, BlackjackEnv, is_natural, score, sum_hand
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
 from palaestra_toy_text.frozen_lake import FrozenLakeEnv
 from palaestra_toy_text.taxi import TaxiEnv
@@ -385,8 +385,9 @@ class TaxiVectorEnv(_TabularBatched):
 class BlackjackVectorEnv(_Batched):
     """``Blackjack-v1`` for ``num_envs`` tables (each dealt with its own generator).
 
-    Card draws depend on each hand, so the sub-envs are played one by one with the single
-    env's rules; the batching saves the wrapper and info-merging overhead.
+    Card draws depend on each hand, so the tables are played one by one with the single
+    env's rules, on plain Python lists; the batching saves the wrappers and the per-env
+    info merging of ``SyncVectorEnv``.
 
     Args:
         num_envs: Number of sub-environments.
@@ -407,56 +408,91 @@ class BlackjackVectorEnv(_Batched):
         **kwargs: Any,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
-        self.envs = [BlackjackEnv(**kwargs) for _ in range(num_envs)]
-        self._obs = tuple(np.zeros(num_envs, dtype=np.int64) for _ in range(3))
+        self.natural = self.model.natural
+        self.sab = self.model.sab
+        self.players: list[list[int]] = [[] for _ in range(num_envs)]
+        self.dealers: list[list[int]] = [[] for _ in range(num_envs)]
+        self.faces: list[tuple[str, str]] = [("", "")] * num_envs
 
-    def _write(self, i: int, obs: tuple[int, int, int]) -> None:
-        for column, value in zip(self._obs, obs, strict=True):
-            column[i] = value
+    def _deal(self, i: int) -> None:
+        draw = self._rng(i).integers
+        self.dealers[i] = [DECK[draw(13)], DECK[draw(13)]]
+        self.players[i] = [DECK[draw(13)], DECK[draw(13)]]
+        showing = self.dealers[i][0]
+        suit = SUITS[draw(4)]  # drawn even when not rendering, as the single env does
+        face = "A" if showing == 1 else FACES[draw(3)] if showing == 10 else str(showing)
+        self.faces[i] = (face, suit)
 
-    def _reset_one(self, i: int, options: dict[str, Any] | None) -> None:
-        env = self.envs[i]
-        env.np_random = self._rng(i)
-        self._write(i, env.reset(options=options)[0])
+    def _observations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sums, showing, aces = [], [], []
+        for player, dealer in zip(self.players, self.dealers, strict=True):
+            total = sum(player)
+            ace = 1 in player and total + 10 <= 21
+            sums.append(total + 10 if ace else total)
+            showing.append(dealer[0])
+            aces.append(int(ace))
+        return np.array(sums), np.array(showing), np.array(aces)
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]]:
-        """Reset all tables, or those selected by ``options["reset_mask"]``."""
-        mask, options = self._reset_mask(seed, options)
+        """Deal new hands at all tables, or those selected by ``options["reset_mask"]``."""
+        mask, _ = self._reset_mask(seed, options)
         for i in np.flatnonzero(mask):
-            self._reset_one(int(i), options)
-        return tuple(c.copy() for c in self._obs), {}
+            self._deal(int(i))
+        return self._observations(), {}
+
+    def _play(self, i: int, action: int) -> tuple[float, bool]:
+        player, dealer = self.players[i], self.dealers[i]
+        draw = self._rng(i).integers
+        if action:
+            player.append(DECK[draw(13)])
+            bust = sum_hand(player) > 21
+            return (-1.0 if bust else 0.0), bust
+        while sum_hand(dealer) < 17:
+            dealer.append(DECK[draw(13)])
+        mine, theirs = score(player), score(dealer)
+        reward = float(mine > theirs) - float(mine < theirs)
+        if self.sab and is_natural(player) and not is_natural(dealer):
+            reward = 1.0
+        elif not self.sab and self.natural and is_natural(player) and reward == 1.0:
+            reward = 1.5
+        return reward, True
 
     def step(
         self, actions: Any
     ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play every table one step; tables whose hand ended are reset per the mode."""
         self._check_ready()
-        actions = self._actions(actions).tolist()
-        rewards = np.zeros(self.num_envs)
-        terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        infos: dict[str, Any] = {}
-        next_step = self.autoreset_mode is AutoresetMode.NEXT_STEP
-        for i, env in enumerate(self.envs):
-            if next_step and self._needs_reset[i]:
-                self._reset_one(i, None)
-                self.steps[i] = -1
+        moves = self._actions(actions).tolist()
+        rewards = [0.0] * self.num_envs
+        ended = [False] * self.num_envs
+        resetting = self._needs_reset.tolist() if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        for i in range(self.num_envs):
+            if resetting is not None and resetting[i]:
+                self._deal(i)
                 continue
-            obs, rewards[i], terminated[i], _, _ = env.step(actions[i])
-            self._write(i, obs)
+            rewards[i], ended[i] = self._play(i, moves[i])
         self.steps += 1
+        if resetting is not None:
+            self.steps[self._needs_reset] = 0
+        terminated = np.array(ended)
         truncated = self._truncations()
+        if resetting is not None:
+            truncated[self._needs_reset] = False
+        infos: dict[str, Any] = {}
         done = terminated | truncated
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
+            finals = self._observations()
             for i in np.flatnonzero(done):
-                final = tuple(int(c[i]) for c in self._obs)
+                final = tuple(int(column[i]) for column in finals)
                 add_info(infos, {"final_obs": final, "final_info": {}}, int(i), self.num_envs)
-                self._reset_one(int(i), None)
+                self._deal(int(i))
                 self.steps[i] = 0
         self._needs_reset = done
-        return tuple(c.copy() for c in self._obs), rewards, terminated, truncated, infos
+        return self._observations(), np.array(rewards), terminated, truncated, infos
 
     def _load_model(self, i: int) -> None:
-        self.model = self.envs[i]
-        self.model.render_mode = self.render_mode
+        model = self.model
+        model.player, model.dealer = self.players[i], self.dealers[i]
+        model.dealer_top_card_value_str, model.dealer_top_card_suit = self.faces[i]
