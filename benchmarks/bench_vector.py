@@ -17,31 +17,13 @@ import palaestra
 from palaestra.vector import AsyncVectorEnv, SyncVectorEnv
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
+from tests.fixtures.burn_env import make_burn_env_class
 from tests.fixtures.vector_envs import BurnEnv
 
 N = 8
 
 
-class GymBurnEnv(gymnasium.Env):
-    """BurnEnv for Gymnasium: about ``micros`` microseconds of CPU per step."""
-
-    def __init__(self, micros=50):
-        self.micros = micros
-        self.observation_space = gymnasium.spaces.Box(-1, 1, (4,), np.float32)
-        self.action_space = gymnasium.spaces.Discrete(2)
-
-    def reset(self, *, seed=None, options=None):
-        """Start an episode."""
-        super().reset(seed=seed)
-        return np.zeros(4, np.float32), {}
-
-    def step(self, action):
-        """Burn the configured time."""
-        end = time.perf_counter() + self.micros * 1e-6
-        x = 0.0
-        while time.perf_counter() < end:
-            x += 1.0
-        return np.zeros(4, np.float32), 1.0, False, False, {}
+GymBurnEnv = make_burn_env_class(gymnasium)
 
 
 def env_steps_per_second(env, seconds=2.0):

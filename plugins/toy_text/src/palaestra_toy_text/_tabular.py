@@ -73,6 +73,72 @@ class TabularEnv(Env[int, int]):
     def _reset_state(self) -> int:
         return self._sample_index(self._initial_cumulative)
 
+    def step(self, a: int) -> tuple[int, Any, bool, bool, dict[str, Any]]:
+        """Take action ``a``; the info holds the sampled transition's probability."""
+        p, s, r, t = self._transition(a)
+        self.lastaction = int(a)
+        self.s = self._after_step(s)
+        if self.render_mode == "human":
+            self.render()
+        return self.s, r, t, False, self._step_info(p)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """Draw the initial state from the initial-state distribution."""
+        super().reset(seed=seed)
+        self.s = self._reset_state()
+        self.lastaction = None
+        self._after_reset()
+        if self.render_mode == "human":
+            self.render()
+        return self.s, self._reset_info()
+
+    def _after_step(self, s: int) -> int:
+        """The state after the transition to ``s`` (a hook; draws nothing by default)."""
+        return s
+
+    def _after_reset(self) -> None:
+        """Hook for draws made after the initial state."""
+
+    def _step_info(self, p: float) -> dict[str, Any]:
+        return {"prob": p}
+
+    def _reset_info(self) -> dict[str, Any]:
+        return {"prob": 1}
+
+    def render(self) -> Any:
+        """Text for ``ansi``, else a frame drawn by :meth:`_draw` (shown for ``human``)."""
+        if self.render_mode is None:
+            self._warn_no_render_mode()
+            return None
+        if self.render_mode == "ansi":
+            return self._render_text()
+        from palaestra_toy_text._drawing import get_canvas
+
+        self._canvas = get_canvas(
+            getattr(self, "_canvas", None),
+            self.window_size,
+            self.render_mode,
+            self.metadata["render_fps"],
+            type(self).__name__.removesuffix("Env"),
+        )
+        self._draw(self._canvas)
+        return self._canvas.present()
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _draw(self, canvas: Any) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Close the render window."""
+        canvas = getattr(self, "_canvas", None)
+        if canvas is not None:
+            canvas.close()
+            self._canvas = None
+
     def _warn_no_render_mode(self) -> None:
         env_id = self.spec.id if self.spec is not None else type(self).__name__
         logger.warn(

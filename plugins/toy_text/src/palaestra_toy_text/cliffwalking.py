@@ -62,40 +62,10 @@ class CliffWalkingEnv(TabularEnv):
                 outcomes.append((1 / len(moves), new_state, -1, (row, col) == (3, 11)))
         return outcomes
 
-    def step(self, a: int) -> tuple[int, int, bool, bool, dict[str, Any]]:
-        """Move (possibly slipping); falling off the cliff returns to the start."""
-        p, s, r, t = self._transition(a)
-        self.s = s
-        self.lastaction = int(a)
-        if self.render_mode == "human":
-            self.render()
-        return s, r, t, False, {"prob": p}
+    def _draw(self, canvas: Any) -> None:
+        from palaestra_toy_text._drawing import draw_cliff
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        """Start at the bottom-left cell."""
-        super().reset(seed=seed)
-        self.s = self._reset_state()
-        self.lastaction = None
-        if self.render_mode == "human":
-            self.render()
-        return self.s, {"prob": 1}
-
-    def render(self) -> Any:
-        """The grid as text (``ansi``) or a picture (``rgb_array``/``human``)."""
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self.render_mode == "ansi":
-            return self._render_text()
-        from palaestra_toy_text._drawing import draw_cliff, get_canvas
-
-        self._canvas = get_canvas(
-            self._canvas, self.window_size, self.render_mode, self.metadata["render_fps"], "CliffWalking"
-        )
-        draw_cliff(self._canvas, self.shape, self._cliff, self.s, self.cell_size)
-        return self._canvas.present()
+        draw_cliff(canvas, self.shape, self._cliff, self.s, self.cell_size)
 
     def _render_text(self) -> str:
         lines = []
@@ -115,9 +85,3 @@ class CliffWalkingEnv(TabularEnv):
             cells[-1] = cells[-1].rstrip()
             lines.append("".join(cells) + "\n")
         return "".join(lines) + "\n"
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

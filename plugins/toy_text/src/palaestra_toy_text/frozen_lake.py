@@ -161,40 +161,10 @@ class FrozenLakeEnv(TabularEnv):
                         table[s][a] = [(1.0, *self._outcome(row, col, a, rewards))]
         return table
 
-    def step(self, a: int) -> tuple[int, Any, bool, bool, dict[str, Any]]:
-        """Move (possibly slipping); the info holds the transition's probability."""
-        p, s, r, t = self._transition(a)
-        self.s = s
-        self.lastaction = int(a)
-        if self.render_mode == "human":
-            self.render()
-        return s, r, t, False, {"prob": p}
+    def _draw(self, canvas: Any) -> None:
+        from palaestra_toy_text._drawing import draw_frozen_lake
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        """Start on an S cell (uniformly, if there are several)."""
-        super().reset(seed=seed)
-        self.s = self._reset_state()
-        self.lastaction = None
-        if self.render_mode == "human":
-            self.render()
-        return self.s, {"prob": 1}
-
-    def render(self) -> Any:
-        """The lake as text (``ansi``) or a picture (``rgb_array``/``human``)."""
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self.render_mode == "ansi":
-            return self._render_text()
-        from palaestra_toy_text._drawing import draw_frozen_lake, get_canvas
-
-        self._canvas = get_canvas(
-            self._canvas, self.window_size, self.render_mode, self.metadata["render_fps"], "FrozenLake"
-        )
-        draw_frozen_lake(self._canvas, self.desc, self.s, self.lastaction, self.cell_size)
-        return self._canvas.present()
+        draw_frozen_lake(canvas, self.desc, self.s, self.lastaction, self.cell_size)
 
     def _render_text(self) -> str:
         rows = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]
@@ -206,9 +176,3 @@ class FrozenLakeEnv(TabularEnv):
             else "\n"
         )
         return header + "\n".join("".join(line) for line in rows) + "\n"
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -79,6 +79,7 @@ class TaxiEnv(TabularEnv):
         self.fickle_passenger = fickle_passenger
         self.fickle_step = False
         self.taxi_orientation = 0
+        self.window_size = WINDOW_SIZE
         self._canvas: Any = None
 
     def _build(self, rainy: bool) -> None:
@@ -199,16 +200,20 @@ class TaxiEnv(TabularEnv):
         mask[5] = passenger == 4 and ((row, col) == self.locs[dest] or (row, col) in self.locs)
         return mask
 
-    def step(self, a: int) -> tuple[int, Any, bool, bool, dict[str, Any]]:
-        """Act; the info holds the transition's probability and the next action mask."""
-        p, s, r, t = self._transition(a)
-        self.lastaction = int(a)
+    def _after_step(self, s: int) -> int:
         if self.fickle_passenger and self.fickle_step:
-            s = self._maybe_change_destination(s)
-        self.s = s
-        if self.render_mode == "human":
-            self.render()
-        return s, r, t, False, {"prob": p, "action_mask": self._masks[s].copy()}
+            return self._maybe_change_destination(s)
+        return s
+
+    def _step_info(self, p: float) -> dict[str, Any]:
+        return {"prob": p, "action_mask": self._masks[self.s].copy()}
+
+    def _after_reset(self) -> None:
+        self.fickle_step = self.fickle_passenger and self.np_random.random() < self.fickle_probability
+        self.taxi_orientation = 0
+
+    def _reset_info(self) -> dict[str, Any]:
+        return {"prob": 1.0, "action_mask": self._masks[self.s].copy()}
 
     def _maybe_change_destination(self, s: int) -> int:
         old_row, old_col, old_pass, old_dest = self.decode(self.s)
@@ -220,33 +225,10 @@ class TaxiEnv(TabularEnv):
             return self.encode(row, col, passenger, dest)
         return s
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[int, dict[str, Any]]:
-        """Place taxi, passenger and destination at random (passenger not at the destination)."""
-        super().reset(seed=seed)
-        self.s = self._reset_state()
-        self.lastaction = None
-        self.fickle_step = self.fickle_passenger and self.np_random.random() < self.fickle_probability
-        self.taxi_orientation = 0
-        if self.render_mode == "human":
-            self.render()
-        return self.s, {"prob": 1.0, "action_mask": self._masks[self.s].copy()}
+    def _draw(self, canvas: Any) -> None:
+        from palaestra_toy_text._drawing import draw_taxi
 
-    def render(self) -> Any:
-        """The map as text (``ansi``) or a picture (``rgb_array``/``human``)."""
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
-        if self.render_mode == "ansi":
-            return self._render_text()
-        from palaestra_toy_text._drawing import draw_taxi, get_canvas
-
-        self._canvas = get_canvas(
-            self._canvas, WINDOW_SIZE, self.render_mode, self.metadata["render_fps"], "Taxi"
-        )
-        draw_taxi(self._canvas, self, self.decode(self.s))
-        return self._canvas.present()
+        draw_taxi(canvas, self, self.decode(self.s))
 
     def _render_text(self) -> str:
         out = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]
@@ -263,9 +245,3 @@ class TaxiEnv(TabularEnv):
         text = "\n".join("".join(line) for line in out) + "\n"
         names = ["South", "North", "East", "West", "Pickup", "Dropoff"]
         return text + (f"  ({names[self.lastaction]})\n" if self.lastaction is not None else "\n")
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

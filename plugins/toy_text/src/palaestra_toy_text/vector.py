@@ -126,13 +126,13 @@ class _TabularBatched(_Batched):
 
     def __init__(
         self,
-        num_envs: int,
-        max_episode_steps: int | None,
-        render_mode: str | None,
-        autoreset_mode: Any,
-        env_kwargs: dict[str, Any],
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, env_kwargs)
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
         self._tables()
         self.states = np.zeros(num_envs, dtype=np.int64)
         self.lastactions: list[int | None] = [None] * num_envs
@@ -285,16 +285,6 @@ class FrozenLakeVectorEnv(_TabularBatched):
 
     env_class = FrozenLakeEnv
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        max_episode_steps: int | None = None,
-        render_mode: str | None = None,
-        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
-
 
 class CliffWalkingVectorEnv(_TabularBatched):
     """``CliffWalking-v1``/``CliffWalkingSlippery-v1`` for ``num_envs`` walkers at once.
@@ -308,16 +298,6 @@ class CliffWalkingVectorEnv(_TabularBatched):
     """
 
     env_class = CliffWalkingEnv
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        max_episode_steps: int | None = None,
-        render_mode: str | None = None,
-        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
 
 
 class TaxiVectorEnv(_TabularBatched):
@@ -342,7 +322,7 @@ class TaxiVectorEnv(_TabularBatched):
         autoreset_mode: Any = AutoresetMode.NEXT_STEP,
         **kwargs: Any,
     ) -> None:
-        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, **kwargs)
         self._mask_table = np.array(self.model._masks, dtype=np.int8)
         self.fickle_steps = np.zeros(num_envs, dtype=np.bool_)
 
