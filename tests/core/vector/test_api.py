@@ -265,3 +265,23 @@ def test_cloudpickle_wrapper_round_trip():
 
     wrapped = CloudpickleWrapper(lambda: 41 + 1)
     assert pickle.loads(pickle.dumps(wrapped))() == 42
+
+
+def test_batched_vector_env_base_bookkeeping():
+    from palaestra.vector import BatchedVectorEnv
+
+    env = BatchedVectorEnv(3, max_episode_steps=2, autoreset_mode="Disabled")
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.check_step_allowed()
+    mask, options = env.begin_reset(5, {"reset_mask": np.array([True, False, True]), "x": 1})
+    assert mask.tolist() == [True, False, True] and options == {"x": 1}
+    assert env.generators[1] is None and env.rng(1) is env.generators[1]
+    assert env.rng(0).bit_generator.state == palaestra.utils.seeding.np_random(5)[0].bit_generator.state
+    assert env.rng(2).bit_generator.state == palaestra.utils.seeding.np_random(7)[0].bit_generator.state
+    env.steps += 2
+    assert env.truncations().tolist() == [True] * 3
+    env.end_step(np.array([False, True, False]))
+    with pytest.raises(RuntimeError, match=r"Sub-envs \[1\] ended"):
+        env.check_step_allowed()
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        BatchedVectorEnv(0)

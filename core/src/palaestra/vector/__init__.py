@@ -2,6 +2,7 @@
 
 from palaestra.vector import utils
 from palaestra.vector._async import AsyncVectorEnv
+from palaestra.vector._batched import BatchedVectorEnv
 from palaestra.vector._sync import SyncVectorEnv
 from palaestra.vector._vector_env import (
     AutoresetMode,
@@ -16,6 +17,7 @@ from palaestra.vector._worker import async_worker
 __all__ = [
     "AsyncVectorEnv",
     "AutoresetMode",
+    "BatchedVectorEnv",
     "SyncVectorEnv",
     "VectorActionWrapper",
     "VectorEnv",

@@ -12,18 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import spaces
 from palaestra.error import InvalidAction
-from palaestra.utils import seeding
-from palaestra.vector import AutoresetMode, VectorEnv
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra.vector._info import add_info
 from palaestra.vector.utils import batch_space
 
 __all__ = ["BatchedEnv"]
 
 
-class BatchedEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+class BatchedEnv(BatchedVectorEnv):
     """Vectorised physics over ``num_envs`` sub-envs with per-env seeding and autoreset.
 
     Subclasses set ``single_observation_space``/``single_action_space``, implement
@@ -47,31 +44,12 @@ class BatchedEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         render_mode: str | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.num_envs = num_envs
-        self.max_episode_steps = max_episode_steps
-        self.render_mode = render_mode
-        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.generators: list[np.random.Generator | None] = [None] * num_envs
         self.state = np.zeros((num_envs, self.state_size), dtype=np.float64)
-        self.steps = np.zeros(num_envs, dtype=np.int64)
-        self._needs_reset = np.zeros(num_envs, dtype=np.bool_)
-        self._options: dict[str, Any] | None = None
-        self._has_reset = False
         self._canvas: Any = None
-
-    # -- per-env randomness ---------------------------------------------------------------
-
-    def _generator(self, i: int) -> np.random.Generator:
-        rng = self.generators[i]
-        if rng is None:
-            rng, _ = seeding.np_random()
-            self.generators[i] = rng
-        return rng
 
     def _reset_one(self, i: int, rng: np.random.Generator, options: dict[str, Any] | None) -> None:
         raise NotImplementedError
@@ -91,45 +69,25 @@ class BatchedEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             )
         return arr
 
-    # -- API --------------------------------------------------------------------------------
-
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
-        seeds = seeds_for(seed, self.num_envs)
-        mask = np.ones(self.num_envs, dtype=np.bool_)
-        if options is not None and "reset_mask" in options:
-            options = dict(options)
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
-        self._options = options
+        mask, options = self.begin_reset(seed, options)
         for i in np.flatnonzero(mask):
-            if seeds[i] is not None:
-                self.generators[i], _ = seeding.np_random(seeds[i])
-            self._reset_one(int(i), self._generator(int(i)), options)
-        self.steps[mask] = 0
-        self._needs_reset[mask] = False
-        self._has_reset = True
+            self._reset_one(int(i), self.rng(int(i)), options)
         return self._observe(self.state), {}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env; sub-envs whose episode ended are reset per the autoreset mode."""
-        if not self._has_reset:
-            raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
+        self.check_step_allowed()
         arr = self._check_actions(actions)
-        resetting = self._needs_reset
-        if self.autoreset_mode is AutoresetMode.DISABLED and resetting.any():
-            raise RuntimeError(
-                f"Sub-envs {np.flatnonzero(resetting).tolist()} ended their episode and autoreset_mode is "
-                "DISABLED; reset them with reset(options={'reset_mask': mask}) before stepping again"
-            )
+        resetting = self.resetting_now()
         previous = self.state
-        new_states, rewards, terminated = self._advance(arr)
-        self.state = new_states
+        self.state, rewards, terminated = self._advance(arr)
         self.steps += 1
-        truncated = self._truncations()
-        infos: dict[str, Any] = {}
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP and resetting.any():
+        truncated = self.truncations()
+        if resetting.any():
             self.state[resetting] = previous[resetting]
             self._reset_indices(resetting)
             rewards[resetting] = 0.0
@@ -137,28 +95,19 @@ class BatchedEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             truncated[resetting] = False
         obs = self._observe(self.state)
         done = terminated | truncated
+        infos: dict[str, Any] = {}
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
             for i in np.flatnonzero(done):
                 add_info(infos, {"final_obs": obs[i].copy(), "final_info": {}}, int(i), self.num_envs)
             self._reset_indices(done)
             obs[done] = self._observe(self.state[done])
-        self._needs_reset = done
+        self.end_step(done)
         return obs, rewards, terminated, truncated, infos
 
     def _reset_indices(self, mask: np.ndarray) -> None:
         for i in np.flatnonzero(mask):
-            self._reset_one(int(i), self._generator(int(i)), None)
+            self._reset_one(int(i), self.rng(int(i)), None)
         self.steps[mask] = 0
-
-    def _truncations(self) -> np.ndarray:
-        if self.max_episode_steps is None:
-            return np.zeros(self.num_envs, dtype=np.bool_)
-        return self.steps >= self.max_episode_steps
-
-    @property
-    def np_random_seed(self) -> Any:
-        """The vector env's own seed (sub-envs have their own generators)."""
-        return super().np_random_seed
 
     # -- rendering --------------------------------------------------------------------------
 
@@ -193,8 +142,3 @@ class BatchedEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def close_extras(self, **kwargs: Any) -> None:
         """Release the drawing surface."""
         self._canvas = None
-
-
-def float32_box(low: Any, high: Any) -> spaces.Box:
-    """A float32 Box from float32 arrays (helper for subclasses)."""
-    return spaces.Box(low, high, dtype=np.float32)

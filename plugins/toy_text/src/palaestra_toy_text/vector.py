@@ -14,9 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import InvalidAction
-from palaestra.utils import seeding
-from palaestra.vector import AutoresetMode, VectorEnv
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra.vector._info import add_info
 from palaestra.vector.utils import batch_space
 from palaestra_toy_text.blackjack import DECK, FACES, SUITS, BlackjackEnv, is_natural, score, sum_hand
@@ -27,8 +25,8 @@ from palaestra_toy_text.taxi import TaxiEnv
 __all__ = ["BlackjackVectorEnv", "CliffWalkingVectorEnv", "FrozenLakeVectorEnv", "TaxiVectorEnv"]
 
 
-class _Batched(VectorEnv[Any, np.ndarray, np.ndarray]):
-    """Per-env generators, autoreset, time limit and rendering shared by the batched envs."""
+class _Batched(BatchedVectorEnv):
+    """Spaces, action checks and rendering shared by the batched toy-text envs."""
 
     env_class: type = type(None)
 
@@ -40,29 +38,13 @@ class _Batched(VectorEnv[Any, np.ndarray, np.ndarray]):
         autoreset_mode: Any,
         env_kwargs: dict[str, Any],
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.num_envs = num_envs
-        self.max_episode_steps = max_episode_steps
-        self.render_mode = render_mode
-        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.model = self.env_class(render_mode=render_mode, **env_kwargs)
         self.metadata = {**self.model.metadata, "autoreset_mode": self.autoreset_mode}
         self.single_observation_space = self.model.observation_space
         self.single_action_space = self.model.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.generators: list[np.random.Generator | None] = [None] * num_envs
-        self.steps = np.zeros(num_envs, dtype=np.int64)
-        self._needs_reset = np.zeros(num_envs, dtype=np.bool_)
-        self._has_reset = False
-
-    def _rng(self, i: int) -> np.random.Generator:
-        rng = self.generators[i]
-        if rng is None:
-            rng, _ = seeding.np_random()
-            self.generators[i] = rng
-        return rng
 
     def _actions(self, actions: Any) -> np.ndarray:
         arr = np.asarray(actions)
@@ -72,36 +54,6 @@ class _Batched(VectorEnv[Any, np.ndarray, np.ndarray]):
                 f"{type(self).__name__}.step: actions {actions!r} are not in the action space {self.action_space}"
             )
         return arr
-
-    def _check_ready(self) -> None:
-        if not self._has_reset:
-            raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
-        if self.autoreset_mode is AutoresetMode.DISABLED and self._needs_reset.any():
-            raise RuntimeError(
-                f"Sub-envs {np.flatnonzero(self._needs_reset).tolist()} ended their episode and autoreset_mode "
-                "is DISABLED; reset them with reset(options={'reset_mask': mask}) before stepping again"
-            )
-
-    def _reset_mask(
-        self, seed: Any, options: dict[str, Any] | None
-    ) -> tuple[np.ndarray, dict[str, Any] | None]:
-        seeds = seeds_for(seed, self.num_envs)
-        mask = np.ones(self.num_envs, dtype=np.bool_)
-        if options is not None and "reset_mask" in options:
-            options = dict(options)
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
-        for i in np.flatnonzero(mask):
-            if seeds[i] is not None:
-                self.generators[i], _ = seeding.np_random(seeds[i])
-        self.steps[mask] = 0
-        self._needs_reset[mask] = False
-        self._has_reset = True
-        return mask, options
-
-    def _truncations(self) -> np.ndarray:
-        if self.max_episode_steps is None:
-            return np.zeros(self.num_envs, dtype=np.bool_)
-        return self.steps >= self.max_episode_steps
 
     def render(self) -> tuple[Any, ...] | None:
         """One frame (or text) per sub-env, drawn like the single env's."""
@@ -160,8 +112,8 @@ class _TabularBatched(_Batched):
 
     def _draws(self, mask: np.ndarray | None = None) -> np.ndarray:
         if mask is None:
-            return np.array([self._rng(i).random() for i in range(self.num_envs)])
-        return np.array([self._rng(int(i)).random() for i in np.flatnonzero(mask)])
+            return np.array([self.rng(i).random() for i in range(self.num_envs)])
+        return np.array([self.rng(int(i)).random() for i in np.flatnonzero(mask)])
 
     def _initial_states(self, mask: np.ndarray) -> np.ndarray:
         u = self._draws(mask)
@@ -177,7 +129,7 @@ class _TabularBatched(_Batched):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
-        mask, _ = self._reset_mask(seed, options)
+        mask, _ = self.begin_reset(seed, options)
         self.states[mask] = self._initial_states(mask)
         for i in np.flatnonzero(mask):
             self.lastactions[i] = None
@@ -196,9 +148,9 @@ class _TabularBatched(_Batched):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env (one uniform draw each), autoresetting per the mode."""
-        self._check_ready()
+        self.check_step_allowed()
         actions = self._actions(actions)
-        resetting = self._needs_reset & (self.autoreset_mode is AutoresetMode.NEXT_STEP)
+        resetting = self.resetting_now()
         stepping = ~resetting
         states = self.states.copy()
         rewards = np.zeros(self.num_envs)
@@ -212,7 +164,7 @@ class _TabularBatched(_Batched):
             self.lastactions[i] = int(actions[i])
         self.states = states
         self.steps += 1
-        truncated = self._truncations()
+        truncated = self.truncations()
         if resetting.any():
             self._restart(resetting)
             truncated[resetting] = False
@@ -261,7 +213,7 @@ class _TabularBatched(_Batched):
             infos.update(self._info(self.states, self._typed(probs, bool(done[0]))))
         else:
             infos = self._info(self.states, self._typed(probs, bool(resetting[0])))
-        self._needs_reset = done
+        self.end_step(done)
         return self.states.copy(), rewards, terminated, truncated, infos
 
     def _single_info(self, state: int, prob: float) -> dict[str, Any]:
@@ -345,7 +297,7 @@ class TaxiVectorEnv(_TabularBatched):
         model = self.model
         for i in np.flatnonzero(mask):
             self.fickle_steps[i] = (
-                model.fickle_passenger and self._rng(int(i)).random() < model.fickle_probability
+                model.fickle_passenger and self.rng(int(i)).random() < model.fickle_probability
             )
 
     def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
@@ -358,7 +310,7 @@ class TaxiVectorEnv(_TabularBatched):
             if old[2] == 4 and (new[0] != old[0] or new[1] != old[1]):
                 self.fickle_steps[i] = False
                 choices = [d for d in range(4) if d != old[3]]
-                states[i] = model.encode(new[0], new[1], new[2], choices[self._rng(int(i)).integers(3)])
+                states[i] = model.encode(new[0], new[1], new[2], choices[self.rng(int(i)).integers(3)])
         return states
 
 
@@ -395,7 +347,7 @@ class BlackjackVectorEnv(_Batched):
         self.faces: list[tuple[str, str]] = [("", "")] * num_envs
 
     def _deal(self, i: int) -> None:
-        draw = self._rng(i).integers
+        draw = self.rng(i).integers
         self.dealers[i] = [DECK[draw(13)], DECK[draw(13)]]
         self.players[i] = [DECK[draw(13)], DECK[draw(13)]]
         showing = self.dealers[i][0]
@@ -417,14 +369,14 @@ class BlackjackVectorEnv(_Batched):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]]:
         """Deal new hands at all tables, or those selected by ``options["reset_mask"]``."""
-        mask, _ = self._reset_mask(seed, options)
+        mask, _ = self.begin_reset(seed, options)
         for i in np.flatnonzero(mask):
             self._deal(int(i))
         return self._observations(), {}
 
     def _play(self, i: int, action: int) -> tuple[float, bool]:
         player, dealer = self.players[i], self.dealers[i]
-        draw = self._rng(i).integers
+        draw = self.rng(i).integers
         if action:
             player.append(DECK[draw(13)])
             bust = sum_hand(player) > 21
@@ -443,11 +395,12 @@ class BlackjackVectorEnv(_Batched):
         self, actions: Any
     ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play every table one step; tables whose hand ended are reset per the mode."""
-        self._check_ready()
+        self.check_step_allowed()
         moves = self._actions(actions).tolist()
         rewards = [0.0] * self.num_envs
         ended = [False] * self.num_envs
-        resetting = self._needs_reset.tolist() if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        reset_mask = self.resetting_now()
+        resetting = reset_mask.tolist() if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
         for i in range(self.num_envs):
             if resetting is not None and resetting[i]:
                 self._deal(i)
@@ -455,11 +408,11 @@ class BlackjackVectorEnv(_Batched):
             rewards[i], ended[i] = self._play(i, moves[i])
         self.steps += 1
         if resetting is not None:
-            self.steps[self._needs_reset] = 0
+            self.steps[reset_mask] = 0
         terminated = np.array(ended)
-        truncated = self._truncations()
+        truncated = self.truncations()
         if resetting is not None:
-            truncated[self._needs_reset] = False
+            truncated[reset_mask] = False
         infos: dict[str, Any] = {}
         done = terminated | truncated
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
@@ -469,7 +422,7 @@ class BlackjackVectorEnv(_Batched):
                 add_info(infos, {"final_obs": final, "final_info": {}}, int(i), self.num_envs)
                 self._deal(int(i))
                 self.steps[i] = 0
-        self._needs_reset = done
+        self.end_step(done)
         return self._observations(), np.array(rewards), terminated, truncated, infos
 
     def _load_model(self, i: int) -> None:
