@@ -90,7 +90,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def resetting_now(self) -> np.ndarray:
         """The sub-envs a NEXT_STEP autoreset resets in this step (their actions are ignored)."""
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
-            return self._needs_reset.copy()
+            return np.array(self._needs_reset)
         return np.zeros(self.num_envs, dtype=np.bool_)
 
     def truncations(self) -> np.ndarray:
