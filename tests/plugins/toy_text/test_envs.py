@@ -219,3 +219,16 @@ def test_reset_infos_have_reference_types():
     assert info == {"prob": 1} and type(info["prob"]) is int
     _, info = palaestra.make("Taxi-v4").reset(seed=0)
     assert type(info["prob"]) is float and info["action_mask"].dtype == np.int8
+
+
+@pytest.mark.parametrize("env_id", ["Taxi-v4", "FrozenLake-v1", "Blackjack-v1", "CliffWalking-v1"])
+def test_human_mode_draws_into_a_window(env_id):
+    import pygame
+
+    env = palaestra.make(env_id, render_mode="human")
+    env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}
+    env.reset(seed=0)
+    env.step(0)
+    assert env.render() is None
+    assert pygame.display.get_init() and pygame.display.get_surface() is not None
+    env.close()

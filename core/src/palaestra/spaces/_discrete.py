@@ -68,7 +68,9 @@ class Discrete(Space[np.integer[Any]]):
             probability: ``float64`` array of shape ``(n,)`` summing to 1.
         """
         if mask is None and probability is None:
-            return self.start + self.np_random.integers(self.n, dtype=self._scalar)  # type: ignore[no-any-return]
+            value = (self._np_random or self.np_random).integers(self.n, dtype=self._scalar)
+            # start + value is value itself (same type and number) when start is 0.
+            return value if self._start_int == 0 else self.start + value  # type: ignore[no-any-return]
         require_one_of(mask, probability)
         if mask is not None:
             check_mask_array(repr(self), mask, (self._n_int,))
