@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from palaestra import logger
@@ -20,7 +22,7 @@ from palaestra.utils.passive_env_checker import (
 if TYPE_CHECKING:
     from palaestra._registry._spec import EnvSpec
 
-__all__ = ["OrderEnforcing", "PassiveEnvChecker", "TimeLimit"]
+__all__ = ["Autoreset", "OrderEnforcing", "PassiveEnvChecker", "RecordEpisodeStatistics", "TimeLimit"]
 
 Step = tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]
 
@@ -185,3 +187,89 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
         env_spec.disable_env_checker = False
         return env_spec
+
+
+class Autoreset(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Reset the env on the step after an episode ends (NEXT_STEP semantics).
+
+    That step ignores the action and returns the reset observation, reward 0, both flags
+    False and the reset info.
+    """
+
+    def __init__(self, env: Env[Any, Any]) -> None:
+        RecordConstructorArgs.__init__(self)
+        Wrapper.__init__(self, env)
+        self.autoreset = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset and clear the pending autoreset."""
+        self.autoreset = False
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> Step:
+        """Step, or reset if the previous step ended the episode."""
+        if self.autoreset:
+            obs, info = self.env.reset()
+            reward: SupportsFloat = 0.0
+            terminated = truncated = False
+        else:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+        self.autoreset = bool(terminated or truncated)
+        return obs, reward, terminated, truncated, info
+
+
+class RecordEpisodeStatistics(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Add ``info[stats_key] = {"r": return, "l": length, "t": seconds}`` at each episode end.
+
+    The last ``buffer_length`` returns, lengths and times are kept in ``return_queue``,
+    ``length_queue`` and ``time_queue``.
+
+    Args:
+        env: The env.
+        buffer_length: How many episodes the queues keep.
+        stats_key: The info key of the statistics.
+    """
+
+    def __init__(self, env: Env[Any, Any], buffer_length: int = 100, stats_key: str = "episode") -> None:
+        RecordConstructorArgs.__init__(self, buffer_length=buffer_length, stats_key=stats_key)
+        Wrapper.__init__(self, env)
+        self._stats_key = stats_key
+        self.episode_count = 0
+        self.episode_start_time: float = -1
+        self.episode_returns: Any = 0.0
+        self.episode_lengths = 0
+        self.time_queue: deque[float] = deque(maxlen=buffer_length)
+        self.return_queue: deque[Any] = deque(maxlen=buffer_length)
+        self.length_queue: deque[int] = deque(maxlen=buffer_length)
+
+    def step(self, action: Any) -> Step:
+        """Step and, at an episode end, record and report the statistics."""
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self.episode_returns += reward
+        self.episode_lengths += 1
+        if terminated or truncated:
+            if self._stats_key in info:
+                raise ValueError(
+                    f"RecordEpisodeStatistics: the env's info already has the key {self._stats_key!r}; "
+                    "pass another stats_key"
+                )
+            elapsed = round(time.perf_counter() - self.episode_start_time, 6)
+            info[self._stats_key] = {"r": self.episode_returns, "l": self.episode_lengths, "t": elapsed}
+            self.time_queue.append(elapsed)
+            self.return_queue.append(self.episode_returns)
+            self.length_queue.append(self.episode_lengths)
+            self.episode_count += 1
+            self.episode_start_time = time.perf_counter()
+        return obs, reward, terminated, truncated, info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset and start counting a new episode."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.episode_start_time = time.perf_counter()
+        self.episode_returns = 0.0
+        self.episode_lengths = 0
+        return obs, info
