@@ -5,7 +5,7 @@ import pytest
 
 import palaestra
 from palaestra._registry import _make as steps
-from palaestra.error import Error, InvalidEnvArguments, ResetNeeded, UnsupportedMode
+from palaestra.error import Error, InvalidEnvArguments, ResetNeeded
 from palaestra.wrappers import OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
 from tests.fixtures.gridworld import make_gridworld_class
 
@@ -85,9 +85,11 @@ def test_apply_wrappers_order(grid):
     assert type(env) is RenderCollection and type(env.env) is OrderEnforcing
 
 
-def test_human_fallback_without_human_rendering_wrapper_is_a_clear_error(grid):
-    with pytest.warns(UserWarning), pytest.raises(UnsupportedMode, match="render_mode='rgb_array'"):
-        palaestra.make("Grid-v0", render_mode="human")
+def test_human_fallback_to_an_array_only_env_adds_human_rendering(grid):
+    with pytest.warns(UserWarning, match="HumanRendering"):
+        env = palaestra.make("Grid-v0", render_mode="human")
+    assert type(env).__name__ == "HumanRendering"
+    env.close()
 
 
 def test_order_enforcing_and_time_limit(grid):

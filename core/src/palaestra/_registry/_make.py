@@ -12,7 +12,7 @@ from palaestra import logger
 from palaestra._core import Env
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec
-from palaestra.error import Error, InvalidMetadata, UnsupportedMode
+from palaestra.error import Error, InvalidMetadata
 
 __all__ = [
     "RenderPlan",
@@ -199,7 +199,7 @@ def apply_wrappers(
     render_wrapper: str | None,
 ) -> Env[Any, Any]:
     """Stack, innermost first: checker, order enforcer, time limit, spec wrappers, render."""
-    from palaestra.wrappers import OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
+    from palaestra.wrappers import HumanRendering, OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
 
     checker_off = spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_off:
@@ -219,21 +219,8 @@ def apply_wrappers(
     if render_wrapper == "collection":
         env = RenderCollection(env)
     elif render_wrapper == "human":
-        env = _human_rendering(env)
+        env = HumanRendering(env)
     return env
-
-
-def _human_rendering(env: Env[Any, Any]) -> Env[Any, Any]:
-    import palaestra.wrappers as wrappers
-
-    human = getattr(wrappers, "HumanRendering", None)
-    if human is None:
-        raise UnsupportedMode(
-            f"{env.unwrapped.spec.id if env.unwrapped.spec else env} does not render in 'human' "
-            "mode natively and the HumanRendering wrapper is not available; use "
-            "render_mode='rgb_array' and display the frames yourself."
-        )
-    return human(env)  # type: ignore[no-any-return]
 
 
 def make_env(

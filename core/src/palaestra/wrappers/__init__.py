@@ -35,7 +35,13 @@ from palaestra.wrappers._observations import (
     ResizeObservation,
     TransformObservation,
 )
-from palaestra.wrappers._rendering import RenderCollection
+from palaestra.wrappers._rendering import (
+    AddWhiteNoise,
+    HumanRendering,
+    ObstructView,
+    RecordVideo,
+    RenderCollection,
+)
 from palaestra.wrappers._rewards import ClipReward, NormalizeReward, TransformReward
 from palaestra.wrappers._stateful_observations import (
     DelayObservation,
@@ -46,6 +52,10 @@ from palaestra.wrappers._stateful_observations import (
 )
 
 __all__ = [
+    "RecordVideo",
+    "ObstructView",
+    "HumanRendering",
+    "AddWhiteNoise",
     "AddRenderObservation",
     "Autoreset",
     "ClipAction",

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
+import numpy as np
+
+from palaestra import logger
 from palaestra._core import Env, Wrapper
 from palaestra.utils._record_constructor import RecordConstructorArgs
 
-__all__ = ["RenderCollection"]
+__all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection"]
 
 
 class RenderCollection(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
@@ -60,3 +63,347 @@ class RenderCollection(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         if self.pop_frames:
             self.frame_list = []
         return frames
+
+
+class HumanRendering(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Show an ``rgb_array`` env's frames in a pygame window after every reset and step.
+
+    ``make`` adds it when ``render_mode="human"`` is asked of an env that only renders arrays.
+    """
+
+    ACCEPTED_RENDER_MODES = ("rgb_array", "rgb_array_list", "depth_array", "depth_array_list")
+
+    def __init__(self, env: Env[Any, Any]) -> None:
+        RecordConstructorArgs.__init__(self)
+        Wrapper.__init__(self, env)
+        if env.render_mode not in self.ACCEPTED_RENDER_MODES:
+            raise ValueError(
+                f"Expected env.render_mode to be one of {list(self.ACCEPTED_RENDER_MODES)} but got '{env.render_mode}'"
+            )
+        if "render_fps" not in env.metadata:
+            raise ValueError(
+                "The base environment must specify 'render_fps' to be used with the HumanRendering wrapper"
+            )
+        if "human" not in self.metadata["render_modes"]:
+            self.metadata = {**env.metadata, "render_modes": [*env.metadata["render_modes"], "human"]}
+        self.screen_size: tuple[int, int] | None = None
+        self.window: Any = None
+        self.clock: Any = None
+
+    @property
+    def render_mode(self) -> str:  # type: ignore[override]
+        """Always ``"human"``."""
+        return "human"
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step and show the frame."""
+        result = self.env.step(action)
+        self._show()
+        return result
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset and show the frame."""
+        result = self.env.reset(seed=seed, options=options)
+        self._show()
+        return result
+
+    def render(self) -> None:
+        """Frames are shown by ``reset``/``step``; nothing to return."""
+        return None
+
+    def _show(self) -> None:
+        from palaestra.utils.canvas import import_pygame
+
+        pygame = import_pygame()
+        frame = self.env.render()
+        if isinstance(frame, list):
+            frame = frame[-1]
+        if not isinstance(frame, np.ndarray):
+            raise TypeError(f"HumanRendering expects env.render() to return a numpy array, got {type(frame)}")
+        pixels = np.transpose(frame, (1, 0, 2))
+        if self.screen_size is None:
+            self.screen_size = pixels.shape[:2]
+        if self.screen_size != pixels.shape[:2]:
+            raise ValueError(f"The frame size changed from {self.screen_size} to {pixels.shape[:2]}")
+        if self.window is None:
+            pygame.display.init()
+            self.window = pygame.display.set_mode(self.screen_size)
+            self.clock = pygame.time.Clock()
+        self.window.blit(pygame.surfarray.make_surface(pixels), (0, 0))
+        pygame.event.pump()  # keeps the window responsive
+        self.clock.tick(self.metadata["render_fps"])
+        pygame.display.flip()
+
+    def close(self) -> None:
+        """Close the window and the env."""
+        if self.window is not None:
+            from palaestra.utils.canvas import import_pygame
+
+            import_pygame().display.quit()
+            self.window = None
+        self.env.close()
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...], grayscale: bool) -> np.ndarray:
+    if grayscale:
+        high = 255 * np.array([0.2989, 0.587, 0.114])
+        return rng.integers((0, 0, 0), high, size=shape, dtype=np.uint8).sum(-1, keepdims=True).repeat(3, -1)  # type: ignore[no-any-return]
+    return rng.integers(0, 255, size=shape, dtype=np.uint8)
+
+
+class AddWhiteNoise(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Replace random pixels of rendered frames with noise (draws from the env's generator).
+
+    Args:
+        env: An ``rgb_array`` env.
+        probability_of_noise_per_pixel: Chance a pixel is replaced, in ``[0, 1)``.
+        is_noise_grayscale: Grey noise instead of colour noise.
+    """
+
+    def __init__(
+        self, env: Env[Any, Any], probability_of_noise_per_pixel: float, is_noise_grayscale: bool = False
+    ) -> None:
+        from palaestra.error import InvalidProbability
+
+        if not 0 <= probability_of_noise_per_pixel < 1:
+            raise InvalidProbability(
+                f"probability_of_noise_per_pixel should be in the interval [0,1). Received {probability_of_noise_per_pixel}"
+            )
+        RecordConstructorArgs.__init__(
+            self,
+            probability_of_noise_per_pixel=probability_of_noise_per_pixel,
+            is_noise_grayscale=is_noise_grayscale,
+        )
+        Wrapper.__init__(self, env)
+        self.probability_of_noise_per_pixel = probability_of_noise_per_pixel
+        self.is_noise_grayscale = is_noise_grayscale
+
+    def render(self) -> np.ndarray:
+        """The frame with noise."""
+        frame: Any = self.env.render()
+        noise = _noise(self.np_random, frame.shape, self.is_noise_grayscale)
+        mask = self.np_random.random(frame.shape[0:2]) < self.probability_of_noise_per_pixel
+        return np.where(mask[..., None], noise, frame)
+
+
+class ObstructView(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Cover random square patches of rendered frames with noise.
+
+    Args:
+        env: An ``rgb_array`` env.
+        obstructed_pixels_ratio: Approximate fraction of pixels covered, in ``[0, 1)``.
+        obstruction_width: Side of each square patch (at least 1).
+        is_noise_grayscale: Grey noise instead of colour noise.
+    """
+
+    def __init__(
+        self,
+        env: Env[Any, Any],
+        obstructed_pixels_ratio: float,
+        obstruction_width: int,
+        is_noise_grayscale: bool = False,
+    ) -> None:
+        if not 0 <= obstructed_pixels_ratio < 1:
+            raise ValueError(
+                f"obstructed_pixels_ratio should be in the interval [0,1). Received {obstructed_pixels_ratio}"
+            )
+        if obstruction_width < 1:
+            raise ValueError(
+                f"obstruction_width should be larger or equal than 1. Received {obstruction_width}"
+            )
+        RecordConstructorArgs.__init__(
+            self,
+            obstructed_pixels_ratio=obstructed_pixels_ratio,
+            obstruction_width=obstruction_width,
+            is_noise_grayscale=is_noise_grayscale,
+        )
+        Wrapper.__init__(self, env)
+        self.obstruction_centers_ratio = obstructed_pixels_ratio / obstruction_width**2
+        self.obstruction_width = obstruction_width
+        self.is_noise_grayscale = is_noise_grayscale
+
+    def render(self) -> np.ndarray:
+        """The frame with patches of noise."""
+        frame: Any = self.env.render()
+        height, width = frame.shape[0], frame.shape[1]
+        count = int(height * width * self.obstruction_centers_ratio)
+        centers = np.unravel_index(self.np_random.integers(0, height * width, count), (height, width))
+        mask = np.zeros((height, width), dtype=bool)
+        low = self.obstruction_width // 2
+        high = self.obstruction_width - low
+        for x, y in zip(*centers, strict=True):
+            mask[max(x - low, 0) : min(x + high, height), max(y - low, 0) : min(y + high, width)] = True
+        noise = _noise(self.np_random, frame.shape, self.is_noise_grayscale)
+        return np.where(mask[..., None], noise, frame)
+
+
+class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Record episodes (or step ranges) of an ``rgb_array`` env to mp4 files.
+
+    Videos are written when a recording stops: at the next episode start, after
+    ``video_length`` frames, or on ``close()``.
+
+    Args:
+        env: An env rendering arrays (``rgb_array`` or ``rgb_array_list``).
+        video_folder: Where videos go (created if missing).
+        episode_trigger: Record episode ``i`` when ``episode_trigger(i)``; the default
+            (when no trigger is given) is :func:`capped_cubic_video_schedule`.
+        step_trigger: Start recording at global step ``i`` when ``step_trigger(i)``.
+        video_length: Frames per video (0: whole episodes).
+        name_prefix: File name prefix.
+        fps: Frames per second (default: the env's ``render_fps``, else 30).
+        disable_logger: Ignored (kept for Gymnasium compatibility).
+        gc_trigger: Run the garbage collector after saving a video of episode ``i``.
+    """
+
+    def __init__(
+        self,
+        env: Env[Any, Any],
+        video_folder: str,
+        episode_trigger: Any = None,
+        step_trigger: Any = None,
+        video_length: int = 0,
+        name_prefix: str = "rl-video",
+        fps: int | None = None,
+        disable_logger: bool = True,
+        gc_trigger: Any = lambda episode: True,
+    ) -> None:
+        import os
+
+        from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
+
+        RecordConstructorArgs.__init__(
+            self,
+            video_folder=video_folder,
+            episode_trigger=episode_trigger,
+            step_trigger=step_trigger,
+            video_length=video_length,
+            name_prefix=name_prefix,
+            fps=fps,
+            disable_logger=disable_logger,
+            gc_trigger=gc_trigger,
+        )
+        Wrapper.__init__(self, env)
+        if env.render_mode in {None, "human", "ansi"}:
+            raise ValueError(
+                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. Initialize your "
+                "environment with a render_mode that returns an image, such as rgb_array."
+            )
+        _imageio()  # fail now, with the install hint, rather than at the end of an episode
+        if episode_trigger is None and step_trigger is None:
+            episode_trigger = capped_cubic_video_schedule
+        self.episode_trigger = episode_trigger
+        self.step_trigger = step_trigger
+        self.gc_trigger = gc_trigger
+        self.video_folder = os.path.abspath(video_folder)
+        if os.path.isdir(self.video_folder):
+            logger.warn(
+                f"Overwriting existing videos at {self.video_folder} folder (try specifying a different "
+                "`video_folder` for the `RecordVideo` wrapper if this is not desired)"
+            )
+        os.makedirs(self.video_folder, exist_ok=True)
+        self.frames_per_sec = fps if fps is not None else self.metadata.get("render_fps", 30)
+        self.name_prefix = name_prefix
+        self._video_name: str | None = None
+        self.video_length: float = video_length if video_length != 0 else float("inf")
+        self.recording = False
+        self.recorded_frames: list[Any] = []
+        self.render_history: list[Any] = []
+        self.step_id = -1
+        self.episode_id = -1
+
+    def _capture_frame(self) -> None:
+        frame = self.env.render()
+        if isinstance(frame, list):
+            if not frame:
+                logger.warn(
+                    "Trying to capture a frame but 'env.render()' has just been called; it cannot be captured."
+                )
+                return
+            self.render_history += frame
+            frame = frame[-1]
+        if isinstance(frame, np.ndarray):
+            self.recorded_frames.append(frame)
+        else:
+            self.stop_recording()
+            logger.warn(f"Recording stopped: render returned {type(frame)}, not a numpy array.")
+
+    def _after_frame(self) -> None:
+        if self.recording:
+            self._capture_frame()
+            if len(self.recorded_frames) > self.video_length:
+                self.stop_recording()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset; start (or end) an episode recording."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.episode_id += 1
+        if self.recording and self.video_length == float("inf"):
+            self.stop_recording()
+        if self.episode_trigger and self.episode_trigger(self.episode_id):
+            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        self._after_frame()
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step; capture a frame while recording."""
+        result = self.env.step(action)
+        self.step_id += 1
+        if self.step_trigger and self.step_trigger(self.step_id):
+            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        self._after_frame()
+        return result
+
+    def render(self) -> Any:
+        """The env's frame(s), plus frames the recorder consumed from a ``*_list`` mode."""
+        out: Any = self.env.render()
+        if self.recording and isinstance(out, list):
+            self.recorded_frames += out
+        if self.render_history:
+            history, self.render_history = self.render_history, []
+            return history + out
+        return out
+
+    def close(self) -> None:
+        """Close the env and save a recording in progress."""
+        self.env.close()
+        if self.recording:
+            self.stop_recording()
+
+    def start_recording(self, video_name: str) -> None:
+        """Start a new recording (saving the current one first)."""
+        if self.recording:
+            self.stop_recording()
+        self.recording = True
+        self._video_name = video_name
+
+    def stop_recording(self) -> None:
+        """Write the recorded frames to ``{video_folder}/{video_name}.mp4``."""
+        import gc
+        import os
+
+        from palaestra.utils.save_video import write_mp4
+
+        if not self.recording:
+            raise RuntimeError("stop_recording was called, but no recording was started")
+        if not self.recorded_frames:
+            logger.warn("Ignored saving a video as there were zero frames to save.")
+        else:
+            write_mp4(
+                os.path.join(self.video_folder, f"{self._video_name}.mp4"),
+                self.recorded_frames,
+                self.frames_per_sec,
+            )
+        self.recorded_frames = []
+        self.recording = False
+        self._video_name = None
+        if self.gc_trigger and self.gc_trigger(self.episode_id):
+            gc.collect()
+
+    def __del__(self) -> None:
+        if getattr(self, "recorded_frames", None):
+            logger.warn("Unable to save last video! Did you call close()?")
