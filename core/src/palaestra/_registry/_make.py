@@ -199,7 +199,13 @@ def apply_wrappers(
     render_wrapper: str | None,
 ) -> Env[Any, Any]:
     """Stack, innermost first: checker, order enforcer, time limit, spec wrappers, render."""
-    from palaestra.wrappers import HumanRendering, OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
+    from palaestra.wrappers import (
+        HumanRendering,
+        OrderEnforcing,
+        PassiveEnvChecker,
+        RenderCollection,
+        TimeLimit,
+    )
 
     checker_off = spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_off:
