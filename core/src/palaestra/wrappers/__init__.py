@@ -50,8 +50,14 @@ from palaestra.wrappers._stateful_observations import (
     NormalizeObservation,
     TimeAwareObservation,
 )
+from palaestra.wrappers.array_conversion import ArrayConversion, JaxToNumpy, JaxToTorch, NumpyToTorch
 
 __all__ = [
+    "ArrayConversion",
+    "JaxToNumpy",
+    "JaxToTorch",
+    "NumpyToTorch",
+    "vector",
     "RecordVideo",
     "ObstructView",
     "HumanRendering",
@@ -105,6 +111,10 @@ _RENAMED = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "vector":  # imported on first use: it pulls in palaestra.vector
+        import importlib
+
+        return importlib.import_module("palaestra.wrappers.vector")
     if name in _RENAMED:
         raise AttributeError(
             f"palaestra.wrappers.{name} was renamed or removed (as in Gymnasium 1.0); use {_RENAMED[name]} instead."

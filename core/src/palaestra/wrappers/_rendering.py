@@ -9,6 +9,7 @@ import numpy as np
 from palaestra import logger
 from palaestra._core import Env, Wrapper
 from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 
 __all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection"]
 
@@ -86,9 +87,7 @@ class HumanRendering(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             )
         if "human" not in self.metadata["render_modes"]:
             self.metadata = {**env.metadata, "render_modes": [*env.metadata["render_modes"], "human"]}
-        self.screen_size: tuple[int, int] | None = None
-        self.window: Any = None
-        self.clock: Any = None
+        self.window = FrameWindow(self.metadata["render_fps"])
 
     @property
     def render_mode(self) -> str:  # type: ignore[override]
@@ -114,35 +113,16 @@ class HumanRendering(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         return None
 
     def _show(self) -> None:
-        from palaestra.utils.canvas import import_pygame
-
-        pygame = import_pygame()
         frame = self.env.render()
         if isinstance(frame, list):
             frame = frame[-1]
         if not isinstance(frame, np.ndarray):
             raise TypeError(f"HumanRendering expects env.render() to return a numpy array, got {type(frame)}")
-        pixels = np.transpose(frame, (1, 0, 2))
-        if self.screen_size is None:
-            self.screen_size = pixels.shape[:2]
-        if self.screen_size != pixels.shape[:2]:
-            raise ValueError(f"The frame size changed from {self.screen_size} to {pixels.shape[:2]}")
-        if self.window is None:
-            pygame.display.init()
-            self.window = pygame.display.set_mode(self.screen_size)
-            self.clock = pygame.time.Clock()
-        self.window.blit(pygame.surfarray.make_surface(pixels), (0, 0))
-        pygame.event.pump()  # keeps the window responsive
-        self.clock.tick(self.metadata["render_fps"])
-        pygame.display.flip()
+        self.window.show(frame)
 
     def close(self) -> None:
         """Close the window and the env."""
-        if self.window is not None:
-            from palaestra.utils.canvas import import_pygame
-
-            import_pygame().display.quit()
-            self.window = None
+        self.window.close()
         self.env.close()
 
 
@@ -239,7 +219,7 @@ class ObstructView(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         return np.where(mask[..., None], noise, frame)
 
 
-class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     """Record episodes (or step ranges) of an ``rgb_array`` env to mp4 files.
 
     Videos are written when a recording stops: at the next episode start, after
@@ -270,10 +250,6 @@ class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         disable_logger: bool = True,
         gc_trigger: Any = lambda episode: True,
     ) -> None:
-        import os
-
-        from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
-
         RecordConstructorArgs.__init__(
             self,
             video_folder=video_folder,
@@ -291,28 +267,10 @@ class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
                 f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. Initialize your "
                 "environment with a render_mode that returns an image, such as rgb_array."
             )
-        _imageio()  # fail now, with the install hint, rather than at the end of an episode
-        if episode_trigger is None and step_trigger is None:
-            episode_trigger = capped_cubic_video_schedule
-        self.episode_trigger = episode_trigger
-        self.step_trigger = step_trigger
-        self.gc_trigger = gc_trigger
-        self.video_folder = os.path.abspath(video_folder)
-        if os.path.isdir(self.video_folder):
-            logger.warn(
-                f"Overwriting existing videos at {self.video_folder} folder (try specifying a different "
-                "`video_folder` for the `RecordVideo` wrapper if this is not desired)"
-            )
-        os.makedirs(self.video_folder, exist_ok=True)
-        self.frames_per_sec = fps if fps is not None else self.metadata.get("render_fps", 30)
-        self.name_prefix = name_prefix
-        self._video_name: str | None = None
-        self.video_length: float = video_length if video_length != 0 else float("inf")
-        self.recording = False
-        self.recorded_frames: list[Any] = []
-        self.render_history: list[Any] = []
-        self.step_id = -1
-        self.episode_id = -1
+        fps = fps if fps is not None else self.metadata.get("render_fps", 30)
+        self._setup_recorder(
+            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger
+        )
 
     def _capture_frame(self) -> None:
         frame = self.env.render()
@@ -330,31 +288,19 @@ class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             self.stop_recording()
             logger.warn(f"Recording stopped: render returned {type(frame)}, not a numpy array.")
 
-    def _after_frame(self) -> None:
-        if self.recording:
-            self._capture_frame()
-            if len(self.recorded_frames) > self.video_length:
-                self.stop_recording()
-
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset; start (or end) an episode recording."""
         obs, info = self.env.reset(seed=seed, options=options)
-        self.episode_id += 1
-        if self.recording and self.video_length == float("inf"):
-            self.stop_recording()
-        if self.episode_trigger and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        self._new_episode()
         self._after_frame()
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step; capture a frame while recording."""
         result = self.env.step(action)
-        self.step_id += 1
-        if self.step_trigger and self.step_trigger(self.step_id):
-            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        self._new_step()
         self._after_frame()
         return result
 
@@ -373,37 +319,3 @@ class RecordVideo(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.env.close()
         if self.recording:
             self.stop_recording()
-
-    def start_recording(self, video_name: str) -> None:
-        """Start a new recording (saving the current one first)."""
-        if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
-
-    def stop_recording(self) -> None:
-        """Write the recorded frames to ``{video_folder}/{video_name}.mp4``."""
-        import gc
-        import os
-
-        from palaestra.utils.save_video import write_mp4
-
-        if not self.recording:
-            raise RuntimeError("stop_recording was called, but no recording was started")
-        if not self.recorded_frames:
-            logger.warn("Ignored saving a video as there were zero frames to save.")
-        else:
-            write_mp4(
-                os.path.join(self.video_folder, f"{self._video_name}.mp4"),
-                self.recorded_frames,
-                self.frames_per_sec,
-            )
-        self.recorded_frames = []
-        self.recording = False
-        self._video_name = None
-        if self.gc_trigger and self.gc_trigger(self.episode_id):
-            gc.collect()
-
-    def __del__(self) -> None:
-        if getattr(self, "recorded_frames", None):
-            logger.warn("Unable to save last video! Did you call close()?")

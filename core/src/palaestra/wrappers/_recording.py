@@ -1,0 +1,145 @@
+"""Machinery shared by the single-env and vector rendering wrappers: mp4 recorder, pygame window."""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from palaestra import logger
+
+
+class VideoRecorder:
+    """Mixin holding a recording in progress and writing it to ``{video_folder}/{name}.mp4``.
+
+    The host class calls :meth:`_setup_recorder` from ``__init__``, appends frames to
+    ``recorded_frames`` and calls :meth:`start_recording` / :meth:`stop_recording`.
+    """
+
+    episode_id: int
+    recorded_frames: list[Any]
+
+    def _setup_recorder(
+        self,
+        video_folder: str,
+        episode_trigger: Callable[[int], bool] | None,
+        step_trigger: Callable[[int], bool] | None,
+        video_length: int,
+        name_prefix: str,
+        fps: float,
+        gc_trigger: Callable[[int], bool] | None,
+    ) -> None:
+        from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
+
+        _imageio()  # fail now, with the install hint, rather than at the end of an episode
+        if episode_trigger is None and step_trigger is None:
+            episode_trigger = capped_cubic_video_schedule
+        self.episode_trigger = episode_trigger
+        self.step_trigger = step_trigger
+        self.gc_trigger = gc_trigger
+        self.video_folder = os.path.abspath(video_folder)
+        if os.path.isdir(self.video_folder):
+            logger.warn(
+                f"Overwriting existing videos at {self.video_folder} folder (try specifying a different "
+                "`video_folder` for the `RecordVideo` wrapper if this is not desired)"
+            )
+        os.makedirs(self.video_folder, exist_ok=True)
+        self.frames_per_sec = fps
+        self.name_prefix = name_prefix
+        self._video_name: str | None = None
+        self.video_length: float = video_length if video_length != 0 else float("inf")
+        self.recording = False
+        self.recorded_frames = []
+        self.render_history: list[Any] = []
+        self.step_id = -1
+        self.episode_id = -1
+
+    def _new_episode(self) -> None:
+        """Count an episode start; end an open-ended recording and maybe start a new one."""
+        self.episode_id += 1
+        if self.recording and self.video_length == float("inf"):
+            self.stop_recording()
+        if self.episode_trigger and self.episode_trigger(self.episode_id):
+            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+
+    def _new_step(self) -> None:
+        self.step_id += 1
+        if self.step_trigger and self.step_trigger(self.step_id):
+            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+
+    def _capture_frame(self) -> None:
+        raise NotImplementedError
+
+    def _after_frame(self) -> None:
+        if self.recording:
+            self._capture_frame()
+            if len(self.recorded_frames) > self.video_length:
+                self.stop_recording()
+
+    def start_recording(self, video_name: str) -> None:
+        """Start a new recording (saving the current one first)."""
+        if self.recording:
+            self.stop_recording()
+        self.recording = True
+        self._video_name = video_name
+
+    def stop_recording(self) -> None:
+        """Write the recorded frames to ``{video_folder}/{video_name}.mp4``."""
+        from palaestra.utils.save_video import write_mp4
+
+        if not self.recording:
+            raise RuntimeError("stop_recording was called, but no recording was started")
+        if not self.recorded_frames:
+            logger.warn("Ignored saving a video as there were zero frames to save.")
+        else:
+            path = os.path.join(self.video_folder, f"{self._video_name}.mp4")
+            write_mp4(path, self.recorded_frames, self.frames_per_sec)
+        self.recorded_frames = []
+        self.recording = False
+        self._video_name = None
+        if self.gc_trigger and self.gc_trigger(self.episode_id):
+            gc.collect()
+
+    def __del__(self) -> None:
+        if getattr(self, "recorded_frames", None):
+            logger.warn("Unable to save last video! Did you call close()?")
+
+
+class FrameWindow:
+    """A pygame window showing HxWx3 frames at a fixed rate (opened on the first frame)."""
+
+    def __init__(self, fps: float) -> None:
+        self.fps = fps
+        self.size: tuple[int, int] | None = None
+        self.window: Any = None
+        self.clock: Any = None
+
+    def show(self, frame: np.ndarray) -> None:
+        """Blit ``frame`` (rows, columns, RGB) and wait for the next tick."""
+        from palaestra.utils.canvas import import_pygame
+
+        pygame = import_pygame()
+        pixels = np.transpose(frame, (1, 0, 2))  # pygame surfaces are column-major
+        if self.size is None:
+            self.size = pixels.shape[:2]
+        if self.size != pixels.shape[:2]:
+            raise ValueError(f"The frame size changed from {self.size} to {pixels.shape[:2]}")
+        if self.window is None:
+            pygame.display.init()
+            self.window = pygame.display.set_mode(self.size)
+            self.clock = pygame.time.Clock()
+        self.window.blit(pygame.surfarray.make_surface(pixels), (0, 0))
+        pygame.event.pump()  # keeps the window responsive
+        self.clock.tick(self.fps)
+        pygame.display.flip()
+
+    def close(self) -> None:
+        """Close the window if one is open."""
+        if self.window is not None:
+            from palaestra.utils.canvas import import_pygame
+
+            import_pygame().display.quit()
+            self.window = None
