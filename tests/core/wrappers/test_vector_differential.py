@@ -182,7 +182,9 @@ def test_episode_statistics_refuses_to_overwrite_an_info_key():
         for _ in range(12):
             env.step(np.zeros(3, dtype=np.int64))
 
-    with pytest.raises(ValueError, match="key 'episode' but this key already exists in info.*another `stats_key`"):
+    with pytest.raises(
+        ValueError, match="key 'episode' but this key already exists in info.*another `stats_key`"
+    ):
         step_until_an_episode_ends()
 
 
