@@ -40,6 +40,7 @@ __all__ = [
     "VectorizerNotFound",
     "VersionNotFound",
     "WorkerDiedError",
+    "WrapperSetNotFound",
 ]
 
 
@@ -77,6 +78,13 @@ class InvalidEnvArguments(Error, TypeError):
 
 class VectorizerNotFound(Error, KeyError):
     """``make_vec`` was asked for a vectorization mode nobody registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class WrapperSetNotFound(Error, KeyError):
+    """``make(..., wrappers=name)`` named a wrapper set nobody registered."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""

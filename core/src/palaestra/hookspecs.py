@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from palaestra._markers import hookspec
 
 if TYPE_CHECKING:
-    from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar
+    from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 
-__all__ = ["palaestra_register_envs", "palaestra_register_vectorizers"]
+__all__ = ["palaestra_register_envs", "palaestra_register_vectorizers", "palaestra_register_wrapper_sets"]
 
 
 # -- Registration: called once when the plugin is loaded ------------------------------
@@ -80,4 +80,27 @@ def palaestra_register_vectorizers(registrar: VectorizerRegistrar) -> None:
 
     An implementation must not import the engine behind the vectorizer (Ray, ...): the
     factory string defers that to the first ``make_vec`` call that asks for it.
+    """
+
+
+@hookspec
+def palaestra_register_wrapper_sets(registrar: WrapperSetRegistrar) -> None:
+    """Register named, ordered lists of wrappers that ``make`` and ``make_vec`` can apply.
+
+    Called once per plugin, together with the other registration hooks, when the plugin
+    is first needed; ``make(id, wrappers="ns/name")`` loads plugin ``ns`` only. Not
+    first-result and not historic: every implementation runs. The core's own sets
+    (``"atari"``, ``"normalize"``) are registered through this hook by the built-in plugin.
+
+    Args:
+        registrar: Call ``registrar.register(name, wrappers)`` once per set, where
+            ``wrappers`` lists the wrappers innermost first, each as
+            ``("module:Class", {kwargs})``, a bare ``"module:Class"`` or a
+            :class:`palaestra.WrapperSpec`. The classes are imported only when a set is
+            applied; they are called as ``Class(env, **kwargs)`` and should record their
+            arguments (:class:`palaestra.utils.RecordConstructorArgs`) so that
+            ``make(env.spec)`` rebuilds them. A plain ``name`` becomes ``"ns/name"``.
+
+    Returns:
+        Nothing; return values are ignored. A hook that raises registers nothing.
     """

@@ -13,11 +13,11 @@ import pluggy
 from palaestra import hookspecs
 from palaestra._markers import PROJECT_NAME
 from palaestra._plugins._discovery import PluginRecord, allowed_namespaces, autoload_disabled, discover
-from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar
+from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._plugins._suites import install_hint
 from palaestra._registry._registry import Registry
-from palaestra._registry._spec import EnvSpec
-from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound
+from palaestra._registry._spec import EnvSpec, WrapperSpec
+from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound, WrapperSetNotFound
 
 __all__ = ["PluginHost"]
 
@@ -51,6 +51,7 @@ class PluginHost:
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
         self.current_namespace: str | None = None
         self.vectorizers: dict[str, tuple[str, str]] = {}
+        self.wrapper_sets: dict[str, tuple[tuple[WrapperSpec, ...], str]] = {}
         self._load_builtin()
 
     def _load_builtin(self) -> None:
@@ -157,10 +158,12 @@ class PluginHost:
             self._fail(record, "its hook implementations are invalid", e)
         envs = EnvRegistrar(record.namespace, record.distribution)
         vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
+        wrapper_sets = WrapperSetRegistrar(record.namespace, record.distribution)
         others = [p for p in self.plugin_manager.get_plugins() if p is not module]
         for hook, registrar in (
             ("palaestra_register_envs", envs),
             ("palaestra_register_vectorizers", vectorizers),
+            ("palaestra_register_wrapper_sets", wrapper_sets),
         ):
             caller = self.plugin_manager.subset_hook_caller(hook, others)
             try:
@@ -169,7 +172,8 @@ class PluginHost:
                 self.plugin_manager.unregister(module)
                 self._fail(record, f"its {hook} hook raised", e)
         self._commit(record, envs.specs)
-        self._commit_vectorizers(record, vectorizers.factories)
+        self._commit_named("Vectorizer", self.vectorizers, record, vectorizers.factories)
+        self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
         self._loaded[record.namespace] = record
 
     def _commit(self, record: PluginRecord, specs: list[EnvSpec]) -> None:
@@ -187,17 +191,38 @@ class PluginHost:
         for spec in specs:
             self.registry.add(spec, owner=record.distribution)
 
-    def _commit_vectorizers(self, record: PluginRecord, factories: dict[str, str]) -> None:
-        for name in factories:
-            owner = self.vectorizers.get(name)
+    def _commit_named(
+        self, kind: str, table: dict[str, tuple[Any, str]], record: PluginRecord, items: dict[str, Any]
+    ) -> None:
+        """Add a plugin's named vectorizers or wrapper sets, refusing names another distribution owns."""
+        for name in items:
+            owner = table.get(name)
             if owner is not None and owner[1] != record.distribution:
                 raise PluginConflictError(
-                    f"Vectorizer {name!r} is registered by both {owner[1]} and {record.distribution}.",
+                    f"{kind} {name!r} is registered by both {owner[1]} and {record.distribution}.",
                     namespace=record.namespace,
                     distributions=(owner[1], record.distribution),
                 )
-        for name, factory in factories.items():
-            self.vectorizers[name] = (factory, record.distribution)
+        for name, item in items.items():
+            table[name] = (item, record.distribution)
+
+    def _lookup(self, kind: str, table: dict[str, tuple[Any, str]], name: str, error: type[Exception]) -> Any:
+        """``table[name]``, loading plugin ``ns`` for ``ns/...`` names; a did-you-mean error if unknown."""
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} names are strings, got {name!r}")
+        if "/" in name:
+            self.load_namespace(name.split("/", 1)[0])
+        entry = table.get(name)
+        if entry is None:
+            import difflib
+
+            known = sorted(table)
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise error(
+                f"Unknown {kind} {name!r}.{hint} Known: {known}; plugin {kind}s are named 'namespace/name'."
+            )
+        return entry[0]
 
     def vectorizer(self, name: str) -> Any:
         """The factory callable of vectorizer ``name`` (``"sync"``, ``"async"`` or ``"ns/name"``).
@@ -210,20 +235,18 @@ class PluginHost:
         """
         from palaestra._registry._make import load_env_creator
 
-        if "/" in name:
-            self.load_namespace(name.split("/", 1)[0])
-        entry = self.vectorizers.get(name)
-        if entry is None:
-            import difflib
+        return load_env_creator(self._lookup("vectorizer", self.vectorizers, name, VectorizerNotFound))
 
-            known = sorted(self.vectorizers)
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise VectorizerNotFound(
-                f"Unknown vectorizer {name!r}.{hint} Known: {known} and 'vector_entry_point'; plugin "
-                "vectorizers are named 'namespace/name'."
-            )
-        return load_env_creator(entry[0])
+    def wrapper_set(self, name: str) -> tuple[WrapperSpec, ...]:
+        """The wrapper specs of set ``name`` (``"atari"`` or ``"ns/name"``), innermost first.
+
+        Loads only the plugin owning ``ns``.
+
+        Raises:
+            WrapperSetNotFound: No such set; the message lists the known ones.
+            PluginLoadError: The owning plugin is broken.
+        """
+        return self._lookup("wrapper set", self.wrapper_sets, name, WrapperSetNotFound)  # type: ignore[no-any-return]
 
     def add_plugin(self, module: ModuleType | str, namespace: str, distribution: str = "<local>") -> None:
         """Load a plugin module directly, without an entry point (tests, notebooks).

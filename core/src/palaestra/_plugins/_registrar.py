@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from palaestra._registry._ids import get_env_id, parse_env_id
-from palaestra._registry._spec import EnvSpec
+from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import RegistrationError
 
-__all__ = ["EnvRegistrar", "VectorizerRegistrar"]
+__all__ = ["EnvRegistrar", "VectorizerRegistrar", "WrapperSetRegistrar"]
 
 _SPEC_FIELDS = frozenset(
     {
@@ -84,6 +84,18 @@ class EnvRegistrar:
         self.specs.append(EnvSpec(id=full_id, entry_point=entry_point, **fields))
 
 
+def _check_name(kind: str, namespace: str, distribution: str, name: str) -> None:
+    if not name or "/" in name or not name.replace("_", "").replace("-", "").isalnum():
+        raise RegistrationError(
+            f"Plugin {namespace!r} ({distribution}) registered an invalid {kind} name {name!r}; "
+            "use letters, digits, '-' and '_'"
+        )
+
+
+def _is_entry_point(value: Any) -> bool:
+    return isinstance(value, str) and value.count(":") == 1 and all(value.split(":"))
+
+
 class VectorizerRegistrar:
     """Collects a plugin's vectorizer registrations: name -> ``"module:callable"``.
 
@@ -108,12 +120,8 @@ class VectorizerRegistrar:
         Raises:
             RegistrationError: A malformed name or factory, or a duplicate within the plugin.
         """
-        if not name or "/" in name or not name.replace("_", "").replace("-", "").isalnum():
-            raise RegistrationError(
-                f"Plugin {self.namespace!r} ({self.distribution}) registered an invalid vectorizer "
-                f"name {name!r}; use letters, digits, '-' and '_'"
-            )
-        if not isinstance(factory, str) or factory.count(":") != 1:
+        _check_name("vectorizer", self.namespace, self.distribution, name)
+        if not _is_entry_point(factory):
             raise RegistrationError(
                 f"Plugin {self.namespace!r} ({self.distribution}) registered vectorizer {name!r} with "
                 f"factory {factory!r}; give a 'module:callable' string"
@@ -122,3 +130,60 @@ class VectorizerRegistrar:
         if full in self.factories:
             raise RegistrationError(f"Plugin {self.namespace!r} registered vectorizer {full!r} twice")
         self.factories[full] = factory
+
+
+class WrapperSetRegistrar:
+    """Collects a plugin's wrapper sets: name -> ordered wrapper specs (innermost first).
+
+    Attributes:
+        namespace: The plugin's namespace.
+        distribution: The distribution that declared the plugin.
+    """
+
+    def __init__(self, namespace: str, distribution: str) -> None:
+        self.namespace = namespace
+        self.distribution = distribution
+        self.sets: dict[str, tuple[WrapperSpec, ...]] = {}
+
+    def register(self, name: str, wrappers: Any, *, default_namespace: bool = False) -> None:
+        """Describe one wrapper set.
+
+        Args:
+            name: Its name; placed in the plugin's namespace unless ``default_namespace``.
+            wrappers: The wrappers, innermost first. Each is a :class:`WrapperSpec`, a
+                ``("module:Class", {kwargs})`` pair or a bare ``"module:Class"`` string.
+            default_namespace: Register the bare name (reserved for the built-in plugin).
+
+        Raises:
+            RegistrationError: A malformed name or wrapper, an empty set, or a duplicate.
+        """
+        _check_name("wrapper set", self.namespace, self.distribution, name)
+        where = f"Plugin {self.namespace!r} ({self.distribution}) wrapper set {name!r}"
+        if isinstance(wrappers, str | WrapperSpec) or not wrappers:
+            raise RegistrationError(f"{where}: give a non-empty list of wrappers, got {wrappers!r}")
+        specs = tuple(self._spec(item, where) for item in wrappers)
+        full = name if default_namespace else f"{self.namespace}/{name}"
+        if full in self.sets:
+            raise RegistrationError(f"{where} is registered twice")
+        self.sets[full] = specs
+
+    @staticmethod
+    def _spec(item: Any, where: str) -> WrapperSpec:
+        if isinstance(item, WrapperSpec):
+            entry_point, kwargs = item.entry_point, item.kwargs
+        elif isinstance(item, str):
+            entry_point, kwargs = item, {}
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
+            entry_point, kwargs = item
+        else:
+            raise RegistrationError(
+                f"{where}: cannot read wrapper {item!r}; give a WrapperSpec, ('module:Class', kwargs) "
+                "or 'module:Class'"
+            )
+        if not _is_entry_point(entry_point):
+            raise RegistrationError(f"{where}: wrapper entry point {entry_point!r} is not 'module:Class'")
+        if kwargs is None:
+            raise RegistrationError(
+                f"{where}: wrapper {entry_point!r} needs recorded kwargs (use {{}} for none)"
+            )
+        return WrapperSpec(entry_point.split(":")[1].split(".")[-1], entry_point, dict(kwargs))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -98,6 +98,8 @@ def make(
     id: str | EnvSpec,
     max_episode_steps: int | None = None,
     disable_env_checker: bool | None = None,
+    *,
+    wrappers: str | Sequence[str] | None = None,
     **kwargs: Any,
 ) -> Env[Any, Any]:
     """Build a registered environment with its standard wrappers.
@@ -111,15 +113,19 @@ def make(
             only the plugin owning ``ns``.
         max_episode_steps: Overrides the spec's limit; ``-1`` removes ``TimeLimit``.
         disable_env_checker: Overrides the spec's ``disable_env_checker``.
+        wrappers: A wrapper set name (``"atari"``, ``"ns/name"``) or a list of them; their
+            wrappers go on top of the spec's and are recorded in ``env.spec`` so
+            ``make(env.spec)`` rebuilds them. ``ns/...`` loads only plugin ``ns``.
         **kwargs: Constructor arguments, overriding the spec's.
 
     Raises:
+        WrapperSetNotFound: ``wrappers`` names an unknown set.
         NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
         MissingSuiteError: The id belongs to a reference suite that is not installed.
         PluginLoadError: The plugin owning the id is broken.
         InvalidEnvArguments: The constructor rejected ``kwargs``.
     """
-    return make_env(id, get_host().registry, max_episode_steps, disable_env_checker, **kwargs)
+    return make_env(id, get_host().registry, max_episode_steps, disable_env_checker, wrappers, **kwargs)
 
 
 def make_vec(
@@ -140,11 +146,14 @@ def make_vec(
             :class:`VectorizeMode`, or a plugin vectorizer ``"ns/name"`` (loads only plugin
             ``ns``).
         vector_kwargs: Arguments of the vectorizer (e.g. ``{"autoreset_mode": ...}``).
-        wrappers: Callables applied to each sub-env (not with ``vector_entry_point``).
+        wrappers: Callables applied to each sub-env (not with ``vector_entry_point``), and/or
+            wrapper set names (a string or strings in the list); with set names and no
+            ``vectorization_mode``, ``"sync"`` is used.
         **kwargs: Constructor arguments of the sub-environments.
 
     Raises:
         VectorizerNotFound: Unknown ``vectorization_mode``.
+        WrapperSetNotFound: ``wrappers`` names an unknown set.
         Error: ``vector_entry_point`` mode combined with wrappers or vector_kwargs, or no
             entry point for the chosen mode.
     """

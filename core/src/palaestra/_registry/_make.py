@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from palaestra import logger
 from palaestra._core import Env
 from palaestra._registry._registry import Registry
-from palaestra._registry._spec import EnvSpec
+from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import Error, InvalidMetadata
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "negotiate_render_mode",
     "resolve_spec",
     "stamp_spec",
+    "wrapper_set_specs",
 ]
 
 
@@ -229,15 +231,43 @@ def apply_wrappers(
     return env
 
 
+def wrapper_set_specs(names: str | Sequence[str] | None) -> tuple[WrapperSpec, ...]:
+    """The wrapper specs of the named sets, in order (innermost first).
+
+    Raises:
+        WrapperSetNotFound: A name nobody registered.
+        TypeError: ``names`` is not a string or a sequence of strings.
+    """
+    from palaestra._plugins._default import get_host
+
+    if names is None:
+        return ()
+    if isinstance(names, str):
+        names = [names]
+    specs: list[WrapperSpec] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(
+                f"make(..., wrappers=...) takes wrapper set names (strings), got {name!r}; "
+                "wrap the env yourself to apply a wrapper class"
+            )
+        specs.extend(get_host().wrapper_set(name))
+    return tuple(specs)
+
+
 def make_env(
     env_id: str | EnvSpec,
     registry: Registry,
     max_episode_steps: int | None = None,
     disable_env_checker: bool | None = None,
+    wrappers: str | Sequence[str] | None = None,
     **kwargs: Any,
 ) -> Env[Any, Any]:
     """The whole pipeline (see :func:`palaestra.make`)."""
     spec = resolve_spec(env_id, registry)
+    extra = wrapper_set_specs(wrappers)
+    if extra:
+        spec = dataclasses.replace(spec, additional_wrappers=(*spec.additional_wrappers, *extra))
     creator = _creator_of(spec)
     plan = negotiate_render_mode(creator, merge_kwargs(spec, kwargs))
     env = construct(creator, spec, plan.kwargs)

@@ -9,7 +9,7 @@ from typing import Any
 
 from palaestra import logger
 from palaestra._core import Env
-from palaestra._registry._make import load_env_creator, resolve_spec
+from palaestra._registry._make import load_env_creator, resolve_spec, wrapper_set_specs
 from palaestra._registry._spec import EnvSpec
 from palaestra.error import Error
 
@@ -110,22 +110,32 @@ def make_vec_env(
     num_envs = spec_kwargs.pop("num_envs", num_envs)
     vectorization_mode = spec_kwargs.pop("vectorization_mode", vectorization_mode)
     vector_kwargs = dict(spec_kwargs.pop("vector_kwargs", vector_kwargs) or {})
-    wrappers = list(spec_kwargs.pop("wrappers", wrappers) or [])
+    wrappers = spec_kwargs.pop("wrappers", wrappers)
+    requested = [wrappers] if isinstance(wrappers, str) else list(wrappers or [])
+    set_names = [w for w in requested if isinstance(w, str)]
+    wrapper_fns = [w for w in requested if not isinstance(w, str)]
+    sub_spec = spec
+    if set_names:
+        # Sets become spec wrappers of every sub-env, so the sub-envs' specs record them.
+        sub_spec = copy.copy(spec)
+        sub_spec.additional_wrappers = (*spec.additional_wrappers, *wrapper_set_specs(set_names))
+        if vectorization_mode is None:
+            vectorization_mode = "sync"
     spec_kwargs.update(kwargs)
     if not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
     mode = _mode_name(vectorization_mode, spec)
     if mode == "vector_entry_point":
-        env = _from_vector_entry_point(spec, num_envs, vector_kwargs, wrappers, spec_kwargs)
+        env = _from_vector_entry_point(sub_spec, num_envs, vector_kwargs, wrapper_fns, spec_kwargs)
     else:
         if spec.entry_point is None:
             raise Error(
                 f"Cannot create vectorized environment for {spec.id} because it doesn't have an entry point defined."
             )
         factory = host.vectorizer(mode)
-        env_fns = [EnvFactory(spec, dict(spec_kwargs), wrappers) for _ in range(num_envs)]
+        env_fns = [EnvFactory(sub_spec, dict(spec_kwargs), wrapper_fns) for _ in range(num_envs)]
         env = factory(env_fns, **vector_kwargs)
-    _stamp_vector_spec(env, spec, spec_kwargs, num_envs, mode, vector_kwargs, wrappers)
+    _stamp_vector_spec(env, spec, spec_kwargs, num_envs, mode, vector_kwargs, requested)
     return env
 
 

@@ -16,6 +16,7 @@ from palaestra.wrappers._actions import (
     StickyAction,
     TransformAction,
 )
+from palaestra.wrappers._atari import AtariPreprocessing
 from palaestra.wrappers._common import (
     Autoreset,
     OrderEnforcing,
@@ -53,6 +54,7 @@ from palaestra.wrappers._stateful_observations import (
 from palaestra.wrappers.array_conversion import ArrayConversion, JaxToNumpy, JaxToTorch, NumpyToTorch
 
 __all__ = [
+    "AtariPreprocessing",
     "ArrayConversion",
     "JaxToNumpy",
     "JaxToTorch",
