@@ -20,6 +20,7 @@ _SPEC_FIELDS = frozenset(
         "kwargs",
         "additional_wrappers",
         "vector_entry_point",
+        "apply_api_compatibility",
     }
 )
 

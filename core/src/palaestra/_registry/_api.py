@@ -44,6 +44,7 @@ def register(
     additional_wrappers: tuple[WrapperSpec, ...] = (),
     vector_entry_point: Any = None,
     kwargs: dict[str, Any] | None = None,
+    apply_api_compatibility: bool = False,
 ) -> None:
     """Register an environment so ``make(id)`` can build it.
 
@@ -58,6 +59,9 @@ def register(
         additional_wrappers: Wrappers applied after the time limit.
         vector_entry_point: ``"module:Class"`` of a natively batched version.
         kwargs: Constructor arguments.
+        apply_api_compatibility: ``entry_point`` builds an env with the Gym 0.21 API
+            (``seed()``, 4-tuple ``step``, ``render(mode=...)``); ``make`` adapts it with
+            :class:`palaestra.wrappers.compatibility.EnvCompatibility`.
 
     Raises:
         ValueError: Neither ``entry_point`` nor ``vector_entry_point`` is given.
@@ -90,6 +94,7 @@ def register(
         kwargs=kwargs,
         additional_wrappers=additional_wrappers,
         vector_entry_point=vector_entry_point,
+        apply_api_compatibility=apply_api_compatibility,
     )
     host.registry.add(new_spec)
 

@@ -84,9 +84,26 @@ def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
 def _creator_of(spec: EnvSpec) -> Callable[..., Any]:
     if spec.entry_point is None:
         raise Error(f"{spec.id} registered but entry_point is not specified")
-    if callable(spec.entry_point):
-        return spec.entry_point  # type: ignore[no-any-return]
-    return load_env_creator(spec.entry_point)
+    creator = spec.entry_point if callable(spec.entry_point) else load_env_creator(spec.entry_point)
+    if spec.apply_api_compatibility:
+        return _LegacyCreator(creator)
+    return creator
+
+
+class _LegacyCreator:
+    """Builds a Gym 0.21-API env without the render mode, then fixes the mode in EnvCompatibility."""
+
+    def __init__(self, creator: Callable[..., Any]) -> None:
+        self.creator = creator
+        metadata = getattr(creator, "metadata", None)
+        if isinstance(metadata, dict):
+            modes = metadata.get("render_modes", metadata.get("render.modes", []))
+            self.metadata = {**metadata, "render_modes": list(modes or [])}
+
+    def __call__(self, render_mode: str | None = None, **kwargs: Any) -> Env[Any, Any]:
+        from palaestra.wrappers.compatibility import EnvCompatibility
+
+        return EnvCompatibility(self.creator(**kwargs), render_mode)
 
 
 @dataclass(frozen=True)
@@ -158,7 +175,8 @@ def construct(creator: Callable[..., Any], spec: EnvSpec, kwargs: dict[str, Any]
     if not isinstance(env, Env):
         raise TypeError(
             f"The environment must inherit from the palaestra.Env class, actual class: {type(env)}. "
-            "Gymnasium environments can be adapted with palaestra's interop module."
+            "Port a Gymnasium env by importing palaestra instead of gymnasium; register Gym 0.21-API "
+            "envs with apply_api_compatibility=True."
         )
     return env
 
@@ -180,6 +198,7 @@ def stamp_spec(env: Env[Any, Any], spec: EnvSpec, kwargs: dict[str, Any]) -> int
         kwargs=kwargs,
         additional_wrappers=(),
         vector_entry_point=spec.vector_entry_point,
+        apply_api_compatibility=spec.apply_api_compatibility,
     )
     assert env.spec is not None
     prior = env.spec.additional_wrappers

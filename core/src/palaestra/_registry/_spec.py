@@ -45,6 +45,8 @@ class EnvSpec:
         kwargs: Constructor arguments.
         additional_wrappers: Wrappers applied on top, innermost first.
         vector_entry_point: ``"module:Class"`` of a natively batched version.
+        apply_api_compatibility: The entry point builds a Gym 0.21-API env; ``make`` wraps it
+            in :class:`palaestra.wrappers.compatibility.EnvCompatibility`.
         namespace: Parsed from ``id``.
         name: Parsed from ``id``.
         version: Parsed from ``id``.
@@ -63,6 +65,7 @@ class EnvSpec:
     version: int | None = field(init=False)
     additional_wrappers: tuple[WrapperSpec, ...] = field(default_factory=tuple)
     vector_entry_point: Any = field(default=None)
+    apply_api_compatibility: bool = field(default=False)
 
     def __post_init__(self) -> None:
         self.namespace, self.name, self.version = parse_env_id(self.id)
@@ -82,6 +85,8 @@ class EnvSpec:
         data = dataclasses.asdict(self)
         for derived in ("namespace", "name", "version"):
             data.pop(derived)
+        if not data["apply_api_compatibility"]:
+            del data["apply_api_compatibility"]  # keeps the JSON identical to Gymnasium's
         for key, value in data.items():
             if callable(value):
                 raise ValueError(
@@ -135,6 +140,8 @@ class EnvSpec:
             value = getattr(self, name)
             if print_all or value is not default:
                 lines.append(f"{name}={value}")
+        if self.apply_api_compatibility:
+            lines.append("apply_api_compatibility=True")
         if print_all or self.additional_wrappers:
             lines.append(self._wrappers_text(include_entry_points))
         output = "\n".join(lines)

@@ -52,9 +52,11 @@ from palaestra.wrappers._stateful_observations import (
     TimeAwareObservation,
 )
 from palaestra.wrappers.array_conversion import ArrayConversion, JaxToNumpy, JaxToTorch, NumpyToTorch
+from palaestra.wrappers.compatibility import EnvCompatibility
 
 __all__ = [
     "AtariPreprocessing",
+    "EnvCompatibility",
     "ArrayConversion",
     "JaxToNumpy",
     "JaxToTorch",
@@ -107,7 +109,7 @@ _RENAMED = {
     "TimeAwareObservationV0": "TimeAwareObservation",
     "GrayScaleObservation": "GrayscaleObservation",
     "RecordEpisodeStatisticsV0": "RecordEpisodeStatistics",
-    "StepAPICompatibility": "palaestra.wrappers.compatibility (EnvCompatibility)",
+    "StepAPICompatibility": "palaestra.wrappers.EnvCompatibility (for Gym 0.21-API envs)",
     "VectorListInfo": "palaestra.wrappers.vector.DictInfoToList",
 }
 
