@@ -13,6 +13,9 @@ from palaestra.vector.utils import CloudpickleWrapper
 from tests.fixtures.fake_dists import hooks_source, make_dist
 from tests.fixtures.vector_envs import InfoEnv
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 BUILDERS = {
     "sync": lambda fns, **kw: SyncVectorEnv(fns, **kw),
     "async": lambda fns, **kw: AsyncVectorEnv(fns, num_workers=2, **kw),

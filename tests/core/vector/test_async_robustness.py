@@ -23,6 +23,9 @@ from palaestra.error import (
 from palaestra.vector import AsyncVectorEnv
 from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 
 def children():
     """Pids of this process's live child processes (from /proc)."""

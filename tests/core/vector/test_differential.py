@@ -11,6 +11,9 @@ import palaestra
 from palaestra.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 from tests.fixtures.info_env import make_info_env_class
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 PalInfo = make_info_env_class(palaestra)
 GymInfo = make_info_env_class(gymnasium)
 

@@ -12,6 +12,9 @@ import palaestra
 from palaestra.error import DependencyNotInstalled
 from palaestra.wrappers import array_conversion as conv
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 torch = pytest.importorskip(
     "torch",
     reason="torch is installed with pip, outside uv (see .ci/run); without it these conversions cannot run",

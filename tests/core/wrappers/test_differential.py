@@ -10,6 +10,9 @@ import palaestra
 from tests.fixtures.gridworld import make_gridworld_class
 from tests.fixtures.image_env import make_image_env_class
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 CLASSES = {
     lib: {"grid": make_gridworld_class(lib), "image": make_image_env_class(lib)}
     for lib in (palaestra, gymnasium)

@@ -13,6 +13,9 @@ from palaestra.wrappers import AddWhiteNoise, HumanRendering, ObstructView, Reco
 from tests.fixtures.gridworld import make_gridworld_class
 from tests.fixtures.image_env import make_image_env_class
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 PalImage, GymImage = make_image_env_class(palaestra), make_image_env_class(gymnasium)
 
 

@@ -11,6 +11,9 @@ from tests.fixtures.gridworld import make_gridworld_class
 from tests.fixtures.image_env import make_image_env_class
 from tests.fixtures.info_env import make_info_env_class
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 CLASSES = {
     lib: {
         "grid": make_gridworld_class(lib),

@@ -11,6 +11,9 @@ import palaestra
 from palaestra.wrappers.vector import HumanRendering, RecordVideo
 from tests.core.wrappers.test_rendering import video_info
 
+# Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
+pytestmark = pytest.mark.needs_plugins
+
 
 def cartpoles(lib, n=4, mode="NEXT_STEP"):
     with warnings.catch_warnings():

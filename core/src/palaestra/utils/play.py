@@ -1,0 +1,275 @@
+"""Playing an environment with the keyboard in a pygame window, and live plots of what happens.
+
+pygame (``pip install "palaestra[render]"``) is needed by :func:`play`; matplotlib by
+:class:`PlayPlot`. Both are imported on use.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from palaestra._core import Env
+from palaestra.error import DependencyNotInstalled
+
+__all__ = ["MissingKeysToAction", "PlayPlot", "PlayableGame", "display_arr", "play"]
+
+StepCallback = Callable[[Any, Any, Any, Any, bool, bool, dict[str, Any]], Any]
+
+
+class MissingKeysToAction(Exception):
+    """The env offers no ``get_keys_to_action`` and none was passed to :func:`play`."""
+
+
+def _pygame() -> Any:
+    from palaestra.utils.canvas import import_pygame
+
+    return import_pygame()
+
+
+def _frame(env: Env[Any, Any]) -> np.ndarray:
+    rendered = env.render()
+    if isinstance(rendered, list):
+        rendered = rendered[-1]
+    if not isinstance(rendered, np.ndarray):
+        raise TypeError(f"play needs env.render() to return an RGB array, got {type(rendered)}")
+    return rendered
+
+
+def _keys_to_action_of(env: Env[Any, Any], keys_to_action: dict[Any, Any] | None) -> dict[Any, Any]:
+    if keys_to_action is None:
+        if env.has_wrapper_attr("get_keys_to_action"):
+            keys_to_action = env.get_wrapper_attr("get_keys_to_action")()
+        else:
+            name = env.spec.id if env.spec is not None else type(env.unwrapped).__name__
+            raise MissingKeysToAction(
+                f"{name} does not have explicit key to action mapping, please specify one manually, "
+                "e.g. play(env, keys_to_action={'a': 0, 'd': 1})"
+            )
+    if not isinstance(keys_to_action, dict):
+        raise TypeError(f"keys_to_action must be a dictionary, got {type(keys_to_action)}")
+    return keys_to_action
+
+
+def key_codes(env: Env[Any, Any], keys_to_action: dict[Any, Any]) -> dict[tuple[int, ...], Any]:
+    """Normalise ``{key or key combination: action}`` to ``{sorted key codes: action}``.
+
+    Keys are characters (``"a"``) or pygame key codes; a tuple is a combination.
+
+    Raises:
+        TypeError, ValueError: A malformed key or an action outside the action space.
+    """
+    codes: dict[tuple[int, ...], Any] = {}
+    for key, action in keys_to_action.items():
+        combination = key if isinstance(key, tuple) else (key,)
+        if not combination:
+            raise ValueError("Key combinations in keys_to_action tuples cannot be empty")
+        if not all(isinstance(k, str | int) for k in combination):
+            raise TypeError(f"Keys in keys_to_action must be integers or strings, got {key!r}")
+        if action not in env.action_space:
+            raise ValueError(
+                f"Action {action} is not a valid action in the environment action space: {env.action_space}"
+            )
+        codes[tuple(sorted(ord(k) if isinstance(k, str) else k for k in combination))] = action
+    return codes
+
+
+class PlayableGame:
+    """The window and keyboard state of a :func:`play` session.
+
+    Args:
+        env: An env rendering ``rgb_array`` (or ``rgb_array_list``).
+        keys_to_action: ``{key codes: action}`` (only these keys are tracked).
+        zoom: Window scale relative to the rendered frame.
+    """
+
+    def __init__(
+        self,
+        env: Env[Any, Any],
+        keys_to_action: dict[tuple[int, ...], Any] | None = None,
+        zoom: float | None = None,
+    ) -> None:
+        if env.render_mode not in {"rgb_array", "rgb_array_list"}:
+            raise ValueError(
+                "PlayableGame wrapper works only with rgb_array and rgb_array_list render modes, but your "
+                f"environment render_mode = {env.render_mode}."
+            )
+        if zoom is not None and zoom <= 0:
+            raise ValueError(f"Zoom must be a positive float, got {zoom}")
+        pygame = _pygame()
+        self.env = env
+        codes = (
+            keys_to_action if keys_to_action is not None else key_codes(env, _keys_to_action_of(env, None))
+        )
+        self.relevant_keys = {k for combination in codes for k in combination}
+        height, width = _frame(env).shape[:2]
+        scale = 1.0 if zoom is None else zoom
+        self.original_video_size = (int(width * scale), int(height * scale))
+        self.video_size = self.original_video_size
+        self.screen = pygame.display.set_mode(self.video_size, pygame.RESIZABLE)
+        self.pressed_keys: set[int] = set()
+        self.running = True
+
+    def process_event(self, event: Any) -> None:
+        """Track relevant key presses; stop on Escape or window close; follow resizes."""
+        pygame = _pygame()
+        if event.type == pygame.KEYDOWN:
+            if event.key in self.relevant_keys:
+                self.pressed_keys.add(event.key)
+            elif event.key == pygame.K_ESCAPE:
+                self.running = False
+        elif event.type == pygame.KEYUP:
+            self.pressed_keys.discard(event.key)
+        elif event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.WINDOWRESIZED:
+            width, height = self.original_video_size
+            scale = min(event.x / width, event.y / height)
+            self.video_size = (round(scale * width), round(scale * height))
+
+
+def display_arr(screen: Any, arr: np.ndarray, video_size: tuple[int, int], transpose: bool | None) -> None:
+    """Draw an RGB array centred on ``screen``, scaled to ``video_size``.
+
+    Args:
+        screen: The pygame surface.
+        arr: uint8 frame, rows first (``transpose=True``) or columns first.
+        video_size: ``(width, height)`` to scale to.
+        transpose: Whether ``arr`` is rows-first (as ``render()`` returns).
+    """
+    if not (isinstance(arr, np.ndarray) and arr.dtype == np.uint8):
+        raise TypeError(f"display_arr needs a uint8 numpy array, got {type(arr)} {getattr(arr, 'dtype', '')}")
+    pygame = _pygame()
+    image = pygame.surfarray.make_surface(arr.swapaxes(0, 1) if transpose else arr)
+    image = pygame.transform.scale(image, video_size)
+    surface_width, surface_height = screen.get_size()
+    screen.fill((0, 0, 0))
+    screen.blit(image, ((surface_width - video_size[0]) / 2, (surface_height - video_size[1]) / 2))
+
+
+def play(
+    env: Env[Any, Any],
+    transpose: bool | None = True,
+    fps: int | None = None,
+    zoom: float | None = None,
+    callback: StepCallback | None = None,
+    keys_to_action: dict[Any, Any] | None = None,
+    seed: int | None = None,
+    noop: Any = 0,
+    wait_on_player: bool = False,
+) -> None:
+    """Play ``env`` with the keyboard until the window is closed or Escape is pressed.
+
+    Each frame, the pressed relevant keys (sorted) pick the action from
+    ``keys_to_action``; with no match, ``noop`` is taken. Episodes restart on their own.
+
+    Args:
+        env: An env made with ``render_mode="rgb_array"``.
+        transpose: Whether frames are rows-first (as ``render()`` returns).
+        fps: Frames per second (default: ``env.metadata["render_fps"]``, else 30).
+        zoom: Window scale.
+        callback: Called after every step as ``callback(obs_t, obs_tp1, action, reward,
+            terminated, truncated, info)`` (e.g. :meth:`PlayPlot.callback`).
+        keys_to_action: ``{"w": 0, ("w", "a"): 1, pygame.K_SPACE: 2, ...}``; default: the
+            env's ``get_keys_to_action()``.
+        seed: Seed of every reset.
+        noop: The action when no mapped keys are pressed.
+        wait_on_player: Step only while a key is pressed.
+
+    Raises:
+        MissingKeysToAction: No mapping given and the env provides none.
+        DependencyNotInstalled: pygame is missing.
+    """
+    env.reset(seed=seed)
+    codes = key_codes(env, _keys_to_action_of(env, keys_to_action))
+    game = PlayableGame(env, codes, zoom)
+    if fps is None:
+        fps = env.metadata.get("render_fps", 30)
+        if not isinstance(fps, int):
+            raise TypeError(f"Expected env.metadata['render_fps'] to be an integer, got {type(fps)}")
+    pygame = _pygame()
+    clock = pygame.time.Clock()
+    done, obs = True, None
+    while game.running:
+        if done:
+            done = False
+            obs = env.reset(seed=seed)
+        elif not wait_on_player or game.pressed_keys:
+            action = codes.get(tuple(sorted(game.pressed_keys)), noop)
+            previous = obs
+            obs, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            if callback is not None:
+                callback(previous, obs, action, reward, terminated, truncated, info)
+        display_arr(game.screen, _frame(env), video_size=game.video_size, transpose=transpose)
+        for event in pygame.event.get():
+            game.process_event(event)
+        pygame.display.flip()
+        clock.tick(fps)
+    pygame.display.quit()
+
+
+class PlayPlot:
+    """Live scatter plots of values computed from each step of :func:`play`.
+
+    Pass ``plotter.callback`` as ``play(..., callback=plotter.callback)``.
+
+    Args:
+        callback: Maps ``(obs_t, obs_tp1, action, reward, terminated, truncated, info)`` to
+            one value per plot.
+        horizon_timesteps: How many recent steps each plot shows.
+        plot_names: One title per plot.
+
+    Raises:
+        DependencyNotInstalled: matplotlib is missing.
+    """
+
+    def __init__(
+        self, callback: Callable[..., Iterable[Any]], horizon_timesteps: int, plot_names: list[str]
+    ) -> None:
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as e:
+            raise DependencyNotInstalled("PlayPlot needs matplotlib: pip install matplotlib") from e
+        self.data_callback = callback
+        self.horizon_timesteps = horizon_timesteps
+        self.plot_names = plot_names
+        self._plt = plt
+        self.fig, axes = plt.subplots(len(plot_names))
+        self.ax = list(np.atleast_1d(axes))
+        for axis, name in zip(self.ax, plot_names, strict=True):
+            axis.set_title(name)
+        self.t = 0
+        self.cur_plot: list[Any] = [None] * len(plot_names)
+        self.data: list[deque[Any]] = [deque(maxlen=horizon_timesteps) for _ in plot_names]
+
+    def callback(
+        self,
+        obs_t: Any,
+        obs_tp1: Any,
+        action: Any,
+        rew: float,
+        terminated: bool,
+        truncated: bool,
+        info: dict[str, Any],
+    ) -> None:
+        """Record this step's values and redraw the plots."""
+        points = list(self.data_callback(obs_t, obs_tp1, action, rew, terminated, truncated, info))
+        if len(points) != len(self.data):
+            raise ValueError(f"PlayPlot's callback returned {len(points)} values for {len(self.data)} plots")
+        for point, series in zip(points, self.data, strict=True):
+            series.append(point)
+        self.t += 1
+        xmin, xmax = max(0, self.t - self.horizon_timesteps), self.t
+        for i, plot in enumerate(self.cur_plot):
+            if plot is not None:
+                plot.remove()
+            self.cur_plot[i] = self.ax[i].scatter(range(xmin, xmax), list(self.data[i]), c="blue")
+            self.ax[i].set_xlim(xmin, xmax)
+        if self._plt.get_backend().lower() == "agg":
+            self.fig.canvas.draw()  # headless: render, without plt.pause's non-interactive warning
+        else:
+            self._plt.pause(1e-6)
