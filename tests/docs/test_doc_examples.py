@@ -1,0 +1,32 @@
+"""The Python examples of the wrapper guides run, in order, as one module per page."""
+
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PAGES = ["wrappers.md", "writing-wrappers.md"]
+
+
+def python_blocks(page):
+    return re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(), flags=re.DOTALL)
+
+
+@pytest.mark.needs_plugins
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("page", PAGES)
+def test_page_examples_run(page, tmp_path, monkeypatch, isolated_registry):
+    monkeypatch.chdir(tmp_path)
+    blocks = python_blocks(page)
+    assert len(blocks) >= 2, f"{page} has too few examples"
+    # A real module, so classes defined in the examples have an importable entry point.
+    module = types.ModuleType("doc_examples_" + re.sub(r"\W", "_", Path(page).stem))
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    for i, block in enumerate(blocks):
+        try:
+            exec(compile(block, f"{page}[block {i}]", "exec"), module.__dict__)
+        except Exception as e:
+            raise AssertionError(f"{page} example {i} failed: {type(e).__name__}: {e}\n{block}") from e
