@@ -44,7 +44,19 @@ def children():
 
 
 def shm_entries():
-    return set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+    """Shared-memory files this process still maps, plus lasting entries in /dev/shm.
+
+    multiprocessing's named semaphores (``sem.mp-*``) are unlinked right after creation,
+    so the ones listed belong to whatever another test worker is doing at that instant.
+    """
+    lasting = (
+        {e for e in os.listdir("/dev/shm") if not e.startswith("sem.mp-")}
+        if os.path.isdir("/dev/shm")
+        else set()
+    )
+    with open("/proc/self/maps") as f:
+        mapped = {line.split()[-1] for line in f if "/dev/shm/" in line}
+    return lasting | mapped
 
 
 def make_async(cls, n=4, workers=2, **kwargs):
