@@ -25,8 +25,8 @@ _SPEC_FIELDS = frozenset(
 )
 
 
-class EnvRegistrar:
-    """Collects a plugin's env registrations; the host validates and commits them.
+class _Registrar:
+    """What every registrar knows: whose registrations it collects.
 
     Attributes:
         namespace: The plugin's namespace (its entry-point name).
@@ -36,6 +36,13 @@ class EnvRegistrar:
     def __init__(self, namespace: str, distribution: str) -> None:
         self.namespace = namespace
         self.distribution = distribution
+
+
+class EnvRegistrar(_Registrar):
+    """Collects a plugin's env registrations; the host validates and commits them."""
+
+    def __init__(self, namespace: str, distribution: str) -> None:
+        super().__init__(namespace, distribution)
         self.specs: list[EnvSpec] = []
 
     def register(
@@ -97,17 +104,11 @@ def _is_entry_point(value: Any) -> bool:
     return isinstance(value, str) and value.count(":") == 1 and all(value.split(":"))
 
 
-class VectorizerRegistrar:
-    """Collects a plugin's vectorizer registrations: name -> ``"module:callable"``.
-
-    Attributes:
-        namespace: The plugin's namespace.
-        distribution: The distribution that declared the plugin.
-    """
+class VectorizerRegistrar(_Registrar):
+    """Collects a plugin's vectorizer registrations: name -> ``"module:callable"``."""
 
     def __init__(self, namespace: str, distribution: str) -> None:
-        self.namespace = namespace
-        self.distribution = distribution
+        super().__init__(namespace, distribution)
         self.factories: dict[str, str] = {}
 
     def register(self, name: str, factory: str, *, default_namespace: bool = False) -> None:
@@ -133,17 +134,11 @@ class VectorizerRegistrar:
         self.factories[full] = factory
 
 
-class WrapperSetRegistrar:
-    """Collects a plugin's wrapper sets: name -> ordered wrapper specs (innermost first).
-
-    Attributes:
-        namespace: The plugin's namespace.
-        distribution: The distribution that declared the plugin.
-    """
+class WrapperSetRegistrar(_Registrar):
+    """Collects a plugin's wrapper sets: name -> ordered wrapper specs (innermost first)."""
 
     def __init__(self, namespace: str, distribution: str) -> None:
-        self.namespace = namespace
-        self.distribution = distribution
+        super().__init__(namespace, distribution)
         self.sets: dict[str, tuple[WrapperSpec, ...]] = {}
 
     def register(self, name: str, wrappers: Any, *, default_namespace: bool = False) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 from palaestra._core import Env, RewardWrapper, Wrapper
 from palaestra.error import InvalidBound
 from palaestra.utils._record_constructor import RecordConstructorArgs
-from palaestra.wrappers.utils import RunningMeanStd
+from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch
 
 __all__ = ["ClipReward", "NormalizeReward", "TransformReward"]
 
@@ -49,7 +49,7 @@ class ClipReward(TransformReward, RecordConstructorArgs):
         TransformReward.__init__(self, env=env, func=lambda x: np.clip(x, a_min=min_reward, a_max=max_reward))  # type: ignore[call-overload]
 
 
-class NormalizeReward(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+class NormalizeReward(StatisticsSwitch, Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     """Scale rewards by the running standard deviation of the discounted return.
 
     Args:
@@ -70,15 +70,6 @@ class NormalizeReward(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.gamma = gamma
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether steps update the statistics (turn off for evaluation)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step and scale the reward."""

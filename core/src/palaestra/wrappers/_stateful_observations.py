@@ -12,7 +12,7 @@ from palaestra import spaces
 from palaestra._core import Env, ObservationWrapper, Wrapper
 from palaestra.error import InvalidBound
 from palaestra.utils._record_constructor import RecordConstructorArgs
-from palaestra.wrappers.utils import RunningMeanStd, create_zero_array
+from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch, create_zero_array
 
 __all__ = [
     "DelayObservation",
@@ -208,7 +208,7 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         return self._stacked(), info
 
 
-class NormalizeObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs):
+class NormalizeObservation(StatisticsSwitch, ObservationWrapper[Any, Any, Any], RecordConstructorArgs):
     """Normalise observations to roughly zero mean and unit variance with running statistics.
 
     Args:
@@ -229,15 +229,6 @@ class NormalizeObservation(ObservationWrapper[Any, Any, Any], RecordConstructorA
         self.obs_rms = RunningMeanStd(shape=self.observation_space.shape, dtype=self.observation_space.dtype)
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether observations update the statistics (turn off for evaluation)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def observation(self, observation: Any) -> Any:
         """The normalised observation (float32)."""

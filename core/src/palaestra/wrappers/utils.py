@@ -114,6 +114,21 @@ def update_mean_var_count_from_moments(
     return new_mean, m2 / total, total
 
 
+class StatisticsSwitch:
+    """Mixin of the normalisation wrappers: ``update_running_mean`` freezes their statistics."""
+
+    _update_running_mean: bool = True
+
+    @property
+    def update_running_mean(self) -> bool:
+        """Whether steps update the running statistics (turn off for evaluation)."""
+        return self._update_running_mean
+
+    @update_running_mean.setter
+    def update_running_mean(self, setting: bool) -> None:
+        self._update_running_mean = setting
+
+
 class RunningMeanStd:
     """Running mean and variance of a stream of arrays (batches along axis 0).
 

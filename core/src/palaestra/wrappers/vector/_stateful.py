@@ -11,27 +11,12 @@ from palaestra.spaces import Box
 from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.vector import AutoresetMode, VectorEnv, VectorObservationWrapper, VectorWrapper
 from palaestra.vector.utils import batch_space
-from palaestra.wrappers.utils import RunningMeanStd
+from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch
 
 __all__ = ["NormalizeObservation", "NormalizeReward"]
 
 
-class _UpdateSwitch:
-    """The ``update_running_mean`` switch (turn it off to evaluate with frozen statistics)."""
-
-    _update_running_mean: bool = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether steps update the statistics."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
-
-
-class NormalizeObservation(_UpdateSwitch, VectorObservationWrapper[Any, Any, Any], RecordConstructorArgs):
+class NormalizeObservation(StatisticsSwitch, VectorObservationWrapper[Any, Any, Any], RecordConstructorArgs):
     """Normalise batched observations to roughly zero mean and unit variance (float32).
 
     The statistics are shared by all sub-envs and updated with every batch. Only
@@ -78,7 +63,7 @@ class NormalizeObservation(_UpdateSwitch, VectorObservationWrapper[Any, Any, Any
         )
 
 
-class NormalizeReward(_UpdateSwitch, VectorWrapper[Any, Any, Any], RecordConstructorArgs):
+class NormalizeReward(StatisticsSwitch, VectorWrapper[Any, Any, Any], RecordConstructorArgs):
     """Scale batched rewards by the running standard deviation of each sub-env's discounted return.
 
     Args:
