@@ -112,3 +112,16 @@ def test_spawned_process_finds_plugin_envs_by_id(tmp_path):
     lines = result.stdout.strip().splitlines()
     assert [line.split()[0] for line in lines] == ["spawn", "forkserver"]
     assert lines[0].split(" ", 1)[1] == lines[1].split(" ", 1)[1]
+
+
+def test_importing_every_wrapper_leaves_optional_frameworks_unimported():
+    out = run_python("""
+        import json, sys
+        import palaestra.wrappers, palaestra.wrappers.vector, palaestra.wrappers.array_conversion
+        from palaestra.wrappers import NumpyToTorch, JaxToNumpy, AtariPreprocessing, RecordVideo
+        from palaestra.utils import play, performance, env_match
+        print(json.dumps(sorted(sys.modules)))
+    """)
+    modules = set(json.loads(out))
+    for optional in ("torch", "jax", "cv2", "imageio", "pygame", "matplotlib", "gymnasium"):
+        assert optional not in modules, optional

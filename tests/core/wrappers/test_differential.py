@@ -140,3 +140,26 @@ def test_wrapper_rollouts_match_gymnasium(name):
         if (ours.spec is not None and ref.spec is not None)
         else True
     )
+
+
+REGISTERED_BASES = sorted(name for name, (base, _) in CASES.items() if base not in CLASSES[palaestra])
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", REGISTERED_BASES)
+def test_make_of_the_spec_rebuilds_the_wrapper_stack(name):
+    base, wrap = CASES[name]
+    env = wrap(palaestra, build(palaestra, base))
+    rebuilt = palaestra.make(env.spec)
+    assert [w.name for w in rebuilt.spec.additional_wrappers] == [
+        w.name for w in env.spec.additional_wrappers
+    ]
+    assert rebuilt.spec.additional_wrappers[-1].kwargs == env.spec.additional_wrappers[-1].kwargs
+    env.action_space.seed(3)
+    compare(rebuilt.reset(seed=9), env.reset(seed=9), f"{name} reset")
+    for t in range(10):
+        action = env.action_space.sample()
+        a, b = rebuilt.step(action), env.step(action)
+        compare(a, b, f"{name} t={t}")
+        if a[2] or a[3]:
+            break
