@@ -22,6 +22,9 @@ SCENES = {
     "CliffWalking-v1": 5,
     "FrozenLake-v1": 4,
     "FrozenLake8x8-v1": 6,
+    "LunarLander-v3": 60,
+    "BipedalWalker-v3": 40,
+    "BipedalWalkerHardcore-v3": 120,
 }
 
 

@@ -61,6 +61,11 @@ def install_hint(namespace: str | None, name: str, installed: set[str]) -> str |
     """
     for suite_ns, (extra, dist, names) in REFERENCE_SUITES.items():
         if suite_ns in installed:
+            if namespace is None and name in names:
+                return (
+                    f"It belongs to the `{dist}` suite, which is installed but does not provide it in "
+                    "this version."
+                )
             continue
         if namespace == suite_ns or (namespace is None and name in names):
             return (

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-from palaestra import logger, spaces
-from palaestra.error import InvalidAction
+from palaestra.utils.suite import invalid_action, warn_no_render_mode
 
 __all__ = ["invalid_action", "parse_reset_bounds", "to_float", "warn_no_render_mode"]
 
@@ -27,20 +26,3 @@ def parse_reset_bounds(options: dict[str, Any] | None, low: float, high: float) 
     if low > high:
         raise ValueError(f"Lower bound ({low}) must be lower than higher bound ({high}).")
     return low, high
-
-
-def invalid_action(env: Any, action: Any, space: spaces.Space[Any]) -> InvalidAction:
-    """The error for an action outside ``space``."""
-    return InvalidAction(
-        f"{type(env).__name__}.step: action {action!r} ({type(action).__name__}) is not in the "
-        f"action space {space}"
-    )
-
-
-def warn_no_render_mode(env: Any) -> None:
-    """Warn that ``render`` was called on an env made without a render mode."""
-    env_id = env.spec.id if env.spec is not None else type(env).__name__
-    logger.warn(
-        "You are calling render method without specifying any render mode. You can specify "
-        f'the render_mode at initialization, e.g. palaestra.make("{env_id}", render_mode="rgb_array")'
-    )

@@ -1,0 +1,29 @@
+"""Registration hooks (import-cheap: no Box2D, no numpy, no pygame)."""
+
+from palaestra import hookimpl
+
+_PKG = "palaestra_box2d"
+
+# id -> (entry point, registration fields); Gymnasium 1.4.0's values.
+_ENVS = {
+    "LunarLander-v3": ("lunar_lander:LunarLander", {"max_episode_steps": 1000, "reward_threshold": 200}),
+    "LunarLanderContinuous-v3": (
+        "lunar_lander:LunarLander",
+        {"max_episode_steps": 1000, "reward_threshold": 200, "kwargs": {"continuous": True}},
+    ),
+    "BipedalWalker-v3": (
+        "bipedal_walker:BipedalWalker",
+        {"max_episode_steps": 1600, "reward_threshold": 300},
+    ),
+    "BipedalWalkerHardcore-v3": (
+        "bipedal_walker:BipedalWalker",
+        {"max_episode_steps": 2000, "reward_threshold": 300, "kwargs": {"hardcore": True}},
+    ),
+}
+
+
+@hookimpl
+def palaestra_register_envs(registrar):  # type: ignore[no-untyped-def]
+    """Register the Box2D suite in the default namespace, as Gymnasium does."""
+    for env_id, (entry_point, fields) in _ENVS.items():
+        registrar.register(env_id, f"{_PKG}.{entry_point}", default_namespace=True, **fields)

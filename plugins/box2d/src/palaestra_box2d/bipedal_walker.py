@@ -1,0 +1,408 @@
+"""BipedalWalker: drive the hip and knee motors of a two-legged walker across rough terrain.
+
+Physics by the Box2D engine. The world, its terrain and the walker are built in the
+reference's order with the reference's draws from the env's generator, so trajectories
+match Gymnasium's step for step.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, spaces
+from palaestra.utils import EzPickle
+from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra_box2d._engine import Box2D, ContactListener
+
+__all__ = ["BipedalWalker"]
+
+FPS = 50
+SCALE = 30.0
+MOTORS_TORQUE = 80
+SPEED_HIP = 4
+SPEED_KNEE = 6
+LIDAR_RANGE = 160 / SCALE
+INITIAL_RANDOM = 5
+HULL_POLY = ((-30, 9), (6, 9), (34, 1), (34, -8), (-30, -8))
+LEG_DOWN = -8 / SCALE
+LEG_W, LEG_H = 8 / SCALE, 34 / SCALE
+VIEWPORT_W, VIEWPORT_H = 600, 400
+TERRAIN_STEP = 14 / SCALE
+TERRAIN_LENGTH = 200  # points
+TERRAIN_HEIGHT = VIEWPORT_H / SCALE / 4
+TERRAIN_GRASS = 10  # how long grass spells last, at most
+TERRAIN_STARTPAD = 20  # flat points at the start
+FRICTION = 2.5
+FINISH_X = (TERRAIN_LENGTH - TERRAIN_GRASS) * TERRAIN_STEP
+VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
+# Lidar rays fan out from straight down to 1.35 rad forward.
+LIDAR_DIRECTIONS = tuple(
+    (math.sin(1.5 * i / 10.0) * LIDAR_RANGE, math.cos(1.5 * i / 10.0) * LIDAR_RANGE) for i in range(10)
+)
+ENERGY_COST = 0.00035 * MOTORS_TORQUE  # reward per unit of torque fraction and motor
+
+GRASS, STUMP, STAIRS, PIT = range(4)
+NUM_STATES = 4
+
+
+def _fixture(shape: Any, **kwargs: Any) -> Any:
+    return Box2D.b2FixtureDef(shape=shape, restitution=0.0, categoryBits=0x0020, maskBits=0x001, **kwargs)
+
+
+class _Contacts(ContactListener):
+    """Game over when the hull touches the ground; lower legs report ground contact."""
+
+    def __init__(self, env: BipedalWalker) -> None:
+        super().__init__()
+        self.env = env
+
+    def BeginContact(self, contact: Any) -> None:
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        env = self.env
+        if env.hull in bodies:
+            env.game_over = True
+        for leg in (env.legs[1], env.legs[3]):
+            if leg in bodies:
+                leg.ground_contact = True
+
+    def EndContact(self, contact: Any) -> None:
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        for leg in (self.env.legs[1], self.env.legs[3]):
+            if leg in bodies:
+                leg.ground_contact = False
+
+
+class _Lidar(Box2D.b2RayCastCallback):  # type: ignore[misc]
+    """Keeps the nearest ground hit of a ray (as a fraction of its length)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fraction = 1.0
+        self.p1: Any = (0.0, 0.0)
+        self.p2: Any = (0.0, 0.0)
+
+    def ReportFixture(self, fixture: Any, point: Any, normal: Any, fraction: float) -> float:
+        if fixture.filterData.categoryBits & 1 == 0:
+            return -1  # not ground: ignore and continue
+        self.p2 = point
+        self.fraction = fraction
+        return fraction  # clip the ray here; nearer hits may follow
+
+
+class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
+    """Walk to the far end of the terrain without falling.
+
+    Observation (float32, 24): hull angle and angular velocity, hull x/y velocity, angle
+    and speed of each hip and knee, ground contact of each lower leg, and ten lidar
+    distances. Action: ``Box(-1, 1, (4,))``, the torque of the hip and knee motors of each
+    leg (its sign picks the motor direction). Reward: 130 per metre forward (scaled),
+    minus 5 per unit of hull tilt change, minus a small torque cost; -100 for falling.
+    The episode terminates on falling or reaching the end.
+
+    Args:
+        render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
+        hardcore: Add stumps, stairs and pits to the terrain.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+
+    def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
+        EzPickle.__init__(self, render_mode, hardcore)
+        self.hardcore = hardcore
+        self.render_mode = render_mode
+        # One world for the env's life: bodies are destroyed and rebuilt on reset, as in
+        # the reference, which keeps Box2D's internal ordering (and so the numbers) equal.
+        self.world = Box2D.b2World()
+        self.terrain: list[Any] = []
+        self.hull: Any = None
+        self.legs: list[Any] = []
+        self.joints: list[Any] = []
+        self.prev_shaping: float | None = None
+        self.game_over = False
+        self.scroll = 0.0
+        # Terrain fixtures are reused with new vertices for every piece, as in the reference.
+        self._block = Box2D.b2FixtureDef(
+            shape=Box2D.b2PolygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]), friction=FRICTION
+        )
+        self._edge = Box2D.b2FixtureDef(
+            shape=Box2D.b2EdgeShape(vertices=[(0, 0), (1, 1)]), friction=FRICTION, categoryBits=0x0001
+        )
+        self._hull_fixture = Box2D.b2FixtureDef(
+            shape=Box2D.b2PolygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in HULL_POLY]),
+            density=5.0,
+            friction=0.1,
+            categoryBits=0x0020,
+            maskBits=0x001,
+            restitution=0.0,
+        )
+        self._upper_fixture = _fixture(Box2D.b2PolygonShape(box=(LEG_W / 2, LEG_H / 2)), density=1.0)
+        self._lower_fixture = _fixture(Box2D.b2PolygonShape(box=(0.8 * LEG_W / 2, LEG_H / 2)), density=1.0)
+        low = [
+            -math.pi,
+            -5.0,
+            -5.0,
+            -5.0,
+            -math.pi,
+            -5.0,
+            -math.pi,
+            -5.0,
+            -0.0,
+            -math.pi,
+            -5.0,
+            -math.pi,
+            -5.0,
+            -0.0,
+        ]
+        high = [math.pi, 5.0, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0]
+        self.observation_space = spaces.Box(
+            np.array(low + [-1.0] * 10, dtype=np.float32), np.array(high + [1.0] * 10, dtype=np.float32)
+        )
+        self.action_space = spaces.Box(np.full(4, -1, dtype=np.float32), np.full(4, 1, dtype=np.float32))
+        self.lidar = [_Lidar() for _ in range(10)]
+        self._canvas: Any = None
+
+    # -- episode ---------------------------------------------------------------------
+
+    def _destroy(self) -> None:
+        if not self.terrain:
+            return
+        self.world.contactListener = None
+        for body in (*self.terrain, self.hull, *self.legs):
+            self.world.DestroyBody(body)
+        self.terrain, self.hull, self.legs, self.joints = [], None, [], []
+
+    def _static(self, fixture: Any, vertices: list[tuple[float, float]]) -> None:
+        fixture.shape.vertices = vertices
+        self.terrain.append(self.world.CreateStaticBody(fixtures=fixture))
+
+    def _generate_terrain(self) -> None:  # noqa: C901 - one state machine, kept whole
+        """Walk a state machine over the terrain points; obstacles are static blocks."""
+        rng = self.np_random
+        step = TERRAIN_STEP
+        state, oneshot = GRASS, False
+        velocity, y = 0.0, TERRAIN_HEIGHT
+        counter: Any = TERRAIN_STARTPAD
+        stair_steps: Any = 0
+        stair_width: Any = 0
+        stair_height = 0
+        original_y: Any = 0
+        self.terrain, self.terrain_x, self.terrain_y = [], [], []
+        for i in range(TERRAIN_LENGTH):
+            x = i * step
+            self.terrain_x.append(x)
+            if state == GRASS and not oneshot:
+                velocity = 0.8 * velocity + 0.01 * np.sign(TERRAIN_HEIGHT - y)
+                if i > TERRAIN_STARTPAD:
+                    velocity += rng.uniform(-1, 1) / SCALE
+                y += velocity
+            elif state == PIT and oneshot:
+                counter = rng.integers(3, 5)
+                pit = [(x, y), (x + step, y), (x + step, y - 4 * step), (x, y - 4 * step)]
+                self._static(self._block, pit)
+                self._static(self._block, [(px + step * counter, py) for px, py in pit])
+                counter += 2
+                original_y = y
+            elif state == PIT and not oneshot:
+                y = original_y
+                if counter > 1:
+                    y -= 4 * step
+            elif state == STUMP and oneshot:
+                counter = rng.integers(1, 3)
+                size = counter * step
+                self._static(self._block, [(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
+            elif state == STAIRS and oneshot:
+                stair_height = +1 if rng.random() > 0.5 else -1
+                stair_width = rng.integers(4, 5)
+                stair_steps = rng.integers(3, 5)
+                original_y = y
+                for s in range(stair_steps):
+                    x0, x1 = x + s * stair_width * step, x + (1 + s) * stair_width * step
+                    top, bottom = y + s * stair_height * step, y + (-1 + s * stair_height) * step
+                    self._static(self._block, [(x0, top), (x1, top), (x1, bottom), (x0, bottom)])
+                counter = stair_steps * stair_width
+            elif state == STAIRS and not oneshot:
+                s = stair_steps * stair_width - counter - stair_height
+                y = original_y + s / stair_width * stair_height * step
+            oneshot = False
+            self.terrain_y.append(y)
+            counter -= 1
+            if counter == 0:
+                counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
+                # After grass, hardcore terrain gets an obstacle (stump, stairs or pit).
+                state = rng.integers(1, NUM_STATES) if state == GRASS and self.hardcore else GRASS
+                oneshot = True
+        self.terrain_poly = []
+        for i in range(TERRAIN_LENGTH - 1):
+            segment = [(self.terrain_x[i], self.terrain_y[i]), (self.terrain_x[i + 1], self.terrain_y[i + 1])]
+            self._static(self._edge, segment)
+            self.terrain_poly.append([*segment, (segment[1][0], 0), (segment[0][0], 0)])
+        self.terrain.reverse()
+
+    def _generate_clouds(self) -> None:
+        rng = self.np_random
+        self.cloud_poly = []
+        for _ in range(TERRAIN_LENGTH // 20):
+            x = rng.uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
+            y = VIEWPORT_H / SCALE * 3 / 4
+            poly = []
+            for a in range(5):
+                px = x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + rng.uniform(0, 5 * TERRAIN_STEP)
+                py = y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + rng.uniform(0, 5 * TERRAIN_STEP)
+                poly.append((px, py))
+            self.cloud_poly.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Generate new terrain and stand the walker at its start."""
+        super().reset(seed=seed)
+        self._destroy()
+        self._contacts = _Contacts(self)
+        self.world.contactListener = self._contacts
+        self.game_over = False
+        self.prev_shaping = None
+        self.scroll = 0.0
+        self._generate_terrain()
+        self._generate_clouds()
+        init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
+        init_y = TERRAIN_HEIGHT + 2 * LEG_H
+        self.hull = self.world.CreateDynamicBody(position=(init_x, init_y), fixtures=self._hull_fixture)
+        self.hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
+        self.legs, self.joints = [], []
+        for side in (-1, +1):
+            upper = self.world.CreateDynamicBody(
+                position=(init_x, init_y - LEG_H / 2 - LEG_DOWN),
+                angle=side * 0.05,
+                fixtures=self._upper_fixture,
+            )
+            hip = Box2D.b2RevoluteJointDef(
+                bodyA=self.hull,
+                bodyB=upper,
+                localAnchorA=(0, LEG_DOWN),
+                localAnchorB=(0, LEG_H / 2),
+                enableMotor=True,
+                enableLimit=True,
+                maxMotorTorque=MOTORS_TORQUE,
+                motorSpeed=side,
+                lowerAngle=-0.8,
+                upperAngle=1.1,
+            )
+            self.legs.append(upper)
+            self.joints.append(self.world.CreateJoint(hip))
+            lower = self.world.CreateDynamicBody(
+                position=(init_x, init_y - LEG_H * 3 / 2 - LEG_DOWN),
+                angle=side * 0.05,
+                fixtures=self._lower_fixture,
+            )
+            knee = Box2D.b2RevoluteJointDef(
+                bodyA=upper,
+                bodyB=lower,
+                localAnchorA=(0, -LEG_H / 2),
+                localAnchorB=(0, LEG_H / 2),
+                enableMotor=True,
+                enableLimit=True,
+                maxMotorTorque=MOTORS_TORQUE,
+                motorSpeed=1,
+                lowerAngle=-1.6,
+                upperAngle=-0.1,
+            )
+            lower.ground_contact = False
+            self.legs.append(lower)
+            self.joints.append(self.world.CreateJoint(knee))
+        if self.render_mode == "human":
+            self.render()
+        return self.step(np.array([0, 0, 0, 0]))[0], {}
+
+    # -- dynamics --------------------------------------------------------------------
+
+    def _checked(self, action: Any) -> np.ndarray:
+        arr = action if action.__class__ is np.ndarray else np.asarray(action)
+        if arr.shape != (4,) or arr.dtype.kind not in "fiu":
+            raise invalid_action(self, action, self.action_space)
+        return arr
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """Set each motor's direction and torque from the action; advance 1/50 s."""
+        hull = self.hull
+        if hull is None:
+            raise RuntimeError("BipedalWalker.step called before reset; call env.reset() first.")
+        arr = self._checked(action)
+        # The torque fractions keep the action's dtype, as the reference's arithmetic does.
+        fractions = np.minimum(np.abs(arr), 1)
+        torques = MOTORS_TORQUE * fractions
+        signs = np.sign(arr).tolist()
+        if signs[0] != signs[0] or signs[1] != signs[1] or signs[2] != signs[2] or signs[3] != signs[3]:
+            raise invalid_action(self, action, self.action_space)  # NaN
+        speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
+        for joint, sign, speed, torque in zip(self.joints, signs, speeds, torques.tolist(), strict=True):
+            joint.motorSpeed = float(speed * sign)
+            joint.maxMotorTorque = float(torque)
+
+        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
+
+        pos = hull.position
+        vel = hull.linearVelocity
+        x0, y0 = pos[0], pos[1]
+        for lidar, (dx, dy) in zip(self.lidar, LIDAR_DIRECTIONS, strict=True):
+            lidar.fraction = 1.0
+            lidar.p1 = pos
+            lidar.p2 = (x0 + dx, y0 - dy)
+            self.world.RayCast(lidar, lidar.p1, lidar.p2)
+        joints, legs = self.joints, self.legs
+        angle = hull.angle
+        state = [
+            angle,
+            2.0 * hull.angularVelocity / FPS,
+            0.3 * vel.x * (VIEWPORT_W / SCALE) / FPS,
+            0.3 * vel.y * (VIEWPORT_H / SCALE) / FPS,
+            joints[0].angle,
+            joints[0].speed / SPEED_HIP,
+            joints[1].angle + 1.0,
+            joints[1].speed / SPEED_KNEE,
+            1.0 if legs[1].ground_contact else 0.0,
+            joints[2].angle,
+            joints[2].speed / SPEED_HIP,
+            joints[3].angle + 1.0,
+            joints[3].speed / SPEED_KNEE,
+            1.0 if legs[3].ground_contact else 0.0,
+        ]
+        state += [lidar.fraction for lidar in self.lidar]
+        self.scroll = pos.x - VIEWPORT_W / SCALE / 5
+        shaping = 130 * x0 / SCALE
+        shaping -= 5.0 * abs(angle)  # keep the head level
+        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping
+        self.prev_shaping = shaping
+        for cost in ENERGY_COST * fractions:  # numpy scalars: float32 actions give a float32 reward
+            reward -= cost
+        terminated = False
+        if self.game_over or x0 < 0:
+            reward, terminated = -100, True
+        if x0 > FINISH_X:
+            terminated = True
+        if self.render_mode == "human":
+            self.render()
+        return np.array(state, dtype=np.float32), reward, terminated, False, {}
+
+    # -- rendering -------------------------------------------------------------------
+
+    def render(self) -> np.ndarray | None:
+        """Draw sky, clouds, terrain, the walker and its lidar, following the walker."""
+        if self.render_mode is None:
+            warn_no_render_mode(self)
+            return None
+        from palaestra_box2d._drawing import draw_bipedal_walker
+        from palaestra_box2d._render import Canvas
+
+        if self._canvas is None:
+            self._canvas = Canvas(VIEWPORT_W, VIEWPORT_H, self.render_mode, FPS, "BipedalWalker")
+        return draw_bipedal_walker(self._canvas, self)
+
+    def close(self) -> None:
+        """Close the window and destroy the bodies."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None
+        self._destroy()

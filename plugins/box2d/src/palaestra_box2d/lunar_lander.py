@@ -1,0 +1,366 @@
+"""LunarLander: fire a lander's engines to set it down gently on the pad between the flags.
+
+Rigid-body physics by the Box2D engine, built exactly as the reference builds it (same
+bodies, fixtures, joints, impulses and draws from the env's generator), so trajectories
+match Gymnasium's step for step.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, logger, spaces
+from palaestra.error import InvalidAction
+from palaestra.utils import EzPickle
+from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra_box2d._engine import Box2D, ContactListener
+
+__all__ = ["LunarLander"]
+
+FPS = 50
+SCALE = 30.0  # pixels per metre
+MAIN_ENGINE_POWER = 13.0
+SIDE_ENGINE_POWER = 0.6
+INITIAL_RANDOM = 1000.0  # bound of the random push at the start
+LANDER_POLY = ((-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17))
+LEG_AWAY = 20
+LEG_DOWN = 18
+LEG_W, LEG_H = 2, 8
+LEG_SPRING_TORQUE = 40
+SIDE_ENGINE_HEIGHT = 14
+SIDE_ENGINE_AWAY = 12
+MAIN_ENGINE_Y_LOCATION = 4
+VIEWPORT_W, VIEWPORT_H = 600, 400
+W, H = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
+CHUNKS = 11
+HALF_W, HALF_H = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2
+VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
+_DISCRETE = (int, np.int64)
+# (main power, side power, side direction) of the discrete actions: noop, left, main, right.
+_DISCRETE_THROTTLES = ((0.0, 0.0, 0.0), (0.0, 1.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
+
+
+class _Contacts(ContactListener):
+    """Game over when the hull touches anything; legs report ground contact."""
+
+    def __init__(self, env: LunarLander) -> None:
+        super().__init__()
+        self.env = weakref.proxy(env)  # the world holds the listener: no env <-> world cycle
+
+    def BeginContact(self, contact: Any) -> None:
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        env = self.env
+        if env.lander in bodies:
+            env.game_over = True
+        for leg in env.legs:
+            if leg in bodies:
+                leg.ground_contact = True
+
+    def EndContact(self, contact: Any) -> None:
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        for leg in self.env.legs:
+            if leg in bodies:
+                leg.ground_contact = False
+
+
+class LunarLander(Env[np.ndarray, Any], EzPickle):
+    """Land on the pad at (0, 0) using the main engine and two side engines.
+
+    Observation (float32, 8): x and y relative to the pad, x and y velocity, angle,
+    angular velocity, and whether each leg touches the ground. Actions: ``Discrete(4)``
+    (nothing, left engine, main engine, right engine) or, with ``continuous=True``,
+    ``Box(-1, 1, (2,))`` (main throttle, lateral throttle; each engine fires above half
+    throttle). Reward: the change of a shaping term (distance, speed, tilt, leg contact),
+    minus 0.3 per main-engine frame and 0.03 per side-engine frame; -100 for a crash or
+    leaving the screen, +100 for coming to rest. The episode terminates on those events.
+
+    Args:
+        render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
+        continuous: Continuous throttles instead of four discrete actions.
+        gravity: Gravity in m/s^2, in ``(-12, 0)``.
+        enable_wind: Add a wind force and a turbulence torque while airborne.
+        wind_power: Peak wind force (recommended ``[0, 20]``).
+        turbulence_power: Peak turbulence torque (recommended ``[0, 2]``).
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        continuous: bool = False,
+        gravity: float = -10.0,
+        enable_wind: bool = False,
+        wind_power: float = 15.0,
+        turbulence_power: float = 1.5,
+    ) -> None:
+        EzPickle.__init__(self, render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power)
+        if not -12.0 < gravity < 0.0:
+            raise ValueError(f"gravity (current value: {gravity}) must be between -12 and 0")
+        if not 0.0 <= wind_power <= 20.0:
+            logger.warn(
+                f"wind_power value is recommended to be between 0.0 and 20.0, (current value: {wind_power})"
+            )
+        if not 0.0 <= turbulence_power <= 2.0:
+            logger.warn(
+                f"turbulence_power value is recommended to be between 0.0 and 2.0, (current value: {turbulence_power})"
+            )
+        self.gravity = gravity
+        self.wind_power = wind_power
+        self.turbulence_power = turbulence_power
+        self.enable_wind = enable_wind
+        self.continuous = continuous
+        self.render_mode = render_mode
+        low = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
+        high = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=np.float32)
+        self.observation_space = spaces.Box(low, high)
+        if continuous:
+            self.action_space: spaces.Space[Any] = spaces.Box(-1, +1, (2,), dtype=np.float32)
+        else:
+            self.action_space = spaces.Discrete(4)
+        self.world: Any = None
+        self.lander: Any = None
+        self.legs: list[Any] = []
+        self.terrain: list[tuple[float, float]] = []
+        self.particles: list[list[float]] = []  # flame puffs, drawn only: [x, y, vx, vy, ttl]
+        self.game_over = False
+        self.prev_shaping: float | None = None
+        self._canvas: Any = None
+
+    # -- episode ---------------------------------------------------------------------
+
+    def _destroy(self) -> None:
+        if self.world is not None:
+            self.world.contactListener = None
+        self.world = self.lander = None
+        self.legs = []
+        self.particles = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Draw new terrain, place the lander at the top centre and give it a random push."""
+        super().reset(seed=seed)
+        self._destroy()
+        rng = self.np_random
+        world = Box2D.b2World(gravity=(0, self.gravity))
+        world.contactListener = _Contacts(self)
+        self.world = world
+        self.game_over = False
+        self.prev_shaping = None
+
+        heights = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
+        chunk_x = [W / (CHUNKS - 1) * i for i in range(CHUNKS)]
+        self.helipad_x1 = chunk_x[CHUNKS // 2 - 1]
+        self.helipad_x2 = chunk_x[CHUNKS // 2 + 1]
+        self.helipad_y = H / 4
+        heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y  # flat around the pad
+        # Each point averages its neighbours (the first wraps around to the last draw).
+        smooth = [0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)]
+        self.moon = world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(0, 0), (W, 0)]))
+        self.terrain = [(chunk_x[i], float(smooth[i])) for i in range(CHUNKS)]
+        for left, right in zip(self.terrain, self.terrain[1:], strict=False):
+            self.moon.CreateEdgeFixture(vertices=[left, right], density=0, friction=0.1)
+
+        start_x, start_y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
+        hull = Box2D.b2PolygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY])
+        self.lander = world.CreateDynamicBody(
+            position=(start_x, start_y),
+            angle=0.0,
+            fixtures=Box2D.b2FixtureDef(
+                shape=hull, density=5.0, friction=0.1, categoryBits=0x0010, maskBits=0x001, restitution=0.0
+            ),
+        )
+        push = (rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
+        self.lander.ApplyForceToCenter(push, True)
+        if self.enable_wind:
+            self.wind_idx = rng.integers(-9999, 9999)
+            self.torque_idx = rng.integers(-9999, 9999)
+        self.legs = [self._make_leg(side, start_x, start_y) for side in (-1, +1)]
+        if self.render_mode == "human":
+            self.render()
+        return self.step(np.array([0, 0]) if self.continuous else 0)[0], {}
+
+    def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
+        leg = self.world.CreateDynamicBody(
+            position=(start_x - side * LEG_AWAY / SCALE, start_y),
+            angle=side * 0.05,
+            fixtures=Box2D.b2FixtureDef(
+                shape=Box2D.b2PolygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
+                density=1.0,
+                restitution=0.0,
+                categoryBits=0x0020,
+                maskBits=0x001,
+            ),
+        )
+        leg.ground_contact = False
+        joint = Box2D.b2RevoluteJointDef(
+            bodyA=self.lander,
+            bodyB=leg,
+            localAnchorA=(0, 0),
+            localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
+            enableMotor=True,
+            enableLimit=True,
+            maxMotorTorque=LEG_SPRING_TORQUE,
+            motorSpeed=+0.3 * side,
+        )
+        # The knee springs outward against a 0.5 rad range of travel.
+        if side == -1:
+            joint.lowerAngle, joint.upperAngle = +0.9 - 0.5, +0.9
+        else:
+            joint.lowerAngle, joint.upperAngle = -0.9, -0.9 + 0.5
+        leg.joint = self.world.CreateJoint(joint)
+        return leg
+
+    # -- dynamics --------------------------------------------------------------------
+
+    def _throttles(self, action: Any) -> tuple[float, float, float]:
+        """(main power, side power, side direction) of an action; 0 power means off."""
+        if not self.continuous:
+            if action.__class__ not in _DISCRETE and not self.action_space.contains(action):
+                raise invalid_action(self, action, self.action_space)
+            if not 0 <= action <= 3:
+                raise invalid_action(self, action, self.action_space)
+            return _DISCRETE_THROTTLES[int(action)]
+        try:
+            main, lateral = (float(a) for a in np.asarray(action, dtype=np.float64).reshape(-1))
+        except (TypeError, ValueError):
+            raise invalid_action(self, action, self.action_space) from None
+        if main != main or lateral != lateral or np.shape(action) != (2,):
+            raise invalid_action(self, action, self.action_space)
+        main = min(max(main, -1.0), 1.0)
+        lateral = min(max(lateral, -1.0), 1.0)
+        # Above zero the main engine runs at 50-100 %; beyond +-0.5 a side engine at 50-100 %.
+        m_power = (min(max(main, 0.0), 1.0) + 1.0) * 0.5 if main > 0.0 else 0.0
+        if abs(lateral) > 0.5:
+            return m_power, min(max(abs(lateral), 0.5), 1.0), (1.0 if lateral > 0 else -1.0)
+        return m_power, 0.0, 0.0
+
+    def _apply_wind(self) -> None:
+        if self.legs[0].ground_contact or self.legs[1].ground_contact:
+            return
+        k = self.wind_idx
+        wind = math.tanh(math.sin(0.02 * k) + math.sin(math.pi * 0.01 * k)) * self.wind_power
+        self.wind_idx += 1
+        self.lander.ApplyForceToCenter((wind, 0.0), True)
+        k = self.torque_idx
+        torque = math.tanh(math.sin(0.02 * k) + math.sin(math.pi * 0.01 * k)) * self.turbulence_power
+        self.torque_idx += 1
+        self.lander.ApplyTorque(torque, True)
+
+    def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """Fire the engines the action asks for and advance the world by 1/50 s."""
+        lander = self.lander
+        if lander is None:
+            raise RuntimeError("LunarLander.step called before reset; call env.reset() first.")
+        if self.enable_wind:
+            self._apply_wind()
+        if action.__class__ in _DISCRETE and 0 <= action <= 3 and not self.continuous:
+            m_power, s_power, direction = _DISCRETE_THROTTLES[action]
+        else:
+            m_power, s_power, direction = self._throttles(action)
+        angle = lander.angle
+        tip_x, tip_y = math.sin(angle), math.cos(angle)
+        side_x, side_y = -tip_y, tip_x
+        # Two uniform(-1, 1) draws: numpy computes each as -1 + 2 * u from the same doubles.
+        u0, u1 = self.np_random.random(2).tolist()
+        d0 = (-1.0 + 2.0 * u0) / SCALE
+        d1 = (-1.0 + 2.0 * u1) / SCALE
+        if m_power:
+            ox = tip_x * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) + side_x * d1
+            oy = -tip_y * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) - side_y * d1
+            pos = lander.position
+            at = (pos[0] + ox, pos[1] + oy)
+            if self.render_mode is not None:
+                self._puff(
+                    at,
+                    ox * MAIN_ENGINE_POWER * m_power / 3.5,
+                    oy * MAIN_ENGINE_POWER * m_power / 3.5,
+                    m_power,
+                )
+            lander.ApplyLinearImpulse(
+                (-ox * MAIN_ENGINE_POWER * m_power, -oy * MAIN_ENGINE_POWER * m_power), at, True
+            )
+        if s_power:
+            lever = 3 * d1 + direction * SIDE_ENGINE_AWAY / SCALE
+            ox = tip_x * d0 + side_x * lever
+            oy = -tip_y * d0 - side_y * lever
+            pos = lander.position
+            at = (pos[0] + ox - tip_x * 17 / SCALE, pos[1] + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
+            if self.render_mode is not None:
+                self._puff(
+                    at,
+                    ox * SIDE_ENGINE_POWER * s_power / 0.7,
+                    oy * SIDE_ENGINE_POWER * s_power / 0.7,
+                    s_power,
+                )
+            lander.ApplyLinearImpulse(
+                (-ox * SIDE_ENGINE_POWER * s_power, -oy * SIDE_ENGINE_POWER * s_power), at, True
+            )
+
+        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
+
+        pos = lander.position
+        vel = lander.linearVelocity
+        x = (pos.x - HALF_W) / HALF_W
+        y = (pos.y - (self.helipad_y + LEG_DOWN / SCALE)) / HALF_H
+        vx = vel.x * HALF_W / FPS
+        vy = vel.y * HALF_H / FPS
+        angle = lander.angle
+        spin = 20.0 * lander.angularVelocity / FPS
+        left = 1.0 if self.legs[0].ground_contact else 0.0
+        right = 1.0 if self.legs[1].ground_contact else 0.0
+        # math.sqrt rounds exactly like numpy's; the sum's order is the reference's.
+        shaping = (
+            -100 * math.sqrt(x * x + y * y)
+            - 100 * math.sqrt(vx * vx + vy * vy)
+            - 100 * abs(angle)
+            + 10 * left
+            + 10 * right
+        )
+        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping
+        self.prev_shaping = shaping
+        reward -= m_power * 0.3
+        reward -= s_power * 0.03
+        reward = np.float64(reward)
+        terminated = False
+        if self.game_over or abs(x) >= 1.0:
+            terminated, reward = True, -100
+        if not lander.awake:
+            terminated, reward = True, +100
+        if self.render_mode == "human":
+            self.render()
+        obs = np.array((x, y, vx, vy, angle, spin, left, right), dtype=np.float32)
+        return obs, reward, terminated, False, {}
+
+    # -- rendering -------------------------------------------------------------------
+
+    def _puff(self, at: tuple[float, float], vx: float, vy: float, ttl: float) -> None:
+        self.particles.append([at[0], at[1], vx, vy, ttl])
+
+    def render(self) -> np.ndarray | None:
+        """Draw the moon, the pad, the lander and its exhaust."""
+        if self.render_mode is None:
+            warn_no_render_mode(self)
+            return None
+        from palaestra_box2d._drawing import draw_lunar_lander
+        from palaestra_box2d._render import Canvas
+
+        if self._canvas is None:
+            self._canvas = Canvas(VIEWPORT_W, VIEWPORT_H, self.render_mode, FPS, "LunarLander")
+        return draw_lunar_lander(self._canvas, self)
+
+    def close(self) -> None:
+        """Close the window and release the world."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None
+        self._destroy()
+
+
+# Keep the typed error importable next to the env for users catching it.
+_ = InvalidAction

@@ -1,0 +1,170 @@
+"""Box2D suite: trajectories identical to Gymnasium 1.4.0's, specs, errors, rendering, lifetime."""
+
+import copy
+import os
+import pickle
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import InvalidAction
+
+IDS = ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
+
+
+def make_pair(env_id, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return palaestra.make(env_id, **kwargs), gymnasium.make(env_id, **kwargs)
+
+
+def assert_same_step(a, b, where):
+    assert np.array_equal(a[0], b[0]), f"{where}: obs {a[0]} vs {b[0]}"
+    assert a[1] == b[1] and type(a[1]) is type(b[1]), f"{where}: reward {a[1]!r} vs {b[1]!r}"
+    assert a[2:4] == b[2:4] and a[4] == b[4], f"{where}: flags/info {a[2:]} vs {b[2:]}"
+
+
+CASES = {
+    "lander": ("LunarLander-v3", {}),
+    "lander-wind": ("LunarLander-v3", {"enable_wind": True, "gravity": -9.0}),
+    "lander-continuous": ("LunarLanderContinuous-v3", {}),
+    "lander-continuous-wind": ("LunarLanderContinuous-v3", {"enable_wind": True, "turbulence_power": 1.0}),
+    "walker": ("BipedalWalker-v3", {}),
+    "walker-hardcore": ("BipedalWalkerHardcore-v3", {}),
+    "lander-rendering": ("LunarLander-v3", {"render_mode": "rgb_array"}),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_trajectories_match_gymnasium(name):
+    env_id, kwargs = CASES[name]
+    ours, ref = make_pair(env_id, **kwargs)
+    ref.action_space.seed(1)
+    for seed in (0, 1, 2):
+        obs_a, info_a = ours.reset(seed=seed)
+        obs_b, info_b = ref.reset(seed=seed)
+        assert np.array_equal(obs_a, obs_b) and info_a == info_b
+        for t in range(300):
+            action = ref.action_space.sample()
+            if t % 7 == 0 and "Walker" in env_id:
+                action = action.astype(np.float64)  # float64 actions give float64 rewards
+            a, b = ours.step(action), ref.step(action)
+            assert_same_step(a, b, f"{name} seed={seed} t={t}")
+            if a[2] or a[3]:
+                break
+
+
+def test_walker_terrain_and_clouds_match():
+    ours, ref = make_pair("BipedalWalkerHardcore-v3")
+    ours.reset(seed=11)
+    ref.reset(seed=11)
+    assert ours.unwrapped.terrain_y == [float(y) for y in ref.unwrapped.terrain_y]
+    assert len(ours.unwrapped.terrain) == len(ref.unwrapped.terrain)
+    assert [c[1:] for c in ours.unwrapped.cloud_poly] == [c[1:] for c in ref.unwrapped.cloud_poly]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_specs_and_spaces_match(env_id):
+    ours, ref = palaestra.spec(env_id), gymnasium.spec(env_id)
+    for field in ("max_episode_steps", "reward_threshold", "kwargs", "nondeterministic", "order_enforce"):
+        assert getattr(ours, field) == getattr(ref, field), field
+    a, b = make_pair(env_id)
+    assert repr(a.observation_space) == repr(b.observation_space)
+    assert repr(a.action_space) == repr(b.action_space)
+    assert a.metadata == b.metadata
+
+
+def test_bad_arguments_and_actions_are_named():
+    with pytest.raises(ValueError, match=r"gravity \(current value: -13.0\) must be between -12 and 0"):
+        palaestra.make("LunarLander-v3", gravity=-13.0)
+    with pytest.warns(UserWarning, match="wind_power value is recommended to be between 0.0 and 20.0"):
+        palaestra.make("LunarLander-v3", wind_power=25.0)
+    with pytest.warns(UserWarning, match="turbulence_power value is recommended"):
+        palaestra.make("LunarLander-v3", turbulence_power=-1.0)
+    lander = palaestra.make("LunarLander-v3")
+    lander.reset(seed=0)
+    with pytest.raises(InvalidAction, match="action 4"):
+        lander.step(4)
+    continuous = palaestra.make("LunarLanderContinuous-v3")
+    continuous.reset(seed=0)
+    with pytest.raises(InvalidAction, match="not in the action space"):
+        continuous.step(np.array([np.nan, 0.0]))
+    with pytest.raises(InvalidAction):
+        continuous.step(np.zeros(3))
+    walker = palaestra.make("BipedalWalker-v3")
+    walker.reset(seed=0)
+    with pytest.raises(InvalidAction):
+        walker.step(np.array([0.0, np.nan, 0.0, 0.0]))
+    with pytest.raises(InvalidAction):
+        walker.step(np.zeros(2))
+    with pytest.raises(RuntimeError, match=r"call env.reset\(\) first"):
+        palaestra.make("BipedalWalker-v3", disable_env_checker=True).unwrapped.step(np.zeros(4))
+
+
+def test_continuous_actions_are_clipped_like_the_reference():
+    ours, ref = make_pair("LunarLanderContinuous-v3")
+    ours.reset(seed=3)
+    ref.reset(seed=3)
+    for action in ([3.0, -7.0], [0.2, 0.51], [-0.4, 2.0]):
+        act = np.array(action, dtype=np.float32)
+        assert_same_step(ours.step(act), ref.step(act), f"action {action}")
+
+
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_frames_show_the_body_moving(env_id):
+    env = palaestra.make(env_id, render_mode="rgb_array")
+    env.reset(seed=0)
+    first = env.render()
+    assert first.shape == (400, 600, 3) and first.dtype == np.uint8
+    action = 2 if env_id.startswith("Lunar") else np.array([1.0, -1.0, -1.0, 1.0], dtype=np.float32)
+    for _ in range(25):
+        env.step(action)
+    later = env.render()
+    changed = np.any(first != later, axis=2)
+    assert changed.sum() > 200, "the picture barely changed"
+    assert len(np.unique(later.reshape(-1, 3), axis=0)) > 4  # sky, ground, body, ... are drawn
+    env.close()
+
+
+def test_human_rendering_opens_a_window():
+    import pygame
+
+    env = palaestra.make("LunarLander-v3", render_mode="human")
+    env.reset(seed=0)
+    env.step(0)
+    assert pygame.display.get_surface().get_size() == (600, 400)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", ["LunarLanderContinuous-v3", "BipedalWalkerHardcore-v3"])
+def test_pickle_and_deepcopy_rebuild_from_constructor_arguments(env_id):
+    env = palaestra.make(env_id, disable_env_checker=True).unwrapped
+    env.reset(seed=5)
+    for clone in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert type(clone) is type(env)
+        assert getattr(clone, "continuous", None) == getattr(env, "continuous", None)
+        assert getattr(clone, "hardcore", None) == getattr(env, "hardcore", None)
+        assert np.array_equal(clone.reset(seed=5)[0], env.reset(seed=5)[0])
+
+
+def rss_kib():
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "BipedalWalkerHardcore-v3"])
+def test_memory_stays_flat_over_many_resets(env_id):
+    env = palaestra.make(env_id, disable_env_checker=True)
+    for seed in range(200):  # warm up allocators and caches
+        env.reset(seed=seed)
+    before = rss_kib()
+    for seed in range(2000):
+        env.reset(seed=seed)
+        env.step(env.action_space.sample())
+    grown = rss_kib() - before
+    assert grown < 4096, f"RSS grew by {grown} KiB over 2000 resets"
+    env.close()
