@@ -25,6 +25,7 @@ SCENES = {
     "LunarLander-v3": 60,
     "BipedalWalker-v3": 40,
     "BipedalWalkerHardcore-v3": 120,
+    "CarRacing-v3": 80,
 }
 
 

@@ -50,7 +50,7 @@ def test_run_is_reproducible_with_a_seed(capsys):
     ("args", "message"),
     [
         (["run", "CartPol-v1"], "Did you mean: `CartPole`?"),
-        (["run", "CarRacing-v3"], "palaestra-box2d` suite, which is installed but does not provide it"),
+        (["run", "Humanoid-v5"], 'pip install "palaestra[mujoco]"'),
         (["info", "nope/Thing-v0"], "Namespace nope not found"),
         (["run", "CartPole-v1", "--episodes", "0"], "--episodes must be positive"),
         (["run", "CartPole-v1", "--seed", "-3"], "--seed must be a non-negative integer"),

@@ -216,3 +216,12 @@ def test_registrar_rejects_unknown_fields(site, isolated):
     )
     with pytest.raises(PluginLoadError, match=r"unknown fields \['max_steps'\]"):
         palaestra.make("typo/T-v0")
+
+
+def test_install_hint_for_a_suite_that_is_installed_but_lacks_the_env():
+    from palaestra._plugins._suites import install_hint
+
+    hint = install_hint(None, "CarRacing", {"box2d"})
+    assert hint is not None and "`palaestra-box2d` suite, which is installed but does not provide it" in hint
+    assert 'pip install "palaestra[box2d]"' in install_hint(None, "CarRacing", set())
+    assert install_hint(None, "NoSuchEnv", set()) is None

@@ -12,7 +12,13 @@ import pytest
 import palaestra
 from palaestra.error import InvalidAction
 
-IDS = ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
+IDS = [
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
+]
 
 
 def make_pair(env_id, **kwargs):
@@ -165,6 +171,87 @@ def test_memory_stays_flat_over_many_resets(env_id):
     for seed in range(2000):
         env.reset(seed=seed)
         env.step(env.action_space.sample())
+    grown = rss_kib() - before
+    assert grown < 4096, f"RSS grew by {grown} KiB over 2000 resets"
+    env.close()
+
+
+# -- CarRacing: physics, rewards and episode ends match; the picture is palaestra's own ----
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"continuous": False}, {"domain_randomize": True}, {"lap_complete_percent": 0.5}]
+)
+def test_car_racing_rewards_and_motion_match_gymnasium(kwargs):
+    ours, ref = make_pair("CarRacing-v3", **kwargs)
+    ref.action_space.seed(2)
+    for seed in (0, 1):
+        obs, _ = ours.reset(seed=seed)
+        ref.reset(seed=seed)
+        assert obs.shape == (96, 96, 3) and obs.dtype == np.uint8
+        assert ours.unwrapped.track == [tuple(float(v) for v in p) for p in ref.unwrapped.track]
+        for t in range(120):
+            action = ref.action_space.sample()
+            if kwargs.get("continuous", True) and t < 40:
+                action = np.array([0.0, 1.0, 0.0], dtype=np.float32)  # get moving over new tiles
+            a, b = ours.step(action), ref.step(action)
+            assert a[1] == b[1] and a[2:] == b[2:], f"seed={seed} t={t}: {a[1:]} vs {b[1:]}"
+            assert tuple(ours.unwrapped.car.hull.position) == tuple(ref.unwrapped.car.hull.position)
+        assert ours.unwrapped.tile_visited_count == ref.unwrapped.tile_visited_count > 0
+
+
+def test_car_racing_leaving_the_playfield_ends_with_minus_100():
+    ours, ref = make_pair("CarRacing-v3")
+    for env in (ours, ref):
+        env.reset(seed=0)
+        env.unwrapped.car.hull.position = (400.0, 0.0)
+    a, b = ours.step(np.zeros(3, np.float32)), ref.step(np.zeros(3, np.float32))
+    assert a[1:] == b[1:] == (-100, True, False, {"lap_finished": False})
+
+
+def test_car_racing_renders_its_own_pictures():
+    import pygame
+
+    env = palaestra.make("CarRacing-v3", render_mode="rgb_array")
+    obs, _ = env.reset(seed=1)
+    frame = env.render()
+    assert frame.shape == (400, 600, 3)
+    for _ in range(50):
+        moved, *_ = env.step(np.array([0.3, 1.0, 0.0], dtype=np.float32))
+    assert np.any(moved != obs, axis=2).sum() > 300  # the road slides past the car
+    pixels = palaestra.make("CarRacing-v3", render_mode="state_pixels")
+    first, _ = pixels.reset(seed=1)
+    assert np.array_equal(pixels.render(), first)
+    human = palaestra.make("CarRacing-v3", render_mode="human")
+    human.reset(seed=1)
+    assert pygame.display.get_surface().get_size() == (1000, 800)
+    human.close()
+
+
+def test_car_racing_options_and_errors():
+    env = palaestra.make("CarRacing-v3", domain_randomize=True)
+    env.reset(seed=0)
+    colors = env.unwrapped.road_color.copy()
+    env.reset(seed=1, options={"randomize": False})
+    assert np.array_equal(env.unwrapped.road_color, colors)
+    env.reset(seed=2)
+    assert not np.array_equal(env.unwrapped.road_color, colors)
+    with pytest.raises(InvalidAction):
+        env.step(np.array([0.0, np.nan, 0.0]))
+    discrete = palaestra.make("CarRacing-v3", continuous=False)
+    discrete.reset(seed=0)
+    with pytest.raises(InvalidAction, match="invalid action `5`"):
+        discrete.step(5)
+
+
+def test_car_racing_memory_stays_flat_over_many_resets():
+    env = palaestra.make("CarRacing-v3", disable_env_checker=True)
+    for seed in range(100):
+        env.reset(seed=seed)
+    before = rss_kib()
+    for seed in range(2000):
+        env.reset(seed=seed % 300)
     grown = rss_kib() - before
     assert grown < 4096, f"RSS grew by {grown} KiB over 2000 resets"
     env.close()

@@ -2,9 +2,9 @@
 
 from typing import Any
 
-__all__ = ["BipedalWalker", "LunarLander"]
+__all__ = ["BipedalWalker", "CarRacing", "LunarLander"]
 
-_WHERE = {"BipedalWalker": "bipedal_walker", "LunarLander": "lunar_lander"}
+_WHERE = {"BipedalWalker": "bipedal_walker", "CarRacing": "car_racing", "LunarLander": "lunar_lander"}
 
 
 def __getattr__(name: str) -> Any:

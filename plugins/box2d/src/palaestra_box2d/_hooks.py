@@ -19,6 +19,7 @@ _ENVS = {
         "bipedal_walker:BipedalWalker",
         {"max_episode_steps": 2000, "reward_threshold": 300, "kwargs": {"hardcore": True}},
     ),
+    "CarRacing-v3": ("car_racing:CarRacing", {"max_episode_steps": 1000, "reward_threshold": 900}),
 }
 
 

@@ -1,0 +1,154 @@
+"""A top-down car for CarRacing: a hull on four wheels with a simple tyre-friction model.
+
+Each wheel keeps its own spin (``omega``); the engine drives the rear wheels, brakes
+stop all four, the front wheels steer through joint motors, and the difference between
+the wheel's spin and the ground speed becomes a friction force limited by the surface.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from palaestra_box2d._engine import Box2D
+
+__all__ = ["Car"]
+
+SIZE = 0.02
+ENGINE_POWER = 100000000 * SIZE * SIZE
+WHEEL_MOMENT_OF_INERTIA = 4000 * SIZE * SIZE
+FRICTION_LIMIT = 1000000 * SIZE * SIZE  # on road; grass gives 60 %
+TYRE_STIFFNESS = 205000 * SIZE * SIZE
+BRAKE_FORCE = 15
+WHEEL_R = 27
+WHEEL_W = 14
+WHEELPOS = ((-55, +80), (+55, +80), (-55, -82), (+55, -82))  # front left, front right, rear left, rear right
+HULL_POLYS = (
+    ((-60, +130), (+60, +130), (+60, +110), (-60, +110)),
+    ((-15, +120), (+15, +120), (+20, +20), (-20, 20)),
+    ((+25, +20), (+50, -10), (+50, -40), (+20, -90), (-20, -90), (-50, -40), (-50, -10), (-25, +20)),
+    ((-50, -120), (+50, -120), (+50, -90), (-50, -90)),
+)
+WHEEL_POLY = ((-WHEEL_W, +WHEEL_R), (+WHEEL_W, +WHEEL_R), (+WHEEL_W, -WHEEL_R), (-WHEEL_W, -WHEEL_R))
+
+
+class Car:
+    """The car's bodies in ``world`` and its wheel state.
+
+    Args:
+        world: The Box2D world.
+        init_angle: Heading (radians).
+        init_x: Position x.
+        init_y: Position y.
+    """
+
+    def __init__(self, world: Any, init_angle: float, init_x: float, init_y: float) -> None:
+        self.world = world
+        self.hull = world.CreateDynamicBody(
+            position=(init_x, init_y),
+            angle=init_angle,
+            fixtures=[
+                Box2D.b2FixtureDef(
+                    shape=Box2D.b2PolygonShape(vertices=[(x * SIZE, y * SIZE) for x, y in poly]), density=1.0
+                )
+                for poly in HULL_POLYS
+            ],
+        )
+        self.fuel_spent = 0.0
+        self.wheels: list[Any] = []
+        for wx, wy in WHEELPOS:
+            wheel = world.CreateDynamicBody(
+                position=(init_x + wx * SIZE, init_y + wy * SIZE),
+                angle=init_angle,
+                fixtures=Box2D.b2FixtureDef(
+                    shape=Box2D.b2PolygonShape(
+                        vertices=[(x * 1.0 * SIZE, y * 1.0 * SIZE) for x, y in WHEEL_POLY]
+                    ),
+                    density=0.1,
+                    categoryBits=0x0020,
+                    maskBits=0x001,
+                    restitution=0.0,
+                ),
+            )
+            wheel.wheel_rad = 1.0 * WHEEL_R * SIZE
+            wheel.gas = wheel.brake = wheel.steer = wheel.phase = wheel.omega = 0.0
+            joint = Box2D.b2RevoluteJointDef(
+                bodyA=self.hull,
+                bodyB=wheel,
+                localAnchorA=(wx * SIZE, wy * SIZE),
+                localAnchorB=(0, 0),
+                enableMotor=True,
+                enableLimit=True,
+                maxMotorTorque=180 * 900 * SIZE * SIZE,
+                motorSpeed=0,
+                lowerAngle=-0.4,
+                upperAngle=+0.4,
+            )
+            wheel.joint = world.CreateJoint(joint)
+            wheel.tiles = set()  # road tiles under the wheel (filled by the contact listener)
+            wheel.userData = wheel
+            self.wheels.append(wheel)
+
+    def gas(self, gas: Any) -> None:
+        """Open the throttle of the rear wheels towards ``gas`` (in [0, 1]) by at most 0.1 per step."""
+        gas = min(max(gas, 0), 1)
+        for wheel in self.wheels[2:4]:
+            wheel.gas += min(gas - wheel.gas, 0.1)
+
+    def brake(self, brake: Any) -> None:
+        """Brake all wheels (``>= 0.9`` locks them)."""
+        for wheel in self.wheels:
+            wheel.brake = brake
+
+    def steer(self, steer: Any) -> None:
+        """Aim the front wheels (``-1`` full left ... ``+1`` full right, in joint angle units)."""
+        self.wheels[0].steer = steer
+        self.wheels[1].steer = steer
+
+    def step(self, dt: float) -> None:
+        """Update wheel spins and apply tyre forces for one time step."""
+        for wheel in self.wheels:
+            joint = wheel.joint
+            error = wheel.steer - joint.angle
+            joint.motorSpeed = float(np.sign(error) * min(50.0 * abs(error), 3.0))
+            friction_limit = FRICTION_LIMIT * 0.6
+            for tile in wheel.tiles:
+                friction_limit = max(friction_limit, FRICTION_LIMIT * tile.road_friction)
+            forw = wheel.GetWorldVector((0, 1))
+            side = wheel.GetWorldVector((1, 0))
+            v = wheel.linearVelocity
+            vf = forw[0] * v[0] + forw[1] * v[1]  # forward speed
+            vs = side[0] * v[0] + side[1] * v[1]  # sideways speed
+            omega = wheel.omega
+            omega += dt * ENGINE_POWER * wheel.gas / WHEEL_MOMENT_OF_INERTIA / (abs(omega) + 5.0)
+            self.fuel_spent += dt * ENGINE_POWER * wheel.gas
+            if wheel.brake >= 0.9:
+                omega = 0
+            elif wheel.brake > 0:
+                direction = -np.sign(omega)
+                val = BRAKE_FORCE * wheel.brake
+                if abs(val) > abs(omega):
+                    val = abs(omega)
+                omega += direction * val
+            wheel.phase += omega * dt
+            f_force = (-vf + omega * wheel.wheel_rad) * TYRE_STIFFNESS
+            p_force = -vs * TYRE_STIFFNESS
+            force = math.sqrt(f_force * f_force + p_force * p_force)
+            if abs(force) > friction_limit:  # sliding: the force is capped by the surface
+                f_force = f_force / force * friction_limit
+                p_force = p_force / force * friction_limit
+            omega -= dt * f_force * wheel.wheel_rad / WHEEL_MOMENT_OF_INERTIA
+            wheel.omega = omega
+            wheel.ApplyForceToCenter(
+                (p_force * side[0] + f_force * forw[0], p_force * side[1] + f_force * forw[1]), True
+            )
+
+    def destroy(self) -> None:
+        """Remove the car's bodies from the world."""
+        self.world.DestroyBody(self.hull)
+        self.hull = None
+        for wheel in self.wheels:
+            self.world.DestroyBody(wheel)
+        self.wheels = []
