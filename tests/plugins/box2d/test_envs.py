@@ -146,7 +146,7 @@ def test_human_rendering_opens_a_window():
     env.close()
 
 
-@pytest.mark.parametrize("env_id", ["LunarLanderContinuous-v3", "BipedalWalkerHardcore-v3"])
+@pytest.mark.parametrize("env_id", ["LunarLanderContinuous-v3", "BipedalWalkerHardcore-v3", "CarRacing-v3"])
 def test_pickle_and_deepcopy_rebuild_from_constructor_arguments(env_id):
     env = palaestra.make(env_id, disable_env_checker=True).unwrapped
     env.reset(seed=5)
@@ -255,3 +255,26 @@ def test_car_racing_memory_stays_flat_over_many_resets():
     grown = rss_kib() - before
     assert grown < 4096, f"RSS grew by {grown} KiB over 2000 resets"
     env.close()
+
+
+def test_dependencies_stay_separate():
+    from importlib.metadata import requires
+
+    core = [r for r in requires("palaestra") if "extra ==" not in r]
+    assert not [r for r in core if "box2d" in r.lower() or "mujoco" in r.lower()], core
+    plugin = requires("palaestra-box2d")
+    assert not [r for r in plugin if "mujoco" in r.lower()], plugin
+    assert any(r.startswith("box2d==2.3.10") and "3.14" in r for r in plugin)
+    assert any(r.startswith("box2d-py") and "3.14" in r for r in plugin)
+
+
+def test_importing_the_engine_survives_warnings_as_errors():
+    import subprocess
+    import sys
+
+    code = "import palaestra; env = palaestra.make('LunarLander-v3'); print(env.reset(seed=0)[0].shape)"
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "(8,)"

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+
 from palaestra.error import DependencyNotInstalled
 
 try:
-    import Box2D
+    # Box2D's SWIG module warns (DeprecationWarning) while it initialises; under `-W error`
+    # that warning would become an exception inside the C initialiser and crash Python.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import Box2D
 except ImportError as e:  # pragma: no cover - the plugin depends on it
     raise DependencyNotInstalled(
         'Box2D is not installed: pip install "palaestra[box2d]"  (Python >= 3.14 builds box2d-py, which needs swig)'
