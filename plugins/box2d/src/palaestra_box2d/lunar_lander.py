@@ -275,32 +275,14 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
             oy = -tip_y * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) - side_y * d1
             pos = lander.position
             at = (pos[0] + ox, pos[1] + oy)
-            if self.render_mode is not None:
-                self._puff(
-                    at,
-                    ox * MAIN_ENGINE_POWER * m_power / 3.5,
-                    oy * MAIN_ENGINE_POWER * m_power / 3.5,
-                    m_power,
-                )
-            lander.ApplyLinearImpulse(
-                (-ox * MAIN_ENGINE_POWER * m_power, -oy * MAIN_ENGINE_POWER * m_power), at, True
-            )
+            self._fire(ox, oy, at, MAIN_ENGINE_POWER, m_power, 3.5)
         if s_power:
             lever = 3 * d1 + direction * SIDE_ENGINE_AWAY / SCALE
             ox = tip_x * d0 + side_x * lever
             oy = -tip_y * d0 - side_y * lever
             pos = lander.position
             at = (pos[0] + ox - tip_x * 17 / SCALE, pos[1] + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
-            if self.render_mode is not None:
-                self._puff(
-                    at,
-                    ox * SIDE_ENGINE_POWER * s_power / 0.7,
-                    oy * SIDE_ENGINE_POWER * s_power / 0.7,
-                    s_power,
-                )
-            lander.ApplyLinearImpulse(
-                (-ox * SIDE_ENGINE_POWER * s_power, -oy * SIDE_ENGINE_POWER * s_power), at, True
-            )
+            self._fire(ox, oy, at, SIDE_ENGINE_POWER, s_power, 0.7)
 
         self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
 
@@ -336,6 +318,15 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
             self.render()
         obs = np.array((x, y, vx, vy, angle, spin, left, right), dtype=np.float32)
         return obs, reward, terminated, False, {}
+
+    def _fire(
+        self, ox: float, oy: float, at: tuple[float, float], engine: float, throttle: float, puff_mass: float
+    ) -> None:
+        """Push the lander away from the nozzle offset ``(ox, oy)``; the exhaust goes the other way."""
+        if self.render_mode is not None:
+            self._puff(at, ox * engine * throttle / puff_mass, oy * engine * throttle / puff_mass, throttle)
+        # (-ox * engine) * throttle, in the reference's order, for identical rounding.
+        self.lander.ApplyLinearImpulse((-ox * engine * throttle, -oy * engine * throttle), at, True)
 
     # -- rendering -------------------------------------------------------------------
 
