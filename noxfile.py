@@ -11,6 +11,7 @@ nox.options.sessions = ["lint", "typecheck", "tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 GROUPS = PYPROJECT["dependency-groups"]
+PLUGINS = ("-e", "plugins/classic_control", "-e", "plugins/toy_text", "-e", "plugins/box2d")
 
 
 @nox.session
@@ -31,7 +32,7 @@ def typecheck(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The full suite over every workspace member."""
-    session.install(*GROUPS["test"], "-e", "core", "-e", "plugins/classic_control", "-e", "plugins/toy_text")
+    session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
     session.run("pytest", "-n", "auto", *session.posargs, env={"SDL_VIDEODRIVER": "dummy"})
 
 
@@ -45,7 +46,7 @@ def tests_core(session: nox.Session) -> None:
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
     """Build the HTML docs (API reference from docstrings) into docs/_build."""
-    session.install(*GROUPS["docs"], "-e", "core", "-e", "plugins/classic_control", "-e", "plugins/toy_text")
+    session.install(*GROUPS["docs"], "-e", "core", *PLUGINS)
     session.run("python", "docs/render_pictures.py")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html")
 
@@ -53,13 +54,14 @@ def docs(session: nox.Session) -> None:
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks against Gymnasium in the same run; prints ratios."""
-    session.install(*GROUPS["bench"], "-e", "core", "-e", "plugins/classic_control", "-e", "plugins/toy_text")
+    session.install(*GROUPS["bench"], "-e", "core", *PLUGINS)
     scripts = (
         "bench_import.py",
         "bench_spaces.py",
         "bench_classic_control.py",
         "bench_toy_text.py",
         "bench_vector.py",
+        "bench_box2d.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
