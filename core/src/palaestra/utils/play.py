@@ -116,19 +116,18 @@ class PlayableGame:
     def process_event(self, event: Any) -> None:
         """Track relevant key presses; stop on Escape or window close; follow resizes."""
         pygame = _pygame()
-        if event.type == pygame.KEYDOWN:
-            if event.key in self.relevant_keys:
-                self.pressed_keys.add(event.key)
-            elif event.key == pygame.K_ESCAPE:
-                self.running = False
-        elif event.type == pygame.KEYUP:
-            self.pressed_keys.discard(event.key)
-        elif event.type == pygame.QUIT:
+        kind, key = event.type, getattr(event, "key", None)
+        quit_requested = kind == pygame.QUIT or (kind == pygame.KEYDOWN and key == pygame.K_ESCAPE)
+        if quit_requested and key not in self.relevant_keys:
             self.running = False
-        elif event.type == pygame.WINDOWRESIZED:
-            width, height = self.original_video_size
-            scale = min(event.x / width, event.y / height)
-            self.video_size = (round(scale * width), round(scale * height))
+        elif kind == pygame.KEYDOWN and key in self.relevant_keys:
+            self.pressed_keys.add(key)
+        elif kind == pygame.KEYUP:
+            self.pressed_keys.discard(key)
+        elif kind == pygame.WINDOWRESIZED:  # keep the frame's aspect ratio inside the new window
+            base_w, base_h = self.original_video_size
+            fit = min(event.x / base_w, event.y / base_h)
+            self.video_size = (round(fit * base_w), round(fit * base_h))
 
 
 def display_arr(screen: Any, arr: np.ndarray, video_size: tuple[int, int], transpose: bool | None) -> None:
@@ -192,18 +191,18 @@ def play(
             raise TypeError(f"Expected env.metadata['render_fps'] to be an integer, got {type(fps)}")
     pygame = _pygame()
     clock = pygame.time.Clock()
-    done, obs = True, None
+    obs: Any = None
+    episode_over = True
     while game.running:
-        if done:
-            done = False
-            obs = env.reset(seed=seed)
-        elif not wait_on_player or game.pressed_keys:
-            action = codes.get(tuple(sorted(game.pressed_keys)), noop)
-            previous = obs
-            obs, reward, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
+        held = tuple(sorted(game.pressed_keys))
+        if episode_over:
+            obs, episode_over = env.reset(seed=seed), False
+        elif held or not wait_on_player:
+            action = codes.get(held, noop)
+            result = env.step(action)
             if callback is not None:
-                callback(previous, obs, action, reward, terminated, truncated, info)
+                callback(obs, result[0], action, *result[1:])
+            obs, episode_over = result[0], result[2] or result[3]
         display_arr(game.screen, _frame(env), video_size=game.video_size, transpose=transpose)
         for event in pygame.event.get():
             game.process_event(event)
@@ -263,12 +262,12 @@ class PlayPlot:
         for point, series in zip(points, self.data, strict=True):
             series.append(point)
         self.t += 1
-        xmin, xmax = max(0, self.t - self.horizon_timesteps), self.t
-        for i, plot in enumerate(self.cur_plot):
-            if plot is not None:
-                plot.remove()
-            self.cur_plot[i] = self.ax[i].scatter(range(xmin, xmax), list(self.data[i]), c="blue")
-            self.ax[i].set_xlim(xmin, xmax)
+        window = range(max(0, self.t - self.horizon_timesteps), self.t)
+        for i, (axis, series) in enumerate(zip(self.ax, self.data, strict=True)):
+            if self.cur_plot[i] is not None:
+                self.cur_plot[i].remove()  # replace the previous scatter, keep the axes
+            self.cur_plot[i] = axis.scatter(window, list(series), c="blue")
+            axis.set_xlim(window.start, window.stop)
         if self._plt.get_backend().lower() == "agg":
             self.fig.canvas.draw()  # headless: render, without plt.pause's non-interactive warning
         else:

@@ -136,18 +136,16 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         for t in range(self.frame_skip):
             _, reward, terminated, truncated, info = self.env.step(action)
             total_reward += reward
-            self.game_over = terminated
             if self.terminal_on_life_loss:
-                lives = self.ale.lives()
-                terminated = terminated or lives < self.lives
-                self.game_over = terminated
+                lives, previous = self.ale.lives(), self.lives
                 self.lives = lives
+                terminated = terminated or lives < previous
+            self.game_over = terminated
             if terminated or truncated:
                 break
-            if t == self.frame_skip - 2:
-                self._grab(1)
-            elif t == self.frame_skip - 1:
-                self._grab(0)
+            frames_left = self.frame_skip - 1 - t
+            if frames_left < 2:  # the last two frames are kept for max-pooling
+                self._grab(frames_left)
         return self._observation(), total_reward, terminated, truncated, info
 
     def reset(

@@ -24,15 +24,24 @@ class VideoRecorder:
 
     def _setup_recorder(
         self,
+        env: Any,
         video_folder: str,
         episode_trigger: Callable[[int], bool] | None,
         step_trigger: Callable[[int], bool] | None,
         video_length: int,
         name_prefix: str,
-        fps: float,
+        fps: float | None,
         gc_trigger: Callable[[int], bool] | None,
     ) -> None:
         from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
+
+        if env.render_mode in {None, "human", "ansi"}:
+            raise ValueError(
+                f"RecordVideo records rendered images, but render_mode={env.render_mode!r} gives none: it is "
+                "incompatible with RecordVideo. Make the env with render_mode='rgb_array' (or 'rgb_array_list')."
+            )
+        if fps is None:
+            fps = env.metadata.get("render_fps", 30)
 
         _imageio()  # fail now, with the install hint, rather than at the end of an episode
         if episode_trigger is None and step_trigger is None:
@@ -57,18 +66,20 @@ class VideoRecorder:
         self.step_id = -1
         self.episode_id = -1
 
+    def _maybe_start(self, trigger: Callable[[int], bool] | None, kind: str, index: int) -> None:
+        if trigger is not None and trigger(index):
+            self.start_recording(f"{self.name_prefix}-{kind}-{index}")
+
     def _new_episode(self) -> None:
         """Count an episode start; end an open-ended recording and maybe start a new one."""
         self.episode_id += 1
         if self.recording and self.video_length == float("inf"):
             self.stop_recording()
-        if self.episode_trigger and self.episode_trigger(self.episode_id):
-            self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
+        self._maybe_start(self.episode_trigger, "episode", self.episode_id)
 
     def _new_step(self) -> None:
         self.step_id += 1
-        if self.step_trigger and self.step_trigger(self.step_id):
-            self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
+        self._maybe_start(self.step_trigger, "step", self.step_id)
 
     def _capture_frame(self) -> None:
         raise NotImplementedError
@@ -92,14 +103,15 @@ class VideoRecorder:
 
         if not self.recording:
             raise RuntimeError("stop_recording was called, but no recording was started")
-        if not self.recorded_frames:
-            logger.warn("Ignored saving a video as there were zero frames to save.")
+        if self.recorded_frames:
+            write_mp4(
+                os.path.join(self.video_folder, f"{self._video_name}.mp4"),
+                self.recorded_frames,
+                self.frames_per_sec,
+            )
         else:
-            path = os.path.join(self.video_folder, f"{self._video_name}.mp4")
-            write_mp4(path, self.recorded_frames, self.frames_per_sec)
-        self.recorded_frames = []
-        self.recording = False
-        self._video_name = None
+            logger.warn("Ignored saving a video as there were zero frames to save.")
+        self.recording, self._video_name, self.recorded_frames = False, None, []
         if self.gc_trigger and self.gc_trigger(self.episode_id):
             gc.collect()
 

@@ -262,14 +262,8 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
             gc_trigger=gc_trigger,
         )
         Wrapper.__init__(self, env)
-        if env.render_mode in {None, "human", "ansi"}:
-            raise ValueError(
-                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. Initialize your "
-                "environment with a render_mode that returns an image, such as rgb_array."
-            )
-        fps = fps if fps is not None else self.metadata.get("render_fps", 30)
         self._setup_recorder(
-            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger
+            self, video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger
         )
 
     def _capture_frame(self) -> None:

@@ -272,49 +272,32 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         self.hull = self.world.CreateDynamicBody(position=(init_x, init_y), fixtures=self._hull_fixture)
         self.hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
         self.legs, self.joints = [], []
-        for side in (-1, +1):
-            upper = self.world.CreateDynamicBody(
-                position=(init_x, init_y - LEG_H / 2 - LEG_DOWN),
-                angle=side * 0.05,
-                fixtures=self._upper_fixture,
+        for side in (-1, +1):  # the far leg, then the near one; each hip then knee
+            tilt = side * 0.05
+            thigh = self.world.CreateDynamicBody(
+                position=(init_x, init_y - LEG_H / 2 - LEG_DOWN), angle=tilt, fixtures=self._upper_fixture
             )
-            hip = Box2D.b2RevoluteJointDef(
-                bodyA=self.hull,
-                bodyB=upper,
-                localAnchorA=(0, LEG_DOWN),
-                localAnchorB=(0, LEG_H / 2),
-                enableMotor=True,
-                enableLimit=True,
-                maxMotorTorque=MOTORS_TORQUE,
-                motorSpeed=side,
-                lowerAngle=-0.8,
-                upperAngle=1.1,
+            self.joints.append(self._motor_joint(self.hull, thigh, LEG_DOWN, side, (-0.8, 1.1)))
+            shin = self.world.CreateDynamicBody(
+                position=(init_x, init_y - LEG_H * 3 / 2 - LEG_DOWN), angle=tilt, fixtures=self._lower_fixture
             )
-            self.legs.append(upper)
-            self.joints.append(self.world.CreateJoint(hip))
-            lower = self.world.CreateDynamicBody(
-                position=(init_x, init_y - LEG_H * 3 / 2 - LEG_DOWN),
-                angle=side * 0.05,
-                fixtures=self._lower_fixture,
-            )
-            knee = Box2D.b2RevoluteJointDef(
-                bodyA=upper,
-                bodyB=lower,
-                localAnchorA=(0, -LEG_H / 2),
-                localAnchorB=(0, LEG_H / 2),
-                enableMotor=True,
-                enableLimit=True,
-                maxMotorTorque=MOTORS_TORQUE,
-                motorSpeed=1,
-                lowerAngle=-1.6,
-                upperAngle=-0.1,
-            )
-            lower.ground_contact = False
-            self.legs.append(lower)
-            self.joints.append(self.world.CreateJoint(knee))
+            self.joints.append(self._motor_joint(thigh, shin, -LEG_H / 2, 1, (-1.6, -0.1)))
+            shin.ground_contact = False
+            self.legs += [thigh, shin]
         if self.render_mode == "human":
             self.render()
         return self.step(np.array([0, 0, 0, 0]))[0], {}
+
+    def _motor_joint(
+        self, parent: Any, child: Any, anchor_y: float, speed: float, limits: tuple[float, float]
+    ) -> Any:
+        """A motorised hinge from ``parent`` (at height ``anchor_y``) to the top of ``child``."""
+        hinge = Box2D.b2RevoluteJointDef(bodyA=parent, bodyB=child)
+        hinge.localAnchorA, hinge.localAnchorB = (0, anchor_y), (0, LEG_H / 2)
+        hinge.enableMotor = hinge.enableLimit = True
+        hinge.maxMotorTorque, hinge.motorSpeed = MOTORS_TORQUE, speed
+        hinge.lowerAngle, hinge.upperAngle = limits
+        return self.world.CreateJoint(hinge)
 
     # -- dynamics --------------------------------------------------------------------
 

@@ -31,7 +31,15 @@ HULL_POLYS = (
     ((+25, +20), (+50, -10), (+50, -40), (+20, -90), (-20, -90), (-50, -40), (-50, -10), (-25, +20)),
     ((-50, -120), (+50, -120), (+50, -90), (-50, -90)),
 )
-WHEEL_POLY = ((-WHEEL_W, +WHEEL_R), (+WHEEL_W, +WHEEL_R), (+WHEEL_W, -WHEEL_R), (-WHEEL_W, -WHEEL_R))
+_HALF_WIDTH, _HALF_LENGTH = WHEEL_W * SIZE, WHEEL_R * SIZE
+WHEEL_SHAPE = [
+    (-_HALF_WIDTH, _HALF_LENGTH),
+    (_HALF_WIDTH, _HALF_LENGTH),
+    (_HALF_WIDTH, -_HALF_LENGTH),
+    (-_HALF_WIDTH, -_HALF_LENGTH),
+]
+# Wheels only touch the road sensors, never each other or the hull.
+WHEEL_MATERIAL = {"density": 0.1, "categoryBits": 0x0020, "maskBits": 0x001, "restitution": 0.0}
 
 
 class Car:
@@ -63,30 +71,17 @@ class Car:
                 position=(init_x + wx * SIZE, init_y + wy * SIZE),
                 angle=init_angle,
                 fixtures=Box2D.b2FixtureDef(
-                    shape=Box2D.b2PolygonShape(
-                        vertices=[(x * 1.0 * SIZE, y * 1.0 * SIZE) for x, y in WHEEL_POLY]
-                    ),
-                    density=0.1,
-                    categoryBits=0x0020,
-                    maskBits=0x001,
-                    restitution=0.0,
+                    shape=Box2D.b2PolygonShape(vertices=WHEEL_SHAPE), **WHEEL_MATERIAL
                 ),
             )
-            wheel.wheel_rad = 1.0 * WHEEL_R * SIZE
+            wheel.wheel_rad = WHEEL_R * SIZE
             wheel.gas = wheel.brake = wheel.steer = wheel.phase = wheel.omega = 0.0
-            joint = Box2D.b2RevoluteJointDef(
-                bodyA=self.hull,
-                bodyB=wheel,
-                localAnchorA=(wx * SIZE, wy * SIZE),
-                localAnchorB=(0, 0),
-                enableMotor=True,
-                enableLimit=True,
-                maxMotorTorque=180 * 900 * SIZE * SIZE,
-                motorSpeed=0,
-                lowerAngle=-0.4,
-                upperAngle=+0.4,
-            )
-            wheel.joint = world.CreateJoint(joint)
+            axle = Box2D.b2RevoluteJointDef(bodyA=self.hull, bodyB=wheel)
+            axle.localAnchorA, axle.localAnchorB = (wx * SIZE, wy * SIZE), (0, 0)
+            axle.enableMotor = axle.enableLimit = True  # the motor steers; the limit is full lock
+            axle.maxMotorTorque, axle.motorSpeed = 180 * 900 * SIZE * SIZE, 0
+            axle.lowerAngle, axle.upperAngle = -0.4, +0.4
+            wheel.joint = world.CreateJoint(axle)
             wheel.tiles = set()  # road tiles under the wheel (filled by the contact listener)
             wheel.userData = wheel
             self.wheels.append(wheel)

@@ -36,6 +36,7 @@ TRACK_WIDTH = 40 / SCALE
 BORDER = 8 / SCALE
 BORDER_MIN_COUNT = 4
 CHECKPOINTS = 12
+MAX_TRACE_POINTS = 2500  # a trace that never completes its laps stops here
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
 
 
@@ -194,39 +195,37 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
 
     @staticmethod
     def _trace(checkpoints: list[tuple[float, float, float]]) -> list[tuple[float, float, float, float]]:
-        """Steer a point towards successive checkpoints for up to five laps; its path is the track."""
-        x, y, beta = 1.5 * TRACK_RAD, 0.0, 0.0
-        dest_i, laps, no_freeze = 0, 0, 2500
-        visited_other_side = False
-        track = []
-        while True:
-            alpha = math.atan2(y, x)
-            if visited_other_side and alpha > 0:
+        """Drive a point round the checkpoints (at most five laps); its path is the raw track.
+
+        Each point is ``(angle around the centre, heading, x, y)``; the heading turns
+        towards the next checkpoint by at most ``TRACK_TURN_RATE`` per point.
+        """
+        x, y, heading = 1.5 * TRACK_RAD, 0.0, 0.0
+        target, laps, below_axis = 0, 0, False
+        points = []
+        for _ in range(MAX_TRACE_POINTS):
+            angle = math.atan2(y, x)
+            if angle < 0:
+                below_axis = True
+                angle += 2 * math.pi
+            elif below_axis and angle > 0:  # crossed the +x axis again: one more lap
                 laps += 1
-                visited_other_side = False
-            if alpha < 0:
-                visited_other_side = True
-                alpha += 2 * math.pi
-            dest_i, alpha, dest_x, dest_y = _next_checkpoint(checkpoints, dest_i, alpha)
-            r1x, r1y = math.cos(beta), math.sin(beta)
-            p1x, p1y = -r1y, r1x
-            proj = r1x * (dest_x - x) + r1y * (dest_y - y)
-            beta = _wrap_near(beta, alpha)
-            prev_beta = beta
-            proj *= SCALE
-            if proj > 0.3:
-                beta -= min(TRACK_TURN_RATE, abs(0.001 * proj))
-            if proj < -0.3:
-                beta += min(TRACK_TURN_RATE, abs(0.001 * proj))
-            x += p1x * TRACK_DETAIL_STEP
-            y += p1y * TRACK_DETAIL_STEP
-            track.append((alpha, prev_beta * 0.5 + beta * 0.5, x, y))
+                below_axis = False
+            target, angle, goal_x, goal_y = _next_checkpoint(checkpoints, target, angle)
+            cos_h, sin_h = math.cos(heading), math.sin(heading)
+            offset = (cos_h * (goal_x - x) + sin_h * (goal_y - y)) * SCALE  # how far ahead the goal lies
+            heading = _wrap_near(heading, angle)
+            before = heading
+            if offset > 0.3:
+                heading -= min(TRACK_TURN_RATE, abs(0.001 * offset))
+            elif offset < -0.3:
+                heading += min(TRACK_TURN_RATE, abs(0.001 * offset))
+            x -= sin_h * TRACK_DETAIL_STEP  # advance along the (old) heading's normal
+            y += cos_h * TRACK_DETAIL_STEP
+            points.append((angle, before * 0.5 + heading * 0.5, x, y))
             if laps > 4:
                 break
-            no_freeze -= 1
-            if no_freeze == 0:
-                break
-        return track
+        return points
 
     def _one_lap(
         self, track: list[tuple[float, float, float, float]]
@@ -333,17 +332,10 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         self._destroy()
         self._contacts = _TileContacts(self)
         self.world.contactListener = self._contacts
-        self.reward = self.prev_reward = 0.0
-        self.tile_visited_count = 0
-        self.t = 0.0
-        self.new_lap = False
-        self.road_poly = []
-        if self.domain_randomize:
-            randomize = True
-            if isinstance(options, dict) and "randomize" in options:
-                randomize = options["randomize"]
-            if randomize:
-                self._set_colors(True)
+        self.reward = self.prev_reward = self.t = 0.0
+        self.tile_visited_count, self.new_lap, self.road_poly = 0, False, []
+        if self.domain_randomize and (options or {}).get("randomize", True):
+            self._set_colors(True)
         while not self._create_track():
             if self.verbose:
                 print("retry to generate track (normal if there are not many instances of this message)")
@@ -390,18 +382,16 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         terminated = False
         info: dict[str, Any] = {}
         if action is not None:
-            self.reward -= 0.1
+            self.reward -= 0.1  # every step costs; new tiles were credited by the contact listener
             self.car.fuel_spent = 0.0
-            step_reward = self.reward - self.prev_reward
-            self.prev_reward = self.reward
-            if self.tile_visited_count == len(self.track) or self.new_lap:
+            step_reward, self.prev_reward = self.reward - self.prev_reward, self.reward
+            x, y = self.car.hull.position
+            if abs(x) > PLAYFIELD or abs(y) > PLAYFIELD:  # off the map: the lap is lost
+                terminated, step_reward = True, -100
+                info["lap_finished"] = False
+            elif self.tile_visited_count == len(self.track) or self.new_lap:
                 terminated = True
                 info["lap_finished"] = True
-            x, y = self.car.hull.position
-            if abs(x) > PLAYFIELD or abs(y) > PLAYFIELD:
-                terminated = True
-                info["lap_finished"] = False
-                step_reward = -100
         if self.render_mode == "human":
             self.render()
         return self.state, step_reward, terminated, False, info

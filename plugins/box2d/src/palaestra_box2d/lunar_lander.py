@@ -186,34 +186,22 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
         return self.step(np.array([0, 0]) if self.continuous else 0)[0], {}
 
     def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
+        """A leg hanging from the hull by a sprung knee; ``side`` -1 is the left one."""
+        shape = Box2D.b2PolygonShape(box=(LEG_W / SCALE, LEG_H / SCALE))
+        material = {"density": 1.0, "restitution": 0.0, "categoryBits": 0x0020, "maskBits": 0x001}
         leg = self.world.CreateDynamicBody(
             position=(start_x - side * LEG_AWAY / SCALE, start_y),
             angle=side * 0.05,
-            fixtures=Box2D.b2FixtureDef(
-                shape=Box2D.b2PolygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
-                density=1.0,
-                restitution=0.0,
-                categoryBits=0x0020,
-                maskBits=0x001,
-            ),
+            fixtures=Box2D.b2FixtureDef(shape=shape, **material),
         )
         leg.ground_contact = False
-        joint = Box2D.b2RevoluteJointDef(
-            bodyA=self.lander,
-            bodyB=leg,
-            localAnchorA=(0, 0),
-            localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
-            enableMotor=True,
-            enableLimit=True,
-            maxMotorTorque=LEG_SPRING_TORQUE,
-            motorSpeed=+0.3 * side,
-        )
-        # The knee springs outward against a 0.5 rad range of travel.
-        if side == -1:
-            joint.lowerAngle, joint.upperAngle = +0.9 - 0.5, +0.9
-        else:
-            joint.lowerAngle, joint.upperAngle = -0.9, -0.9 + 0.5
-        leg.joint = self.world.CreateJoint(joint)
+        knee = Box2D.b2RevoluteJointDef(bodyA=self.lander, bodyB=leg)
+        knee.localAnchorA, knee.localAnchorB = (0, 0), (side * LEG_AWAY / SCALE, LEG_DOWN / SCALE)
+        knee.enableMotor = knee.enableLimit = True
+        knee.maxMotorTorque, knee.motorSpeed = LEG_SPRING_TORQUE, +0.3 * side
+        # The motor pushes each leg outward, into a 0.5 rad range of travel.
+        knee.lowerAngle, knee.upperAngle = (+0.9 - 0.5, +0.9) if side == -1 else (-0.9, -0.9 + 0.5)
+        leg.joint = self.world.CreateJoint(knee)
         return leg
 
     # -- dynamics --------------------------------------------------------------------

@@ -163,11 +163,6 @@ class RecordVideo(VideoRecorder, VectorWrapper[Any, Any, Any], RecordConstructor
             name_prefix=name_prefix,
             disable_logger=disable_logger,
         )
-        if env.render_mode in {None, "human", "ansi"}:
-            raise ValueError(
-                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. Initialize your "
-                "environment with a render_mode that returns an image, such as rgb_array."
-            )
         mode = env.metadata.get("autoreset_mode")
         if mode is None:
             logger.warn(f"{env} metadata doesn't specify its autoreset mode; RecordVideo assumes next-step.")
@@ -183,9 +178,8 @@ class RecordVideo(VideoRecorder, VectorWrapper[Any, Any, Any], RecordConstructor
         self.video_aspect_ratio = video_aspect_ratio
         self.frame_rows = -1
         self.frame_cols = -1
-        fps = fps if fps is not None else self.metadata.get("render_fps", 30)
         self._setup_recorder(
-            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger
+            self, video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger
         )
 
     def _choose_grid(self, n: int, h: int, w: int) -> None:
