@@ -123,13 +123,12 @@ class SyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             add_info(infos, env_info, i, self.num_envs)
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
-        return (
-            deepcopy(self._observations) if self.copy else self._observations,
-            np.copy(self._rewards),
-            np.copy(self._terminations),
-            np.copy(self._truncations),
-            infos,
+        observations = deepcopy(self._observations) if self.copy else self._observations
+        # The flag and reward buffers are reused next step: hand out copies.
+        rewards, terminations, truncations = (
+            buf.copy() for buf in (self._rewards, self._terminations, self._truncations)
         )
+        return observations, rewards, terminations, truncations, infos
 
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""

@@ -209,19 +209,23 @@ class StickyAction(ActionWrapper[Any, Any, Any], RecordConstructorArgs):
 
     def action(self, action: Any) -> Any:
         """The previous action during a sticky phase, else ``action``."""
-        if self.is_sticky_actions or (
-            self.last_action is not None and self.np_random.uniform() < self.repeat_action_probability
+        rng = self.np_random
+        if (
+            not self.is_sticky_actions
+            and self.last_action is not None
+            and rng.uniform() < self.repeat_action_probability
         ):
-            if self.num_repeats == 0:
-                low, high = self.repeat_action_duration_range
-                self.num_repeats = self.np_random.integers(low, high + 1)
+            low, high = self.repeat_action_duration_range  # a sticky phase begins: how long it lasts
+            self.is_sticky_actions, self.num_repeats, self.repeats_taken = (
+                True,
+                rng.integers(low, high + 1),
+                0,
+            )
+        if self.is_sticky_actions:
             action = self.last_action
-            self.is_sticky_actions = True
             self.repeats_taken += 1
-        if self.is_sticky_actions and self.num_repeats == self.repeats_taken:
-            self.is_sticky_actions = False
-            self.num_repeats = 0
-            self.repeats_taken = 0
+            if self.repeats_taken == self.num_repeats:
+                self.is_sticky_actions, self.num_repeats, self.repeats_taken = False, 0, 0
         self.last_action = action
         return action
 

@@ -257,9 +257,9 @@ class RecordEpisodeStatistics(Wrapper[Any, Any, Any, Any], RecordConstructorArgs
                 )
             elapsed = round(time.perf_counter() - self.episode_start_time, 6)
             info[self._stats_key] = {"r": self.episode_returns, "l": self.episode_lengths, "t": elapsed}
-            self.time_queue.append(elapsed)
             self.return_queue.append(self.episode_returns)
             self.length_queue.append(self.episode_lengths)
+            self.time_queue.append(elapsed)
             self.episode_count += 1
             self.episode_start_time = time.perf_counter()
         return obs, reward, terminated, truncated, info

@@ -298,9 +298,10 @@ class AddRenderObservation(TransformObservation, RecordConstructorArgs):
         self, env: Env[Any, Any], render_only: bool = True, render_key: str = "pixels", obs_key: str = "state"
     ) -> None:
         RecordConstructorArgs.__init__(self, render_only=render_only, render_key=render_key, obs_key=obs_key)
-        if env.render_mode is None or env.render_mode == "human":
+        if env.render_mode in (None, "human"):
             raise ValueError(
-                f"AddRenderObservation requires render_mode to be not None and not 'human', got {env.render_mode}"
+                f"AddRenderObservation observes rendered arrays; render_mode={env.render_mode!r} gives none. "
+                "Make the env with render_mode='rgb_array'."
             )
         env.reset()
         pixels = env.render()

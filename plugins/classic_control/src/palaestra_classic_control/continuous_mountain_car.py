@@ -65,21 +65,15 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         action = self._checked(action)
         if self.state is None:
             raise RuntimeError("Continuous_MountainCarEnv.step called before reset; call env.reset() first.")
-        position = self.state[0]
-        velocity = self.state[1]
-        force = min(max(action[0], self.min_action), self.max_action)
-        velocity += force * self.power - 0.0025 * math.cos(3 * position)
-        if velocity > self.max_speed:
-            velocity = self.max_speed
-        if velocity < -self.max_speed:
-            velocity = -self.max_speed
-        position += velocity
-        if position > self.max_position:
-            position = self.max_position
-        if position < self.min_position:
-            position = self.min_position
+        # numpy float32 scalars throughout, as in the reference: its rounding is part of the dynamics.
+        position, velocity = self.state
+        push = min(max(action[0], self.min_action), self.max_action) * self.power
+        velocity = min(
+            max(velocity + (push - 0.0025 * math.cos(3 * position)), -self.max_speed), self.max_speed
+        )
+        position = min(max(position + velocity, self.min_position), self.max_position)
         if position == self.min_position and velocity < 0:
-            velocity = 0
+            velocity = 0  # the left wall stops the car dead
         terminated = bool(position >= self.goal_position and velocity >= self.goal_velocity)
         reward = 100.0 if terminated else 0
         reward -= math.pow(action[0], 2) * 0.1
