@@ -66,12 +66,15 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         if self.state is None:
             raise RuntimeError("Continuous_MountainCarEnv.step called before reset; call env.reset() first.")
         # numpy float32 scalars throughout, as in the reference: its rounding is part of the dynamics.
-        position, velocity = self.state
+        state = self.state
+        position, velocity = state[0], state[1]  # indexing: cheaper than unpacking an array
         push = min(max(action[0], self.min_action), self.max_action) * self.power
-        velocity = min(
-            max(velocity + (push - 0.0025 * math.cos(3 * position)), -self.max_speed), self.max_speed
-        )
-        position = min(max(position + velocity, self.min_position), self.max_position)
+        velocity = velocity + (push - 0.0025 * math.cos(3 * position))
+        top = self.max_speed  # conditional expressions: cheaper than min/max on numpy scalars
+        velocity = top if velocity > top else (-top if velocity < -top else velocity)
+        position = position + velocity
+        left, right = self.min_position, self.max_position
+        position = right if position > right else (left if position < left else position)
         if position == self.min_position and velocity < 0:
             velocity = 0  # the left wall stops the car dead
         terminated = bool(position >= self.goal_position and velocity >= self.goal_velocity)
