@@ -187,18 +187,14 @@ def stamp_spec(env: Env[Any, Any], spec: EnvSpec, kwargs: dict[str, Any]) -> int
     Raises:
         ValueError: The env applied wrappers that contradict the spec's.
     """
-    env.unwrapped.spec = EnvSpec(
-        id=spec.id,
-        entry_point=spec.entry_point,
-        reward_threshold=spec.reward_threshold,
-        nondeterministic=spec.nondeterministic,
+    # The bare env's spec: its own fields and kwargs, none of make's wrappers.
+    env.unwrapped.spec = dataclasses.replace(
+        spec,
+        kwargs=kwargs,
         max_episode_steps=None,
         order_enforce=False,
         disable_env_checker=True,
-        kwargs=kwargs,
         additional_wrappers=(),
-        vector_entry_point=spec.vector_entry_point,
-        apply_api_compatibility=spec.apply_api_compatibility,
     )
     assert env.spec is not None
     prior = env.spec.additional_wrappers

@@ -9,8 +9,8 @@ supports flattening by registering its own implementation::
 
 from __future__ import annotations
 
-import operator
-from functools import reduce, singledispatch
+import math
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -89,7 +89,7 @@ def flatdim(space: Space[Any]) -> int:
 @flatdim.register(Box)
 @flatdim.register(MultiBinary)
 def _(space: Box | MultiBinary) -> int:
-    return reduce(operator.mul, space.shape, 1)
+    return math.prod(space.shape)  # one entry per element
 
 
 @flatdim.register(Discrete)
