@@ -1,0 +1,108 @@
+"""The common body of Hopper and Walker2d: planar robots that must stay upright."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra_mujoco._locomotion import SuiteEnv, control_cost
+
+__all__ = ["UprightWalker"]
+
+
+class UprightWalker(SuiteEnv):
+    """Move forward in the x-z plane while the torso stays high enough and level enough.
+
+    Subclasses define :meth:`is_healthy`. Observation: positions except ``rootx`` (unless
+    kept), then velocities clipped to ``[-10, 10]``. Reward: forward speed, plus
+    ``healthy_reward`` while healthy, minus the control cost.
+    """
+
+    def __init__(
+        self,
+        xml_file: str,
+        frame_skip: int,
+        default_camera_config: dict[str, Any],
+        forward_reward_weight: float,
+        ctrl_cost_weight: float,
+        healthy_reward: float,
+        terminate_when_unhealthy: bool,
+        healthy_z_range: tuple[float, float],
+        healthy_angle_range: tuple[float, float],
+        reset_noise_scale: float,
+        exclude_current_positions_from_observation: bool,
+        **kwargs: Any,
+    ) -> None:
+        self._forward_reward_weight = forward_reward_weight
+        self._ctrl_cost_weight = ctrl_cost_weight
+        self._healthy_reward = healthy_reward
+        self._terminate_when_unhealthy = terminate_when_unhealthy
+        self._healthy_z_range = healthy_z_range
+        self._healthy_angle_range = healthy_angle_range
+        self._reset_noise_scale = reset_noise_scale
+        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        skipped = 1 if exclude_current_positions_from_observation else 0
+        self._positions = self._qpos[skipped:]
+        self._box(self.model.nq - skipped + self.model.nv)
+        self.observation_structure = {
+            "skipped_qpos": skipped,
+            "qpos": self.model.nq - skipped,
+            "qvel": self.model.nv,
+        }
+
+    @property
+    def is_healthy(self) -> bool:
+        """Whether the robot is still up (height, pitch and, for some, the whole state)."""
+        raise NotImplementedError
+
+    @property
+    def healthy_reward(self) -> float:
+        """``healthy_reward`` while healthy, else 0."""
+        return self.is_healthy * self._healthy_reward
+
+    def control_cost(self, action: np.ndarray) -> float:
+        """The control cost of ``action``."""
+        return control_cost(self._ctrl_cost_weight, action)
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate((self._positions, np.clip(self._qvel, -10, 10)))
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
+        action = self._checked_action(action)
+        qpos = self._qpos
+        x_before = qpos.item(0)
+        self._step_physics(action, self.frame_skip)
+        x_after = qpos.item(0)
+        x_velocity = (x_after - x_before) / self.dt
+        healthy = self.is_healthy
+        forward = self._forward_reward_weight * x_velocity
+        survive = healthy * self._healthy_reward
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        reward = np.float64((forward + survive) - ctrl)
+        info = {
+            "x_position": x_after,
+            "z_distance_from_origin": qpos.item(1) - self.init_qpos.item(1),
+            "x_velocity": x_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_survive": survive,
+        }
+        if self.render_mode == "human":
+            self.render()
+        terminated = not healthy and bool(self._terminate_when_unhealthy)
+        return self._get_obs(), reward, terminated, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start from the initial pose with small uniform noise on positions and velocities."""
+        self._noisy_start(self._reset_noise_scale)
+        return self._get_obs()
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {
+            "x_position": self._qpos.item(0),
+            "z_distance_from_origin": self._qpos.item(1) - self.init_qpos.item(1),
+        }

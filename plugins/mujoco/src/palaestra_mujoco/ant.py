@@ -1,0 +1,182 @@
+"""Ant-v5: make a four-legged robot walk forward without flipping over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv, control_cost, norm
+
+__all__ = ["AntEnv"]
+
+# Follow the torso from 4 m away.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0}
+
+
+class AntEnv(SuiteEnv, EzPickle):
+    """Walk forward (+x); the episode ends when the torso leaves ``healthy_z_range``.
+
+    Observation (float64, 105 by default): positions except the torso's x-y (13), all
+    velocities (14), then the clipped external contact forces of every body but the world
+    (13 x 6 = 78). Action: eight hip and ankle torques in ``[-1, 1]``. Reward: forward speed
+    + ``healthy_reward`` while healthy - control cost - ``contact_cost_weight`` times the
+    sum of the squared clipped contact forces.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward: Reward
+            terms.
+        main_body: The body (index or name) whose x-y motion is the forward progress.
+        terminate_when_unhealthy: End the episode when unhealthy.
+        healthy_z_range: Closed interval of healthy torso heights (and the state must be
+            finite).
+        contact_force_range: Contact forces are clipped to this range.
+        reset_noise_scale: Start-state noise (uniform on positions, normal on velocities).
+        exclude_current_positions_from_observation: Leave the torso's x-y out.
+        include_cfrc_ext_in_observation: Append the contact forces to the observation.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "ant.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1,
+        ctrl_cost_weight: float = 0.5,
+        contact_cost_weight: float = 5e-4,
+        healthy_reward: float = 1.0,
+        main_body: int | str = 1,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.2, 1.0),
+        contact_force_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            contact_cost_weight,
+            healthy_reward,
+            main_body,
+            terminate_when_unhealthy,
+            healthy_z_range,
+            contact_force_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            include_cfrc_ext_in_observation,
+            **kwargs,
+        )
+        self._forward_reward_weight = forward_reward_weight
+        self._ctrl_cost_weight = ctrl_cost_weight
+        self._contact_cost_weight = contact_cost_weight
+        self._healthy_reward = healthy_reward
+        self._terminate_when_unhealthy = terminate_when_unhealthy
+        self._healthy_z_range = healthy_z_range
+        self._contact_force_range = contact_force_range
+        self._main_body = main_body
+        self._reset_noise_scale = reset_noise_scale
+        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
+        self._include_cfrc_ext_in_observation = include_cfrc_ext_in_observation
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        skipped = 2 if exclude_current_positions_from_observation else 0
+        self._positions = self._qpos[skipped:]
+        self._main_xy = self.data.xpos[self._body_id(main_body), :2]
+        self._cfrc_ext = self.data.cfrc_ext
+        forces = self._cfrc_ext[1:].size if include_cfrc_ext_in_observation else 0
+        self._box(self.model.nq - skipped + self.model.nv + forces)
+        self.observation_structure = {
+            "skipped_qpos": skipped,
+            "qpos": self.model.nq - skipped,
+            "qvel": self.model.nv,
+            "cfrc_ext": forces,
+        }
+
+    @property
+    def contact_forces(self) -> np.ndarray:
+        """External contact forces of every body, clipped to ``contact_force_range``."""
+        low, high = self._contact_force_range
+        return np.clip(self._cfrc_ext, low, high)
+
+    @property
+    def contact_cost(self) -> float:
+        """``contact_cost_weight`` times the sum of the squared clipped contact forces."""
+        return float(self._contact_cost_weight * np.square(self.contact_forces).sum())
+
+    @property
+    def is_healthy(self) -> bool:
+        """The state is finite and the torso height is inside ``healthy_z_range``."""
+        low, high = self._healthy_z_range
+        finite = np.isfinite(self._qpos).all() and np.isfinite(self._qvel).all()
+        return bool(finite and low <= self._qpos.item(2) <= high)
+
+    @property
+    def healthy_reward(self) -> float:
+        """``healthy_reward`` while healthy, else 0."""
+        return self.is_healthy * self._healthy_reward
+
+    def control_cost(self, action: np.ndarray) -> float:
+        """The control cost of ``action``."""
+        return control_cost(self._ctrl_cost_weight, action)
+
+    def _observation(self, forces: np.ndarray) -> np.ndarray:
+        if self._include_cfrc_ext_in_observation:
+            return np.concatenate((self._positions, self._qvel, forces[1:].ravel()))
+        return np.concatenate((self._positions, self._qvel))
+
+    def _get_obs(self) -> np.ndarray:
+        return self._observation(self.contact_forces)
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
+        action = self._checked_action(action)
+        x_before, y_before = self._main_xy.tolist()
+        self._step_physics(action, self.frame_skip)
+        x_after, y_after = self._main_xy.tolist()
+        dt = self.dt
+        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        low, high = self._contact_force_range
+        forces = np.clip(self._cfrc_ext, low, high)
+        healthy = self.is_healthy
+        forward = x_velocity * self._forward_reward_weight
+        survive = healthy * self._healthy_reward
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        contact = float(self._contact_cost_weight * np.square(forces).sum())
+        reward = np.float64((forward + survive) - (ctrl + contact))
+        qpos = self._qpos
+        info = {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            "distance_from_origin": norm(qpos[:2]),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_contact": -contact,
+            "reward_survive": survive,
+        }
+        if self.render_mode == "human":
+            self.render()
+        terminated = not healthy and bool(self._terminate_when_unhealthy)
+        return self._observation(forces), reward, terminated, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start from the initial pose with uniform position and normal velocity noise."""
+        self._noisy_start(self._reset_noise_scale, velocity="normal")
+        return self._get_obs()
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        qpos = self._qpos
+        return {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            "distance_from_origin": norm(qpos[:2]),
+        }

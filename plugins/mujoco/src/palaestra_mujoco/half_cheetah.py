@@ -1,0 +1,107 @@
+"""HalfCheetah-v5: make a planar two-legged robot run forward as fast as possible."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv, control_cost
+
+__all__ = ["HalfCheetahEnv"]
+
+# Follow the torso from 4 m away, so the runner stays in the picture.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0}
+
+
+class HalfCheetahEnv(SuiteEnv, EzPickle):
+    """Run forward; there is no falling, so episodes only end by the time limit.
+
+    Observation (float64, 17 by default): joint positions except ``rootx`` (8), then all
+    joint velocities (9). Action: six joint torques in ``[-1, 1]``. Reward: forward speed
+    times ``forward_reward_weight`` minus ``ctrl_cost_weight * sum(action**2)``.
+
+    Args:
+        xml_file: Model file or MJCF text.
+        frame_skip: Physics steps (0.01 s each) per env step.
+        default_camera_config: Free-camera placement for rendering.
+        forward_reward_weight: Weight of the forward speed.
+        ctrl_cost_weight: Weight of the squared action.
+        reset_noise_scale: Scale of the start-state noise (uniform on positions, normal on
+            velocities).
+        exclude_current_positions_from_observation: Leave ``rootx`` out of the observation.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "half_cheetah.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            **kwargs,
+        )
+        self._forward_reward_weight = forward_reward_weight
+        self._ctrl_cost_weight = ctrl_cost_weight
+        self._reset_noise_scale = reset_noise_scale
+        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        skipped = 1 if exclude_current_positions_from_observation else 0
+        self._positions = self._qpos[skipped:]
+        self._box(self.model.nq - skipped + self.model.nv)
+        self.observation_structure = {
+            "skipped_qpos": skipped,
+            "qpos": self.model.nq - skipped,
+            "qvel": self.model.nv,
+        }
+
+    def control_cost(self, action: np.ndarray) -> float:
+        """The control cost of ``action``."""
+        return control_cost(self._ctrl_cost_weight, action)
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate((self._positions, self._qvel))
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
+        action = self._checked_action(action)
+        qpos = self._qpos
+        x_before = qpos.item(0)
+        self._step_physics(action, self.frame_skip)
+        x_after = qpos.item(0)
+        x_velocity = (x_after - x_before) / self.dt
+        forward = self._forward_reward_weight * x_velocity
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        info = {
+            "x_position": x_after,
+            "x_velocity": x_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+        }
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), np.float64(forward - ctrl), False, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start from the initial pose with uniform position and normal velocity noise."""
+        self._noisy_start(self._reset_noise_scale, velocity="normal")
+        return self._get_obs()
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {"x_position": self._qpos.item(0)}

@@ -1,0 +1,108 @@
+"""Hopper-v5: make a one-legged planar robot hop forward without falling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._planar import UprightWalker
+
+__all__ = ["HopperEnv"]
+
+# Follow the torso, looking slightly down at hip height.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
+    "trackbodyid": 1,
+    "distance": 3.0,
+    "lookat": np.array((0.0, 0.0, 1.15)),
+    "elevation": -20.0,
+}
+
+
+class HopperEnv(UprightWalker, EzPickle):
+    """Hop forward; the episode ends when the hopper falls (unless told not to).
+
+    Observation (float64, 11 by default): positions except ``rootx`` (5), velocities
+    clipped to ``[-10, 10]`` (6). Action: thigh, leg and foot torques in ``[-1, 1]``.
+    Reward: forward speed + ``healthy_reward`` while healthy - control cost. Healthy: the
+    torso height is in ``healthy_z_range``, its pitch in ``healthy_angle_range`` and every
+    other state entry (positions from the pitch on, all velocities) in
+    ``healthy_state_range``.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        forward_reward_weight, ctrl_cost_weight, healthy_reward: Reward terms.
+        terminate_when_unhealthy: End the episode when unhealthy.
+        healthy_state_range, healthy_z_range, healthy_angle_range: Open intervals of health.
+        reset_noise_scale: Half-width of the uniform start-state noise.
+        exclude_current_positions_from_observation: Leave ``rootx`` out.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "hopper.xml",
+        frame_skip: int = 4,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-3,
+        healthy_reward: float = 1.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_state_range: tuple[float, float] = (-100.0, 100.0),
+        healthy_z_range: tuple[float, float] = (0.7, float("inf")),
+        healthy_angle_range: tuple[float, float] = (-0.2, 0.2),
+        reset_noise_scale: float = 5e-3,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            healthy_reward,
+            terminate_when_unhealthy,
+            healthy_state_range,
+            healthy_z_range,
+            healthy_angle_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            **kwargs,
+        )
+        self._healthy_state_range = healthy_state_range
+        super().__init__(
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            healthy_reward,
+            terminate_when_unhealthy,
+            healthy_z_range,
+            healthy_angle_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            **kwargs,
+        )
+        # Everything after the height: the pitch and joint angles, then all velocities.
+        self._state_tail = np.empty(self.model.nq - 2 + self.model.nv)
+        self._tail_positions = self._qpos[2:]
+
+    @property
+    def is_healthy(self) -> bool:
+        """Height, pitch and the rest of the state all inside their healthy ranges."""
+        z, angle = self._qpos.item(1), self._qpos.item(2)
+        low_z, high_z = self._healthy_z_range
+        low_angle, high_angle = self._healthy_angle_range
+        if not (low_z < z < high_z and low_angle < angle < high_angle):
+            return False
+        tail = self._state_tail
+        split = len(self._tail_positions)
+        tail[:split] = self._tail_positions
+        tail[split:] = self._qvel
+        low, high = self._healthy_state_range
+        # min/max propagate NaN, which then fails both comparisons: NaN is unhealthy.
+        return bool(low < tail.min() and tail.max() < high)

@@ -1,0 +1,343 @@
+"""Humanoid-v5 (walk forward) and HumanoidStandup-v5 (get up from lying on the floor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv, norm
+
+__all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
+
+# Follow the torso, looking slightly down.
+WALK_CAMERA_CONFIG: dict[str, Any] = {
+    "trackbodyid": 1,
+    "distance": 4.0,
+    "lookat": np.array((0.0, 0.0, 2.0)),
+    "elevation": -20.0,
+}
+STANDUP_CAMERA_CONFIG: dict[str, Any] = {
+    "trackbodyid": 1,
+    "distance": 4.0,
+    "lookat": np.array((0.0, 0.0, 0.8925)),
+    "elevation": -20.0,
+}
+
+
+class _HumanoidBody(SuiteEnv):
+    """Observation assembly shared by both humanoid tasks.
+
+    Observation: positions (without the torso's x-y unless kept), velocities, then as
+    switched on: body inertias ``cinert`` (10 per body), body velocities ``cvel`` (6 per
+    body), actuator forces on the joints ``qfrc_actuator`` (one per joint DoF) and external
+    contact forces ``cfrc_ext`` (6 per body); the world body is left out of each.
+    """
+
+    def _setup_observation(
+        self, exclude_positions: bool, cinert: bool, cvel: bool, qfrc_actuator: bool, cfrc_ext: bool
+    ) -> None:
+        data = self.data
+        skipped = 2 if exclude_positions else 0
+        parts = {
+            "cinert": data.cinert[1:] if cinert else None,
+            "cvel": data.cvel[1:] if cvel else None,
+            "qfrc_actuator": data.qfrc_actuator[6:] if qfrc_actuator else None,
+            "cfrc_ext": data.cfrc_ext[1:] if cfrc_ext else None,
+        }
+        # Views into MjData: the observation is one concatenation of live buffers.
+        self._obs_parts = (
+            self._qpos[skipped:],
+            self._qvel,
+            *(part.reshape(-1) for part in parts.values() if part is not None),
+        )
+        self.observation_structure = {
+            "skipped_qpos": skipped,
+            "qpos": self.model.nq - skipped,
+            "qvel": self.model.nv,
+            **{name: 0 if part is None else part.size for name, part in parts.items()},
+            "ten_length": 0,
+            "ten_velocity": 0,
+        }
+        self._box(sum(part.size for part in self._obs_parts))
+        self._cfrc_ext = data.cfrc_ext
+        self._ten_length, self._ten_velocity = data.ten_length, data.ten_velocity
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate(self._obs_parts)
+
+    def _tendons(self) -> dict[str, Any]:
+        return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
+
+
+class HumanoidEnv(_HumanoidBody, EzPickle):
+    """Walk forward (+x) without falling (the torso must stay in ``healthy_z_range``).
+
+    Observation (float64, 348 by default): see :class:`_HumanoidBody`. Action: 17 joint
+    torques in ``[-0.4, 0.4]``. Reward: the speed of the centre of mass times
+    ``forward_reward_weight`` + ``healthy_reward`` while healthy - ``ctrl_cost_weight *
+    sum(ctrl**2)`` - the contact cost (``contact_cost_weight`` times the summed squared
+    contact forces, clipped to ``contact_cost_range``).
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward: Reward
+            terms.
+        contact_cost_range: Bounds of the contact cost.
+        terminate_when_unhealthy: End the episode when unhealthy.
+        healthy_z_range: Open interval of healthy torso heights.
+        reset_noise_scale: Half-width of the uniform start-state noise.
+        exclude_current_positions_from_observation: Leave the torso's x-y out.
+        include_cinert_in_observation, include_cvel_in_observation,
+        include_qfrc_actuator_in_observation, include_cfrc_ext_in_observation: Observation
+            parts.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "humanoid.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] = WALK_CAMERA_CONFIG,
+        forward_reward_weight: float = 1.25,
+        ctrl_cost_weight: float = 0.1,
+        contact_cost_weight: float = 5e-7,
+        contact_cost_range: tuple[float, float] = (-np.inf, 10.0),
+        healthy_reward: float = 5.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (1.0, 2.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        include_cinert_in_observation: bool = True,
+        include_cvel_in_observation: bool = True,
+        include_qfrc_actuator_in_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            contact_cost_weight,
+            contact_cost_range,
+            healthy_reward,
+            terminate_when_unhealthy,
+            healthy_z_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            include_cinert_in_observation,
+            include_cvel_in_observation,
+            include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation,
+            **kwargs,
+        )
+        self._forward_reward_weight = forward_reward_weight
+        self._ctrl_cost_weight = ctrl_cost_weight
+        self._contact_cost_weight = contact_cost_weight
+        self._contact_cost_range = contact_cost_range
+        self._healthy_reward = healthy_reward
+        self._terminate_when_unhealthy = terminate_when_unhealthy
+        self._healthy_z_range = healthy_z_range
+        self._reset_noise_scale = reset_noise_scale
+        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self._setup_observation(
+            exclude_current_positions_from_observation,
+            include_cinert_in_observation,
+            include_cvel_in_observation,
+            include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation,
+        )
+        self._body_mass = self.model.body_mass
+        self._total_mass = self._body_mass.sum()
+        self._xipos = self.data.xipos
+
+    def mass_center_xy(self) -> np.ndarray:
+        """The x-y position of the whole body's centre of mass."""
+        # The same einsum contraction as the reference, so the sums round alike.
+        weighted = np.einsum("b,bj->j", self._body_mass, self._xipos)
+        return (weighted / self._total_mass)[:2]
+
+    @property
+    def is_healthy(self) -> bool:
+        """The torso height is inside ``healthy_z_range`` (open interval)."""
+        low, high = self._healthy_z_range
+        return low < self._qpos.item(2) < high
+
+    @property
+    def healthy_reward(self) -> float:
+        """``healthy_reward`` while healthy, else 0."""
+        return self.is_healthy * self._healthy_reward
+
+    def control_cost(self, action: Any = None) -> float:
+        """``ctrl_cost_weight * sum(ctrl**2)`` of the controls last applied (``data.ctrl``)."""
+        return float(self._ctrl_cost_weight * np.square(self._ctrl).sum())
+
+    @property
+    def contact_cost(self) -> float:
+        """The contact cost, clipped to ``contact_cost_range``."""
+        low, high = self._contact_cost_range
+        cost = float(self._contact_cost_weight * np.square(self._cfrc_ext).sum())
+        return min(max(cost, low), high)
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
+        action = self._checked_action(action)
+        x_before, y_before = self.mass_center_xy().tolist()
+        self._step_physics(action, self.frame_skip)
+        x_after, y_after = self.mass_center_xy().tolist()
+        dt = self.dt
+        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        healthy = self.is_healthy
+        forward = self._forward_reward_weight * x_velocity
+        survive = healthy * self._healthy_reward
+        ctrl = self.control_cost()
+        contact = self.contact_cost
+        reward = np.float64((forward + survive) - (ctrl + contact))
+        qpos = self._qpos
+        info = {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            **self._tendons(),
+            "distance_from_origin": norm(qpos[:2]),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_survive": survive,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_contact": -contact,
+        }
+        if self.render_mode == "human":
+            self.render()
+        terminated = not healthy and bool(self._terminate_when_unhealthy)
+        return self._get_obs(), reward, terminated, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start standing, with small uniform noise on positions and velocities."""
+        self._noisy_start(self._reset_noise_scale)
+        return self._get_obs()
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        qpos = self._qpos
+        return {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            **self._tendons(),
+            "distance_from_origin": norm(qpos[:2]),
+        }
+
+
+class HumanoidStandupEnv(_HumanoidBody, EzPickle):
+    """Stand up from lying on the back; episodes only end by the time limit.
+
+    Observation (float64, 348 by default): as :class:`HumanoidEnv`. Action: 17 joint
+    torques in ``[-0.4, 0.4]``. Reward: ``uph_cost_weight`` times the torso height divided
+    by the physics timestep, minus ``ctrl_cost_weight * sum(ctrl**2)``, minus the impact
+    cost (``impact_cost_weight`` times the summed squared contact forces, clipped to
+    ``impact_cost_range``), plus 1.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        uph_cost_weight, ctrl_cost_weight, impact_cost_weight: Reward terms. (Gymnasium
+            accepts ``uph_cost_weight`` but ignores it; here it scales the height term. At
+            its default of 1 the rewards are the same.)
+        impact_cost_range: Bounds of the impact cost.
+        reset_noise_scale: Half-width of the uniform start-state noise.
+        exclude_current_positions_from_observation, include_cinert_in_observation,
+        include_cvel_in_observation, include_qfrc_actuator_in_observation,
+        include_cfrc_ext_in_observation: Observation parts.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "humanoidstandup.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] = STANDUP_CAMERA_CONFIG,
+        uph_cost_weight: float = 1,
+        ctrl_cost_weight: float = 0.1,
+        impact_cost_weight: float = 0.5e-6,
+        impact_cost_range: tuple[float, float] = (-np.inf, 10.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        include_cinert_in_observation: bool = True,
+        include_cvel_in_observation: bool = True,
+        include_qfrc_actuator_in_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            uph_cost_weight,
+            ctrl_cost_weight,
+            impact_cost_weight,
+            impact_cost_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            include_cinert_in_observation,
+            include_cvel_in_observation,
+            include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation,
+            **kwargs,
+        )
+        self._uph_cost_weight = uph_cost_weight
+        self._ctrl_cost_weight = ctrl_cost_weight
+        self._impact_cost_weight = impact_cost_weight
+        self._impact_cost_range = impact_cost_range
+        self._reset_noise_scale = reset_noise_scale
+        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self._setup_observation(
+            exclude_current_positions_from_observation,
+            include_cinert_in_observation,
+            include_cvel_in_observation,
+            include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation,
+        )
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
+        action = self._checked_action(action)
+        self._step_physics(action, self.frame_skip)
+        qpos = self._qpos
+        height = qpos.item(2)
+        # Height per physics timestep, as the original task defines it.
+        uph = self._uph_cost_weight * (height / self.model.opt.timestep)
+        ctrl = float(self._ctrl_cost_weight * np.square(self._ctrl).sum())
+        low, high = self._impact_cost_range
+        impact = float(self._impact_cost_weight * np.square(self._cfrc_ext).sum())
+        impact = min(max(impact, low), high)
+        reward = np.float64(uph - ctrl - impact + 1)
+        info = {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            "z_distance_from_origin": height - self.init_qpos.item(2),
+            **self._tendons(),
+            "reward_linup": uph,
+            "reward_quadctrl": -ctrl,
+            "reward_impact": -impact,
+        }
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), reward, False, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start lying down, with small uniform noise on positions and velocities."""
+        self._noisy_start(self._reset_noise_scale)
+        return self._get_obs()
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        qpos = self._qpos
+        return {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            "z_distance_from_origin": qpos.item(2) - self.init_qpos.item(2),
+            **self._tendons(),
+        }

@@ -1,0 +1,92 @@
+"""InvertedDoublePendulum-v5: keep two chained poles upright on a cart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv
+
+__all__ = ["InvertedDoublePendulumEnv"]
+
+# The rail and both poles in view.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.1225))}
+
+
+class InvertedDoublePendulumEnv(SuiteEnv, EzPickle):
+    """Balance both poles; the episode ends when the tip drops to 1 m or lower.
+
+    Observation (float64, 9): cart position, sine and cosine of both pole angles,
+    velocities clipped to ``[-10, 10]``, and the constraint force on the cart clipped to
+    ``[-10, 10]``. Action: the force on the cart in ``[-1, 1]``. Reward:
+    ``healthy_reward`` while up, minus ``0.01 x**2 + (y - 2)**2`` for the tip position and
+    ``0.001 w1**2 + 0.005 w2**2`` for the pole angular velocities.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        healthy_reward: Reward per step while the tip is above 1 m.
+        reset_noise_scale: Start-state noise (uniform on positions, normal on velocities).
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "inverted_double_pendulum.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] | None = DEFAULT_CAMERA_CONFIG,
+        healthy_reward: float = 10.0,
+        reset_noise_scale: float = 0.1,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self, xml_file, frame_skip, default_camera_config, healthy_reward, reset_noise_scale, **kwargs
+        )
+        self._healthy_reward = healthy_reward
+        self._reset_noise_scale = reset_noise_scale
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        self._box(9)
+        self._tip = self.data.site_xpos[0]
+        self._angles = self._qpos[1:]
+        self._pole_rates = self._qvel[1:3]
+        self._constraint = self.data.qfrc_constraint
+
+    def _get_obs(self) -> np.ndarray:
+        angles = self._angles
+        return np.concatenate(
+            (
+                self._qpos[:1],
+                np.sin(angles),
+                np.cos(angles),
+                np.clip(self._qvel, -10, 10),
+                np.clip(self._constraint, -10, 10)[:1],
+            )
+        )
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Push the cart for ``frame_skip`` physics steps."""
+        action = self._checked_action(action)
+        self._step_physics(action, self.frame_skip)
+        x, _, y = self._tip.tolist()
+        observation = self._get_obs()
+        terminated = y <= 1
+        w1, w2 = self._pole_rates.tolist()
+        distance_penalty = 0.01 * x**2 + (y - 2) ** 2
+        velocity_penalty = 1e-3 * w1**2 + 5e-3 * w2**2
+        alive = self._healthy_reward * (not terminated)
+        reward = np.float64(alive - distance_penalty - velocity_penalty)
+        info = {
+            "reward_survive": alive,
+            "distance_penalty": -distance_penalty,
+            "velocity_penalty": -velocity_penalty,
+        }
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Start near upright, with uniform position and normal velocity noise."""
+        self._noisy_start(self._reset_noise_scale, velocity="normal")
+        return self._get_obs()

@@ -1,0 +1,66 @@
+"""InvertedPendulum-v5: keep a pole upright on a cart by pushing the cart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv
+
+__all__ = ["InvertedPendulumEnv"]
+
+# The whole 2 m rail in view, from the front.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 2.04, "lookat": np.array((0.0, 0.0, 0.3))}
+
+
+class InvertedPendulumEnv(SuiteEnv, EzPickle):
+    """Balance the pole: +1 per step until it tilts more than 0.2 rad.
+
+    Observation (float64, 4): cart position, pole angle, cart velocity, pole angular
+    velocity. Action: the force on the cart, in ``[-3, 3]``. Reward: 1 (an ``int``) while
+    balanced, 0 on the step that ends the episode. Terminates when the angle exceeds 0.2
+    rad in size or the state is no longer finite.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        reset_noise_scale: Half-width of the uniform start-state noise.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "inverted_pendulum.xml",
+        frame_skip: int = 2,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        reset_noise_scale: float = 0.01,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(self, xml_file, frame_skip, default_camera_config, reset_noise_scale, **kwargs)
+        self._reset_noise_scale = reset_noise_scale
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        self._box(4)
+        self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate((self._qpos, self._qvel))
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, int, bool, bool, dict[str, Any]]:
+        """Push the cart for ``frame_skip`` physics steps."""
+        action = self._checked_action(action)
+        self._step_physics(action, self.frame_skip)
+        observation = self._get_obs()
+        angle = observation.item(1)
+        # NaN compares false, so a non-finite state also ends the episode.
+        terminated = not (abs(angle) <= 0.2 and np.isfinite(observation).all())
+        reward = 0 if terminated else 1
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, False, {"reward_survive": reward}
+
+    def reset_model(self) -> np.ndarray:
+        """Start near upright, with uniform noise on positions and velocities."""
+        self._noisy_start(self._reset_noise_scale)
+        return self._get_obs()

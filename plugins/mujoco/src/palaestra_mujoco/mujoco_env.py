@@ -1,0 +1,266 @@
+"""MujocoEnv: the base class of the MuJoCo suite, usable for your own models too."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from palaestra import Env, spaces
+from palaestra.error import UnsupportedMode
+from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra_mujoco._gl import import_mujoco
+from palaestra_mujoco._render import RENDER_MODES, SceneRenderer
+
+__all__ = ["DEFAULT_SIZE", "MODELS_DIR", "MujocoEnv", "expand_model_path", "load_model"]
+
+DEFAULT_SIZE = 480
+MODELS_DIR = Path(__file__).parent / "assets"
+
+
+def expand_model_path(model_path: str | os.PathLike[str]) -> str:
+    """The file behind ``model_path``.
+
+    A bare file name (``"hopper.xml"``) names a model bundled with this package; a path
+    starting with ``/``, ``.`` or ``~``, or any path that exists, names a file of yours.
+
+    Raises:
+        FileNotFoundError: Neither exists; the message lists the bundled models.
+    """
+    text = os.fspath(model_path)
+    explicit = text.startswith(("/", ".", "~"))
+    candidates = [Path(text).expanduser()] if explicit else [MODELS_DIR / text, Path(text)]
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate)
+    bundled = sorted(p.name for p in MODELS_DIR.glob("*.xml"))
+    raise FileNotFoundError(
+        f"MuJoCo model file {text!r} not found (looked at {[str(c) for c in candidates]}); give a path to "
+        f"your MJCF file or one of the bundled models: {bundled}"
+    )
+
+
+def _declared_total_mass(mujoco: Any, model: Any) -> float | None:
+    """The model's ``<numeric name="total_mass">``, if it declares one."""
+    index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_NUMERIC, "total_mass")
+    if index < 0:
+        return None
+    return float(model.numeric_data[model.numeric_adr[index]])
+
+
+def load_model(source: str | os.PathLike[str]) -> tuple[Any, Any]:
+    """Compile an MJCF file or text into ``(MjModel, MjData)``, honouring ``total_mass``.
+
+    Args:
+        source: A model path (see :func:`expand_model_path`) or MJCF text (starts with ``<``).
+    """
+    mujoco = import_mujoco()
+    if isinstance(source, str) and source.lstrip().startswith("<"):
+        model = mujoco.MjModel.from_xml_string(source)
+    else:
+        model = mujoco.MjModel.from_xml_path(expand_model_path(source))
+    data = mujoco.MjData(model)
+    total_mass = _declared_total_mass(mujoco, model)
+    if total_mass is not None:
+        mujoco.mj_setTotalmass(model, total_mass)
+        mujoco.mj_setConst(model, data)  # constants that depend on the masses
+    return model, data
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+class MujocoEnv(Env[np.ndarray, np.ndarray]):
+    """An env simulated by MuJoCo.
+
+    Subclasses implement ``step``, ``reset_model`` (set the start state with
+    :meth:`set_state`, return the first observation) and optionally ``_get_reset_info``.
+
+    A model may declare ``<custom><numeric name="total_mass" data="..."/></custom>``: its
+    masses and inertias are then scaled to that total when it is loaded (the replacement
+    for MuJoCo's deprecated ``<compiler settotalmass>``).
+
+    Args:
+        model_path: MJCF file (see :func:`expand_model_path`) or the MJCF text itself
+            (anything starting with ``<``).
+        frame_skip: Physics steps per env step; ``dt = timestep * frame_skip``.
+        observation_space: The observation space (subclasses may set it later instead).
+        render_mode: One of ``"human"``, ``"rgb_array"``, ``"depth_array"`` (metres from the
+            camera), ``"rgbd_tuple"`` or ``None``.
+        width, height: Size of offscreen frames.
+        camera_id, camera_name: Render from this camera of the model instead of the free one.
+        default_camera_config: Placement of the free camera (see :class:`SceneRenderer`).
+        max_geom: Scene capacity in geoms.
+        visual_options: ``{mjtVisFlag: bool}`` switches for rendering.
+
+    Attributes:
+        model, data: The ``mujoco.MjModel`` and ``mujoco.MjData``.
+        init_qpos, init_qvel: The model's initial state (reset noise is added to these).
+        uses_body_forces: Whether each step also computes ``data.cfrc_ext``/``cacc``/
+            ``cfrc_int`` (``mj_rnePostConstraint``). Suite envs that never read them switch
+            it off; it never changes the motion.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
+    uses_body_forces = True
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str],
+        frame_skip: int,
+        observation_space: spaces.Space[Any] | None = None,
+        render_mode: str | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        default_camera_config: dict[str, Any] | None = None,
+        max_geom: int = 1000,
+        visual_options: dict[int, bool] | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UnsupportedMode(
+                f"{type(self).__name__}: render_mode {render_mode!r} is not one of {list(RENDER_MODES)} or None"
+            )
+        self.frame_skip = _positive_int("frame_skip", frame_skip)
+        self.width = _positive_int("width", width)
+        self.height = _positive_int("height", height)
+        self._mujoco = mujoco = import_mujoco()
+        self.model, self.data = self._initialize_simulation(model_path)
+        self.init_qpos = self.data.qpos.ravel().copy()
+        self.init_qvel = self.data.qvel.ravel().copy()
+        self.render_mode = render_mode
+        self.camera_id, self.camera_name = camera_id, camera_name
+        self.metadata = {**type(self).metadata, "render_fps": int(np.round(1.0 / self.dt))}
+        if observation_space is not None:
+            self.observation_space = observation_space
+        self._set_action_space()
+        # Views into MjData's buffers stay valid for the data's life; fetching them once
+        # keeps the attribute lookups out of every step.
+        self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
+        self._mj_step, self._mj_post = mujoco.mj_step, mujoco.mj_rnePostConstraint
+        self.mujoco_renderer = SceneRenderer(
+            self.model,
+            self.data,
+            width=self.width,
+            height=self.height,
+            camera_id=camera_id,
+            camera_name=camera_name,
+            camera_config=default_camera_config,
+            max_geom=max_geom,
+            visual_options=visual_options,
+            fps=self.metadata["render_fps"],
+        )
+
+    def _initialize_simulation(self, model_path: str | os.PathLike[str]) -> tuple[Any, Any]:
+        is_text = isinstance(model_path, str) and model_path.lstrip().startswith("<")
+        self.fullpath = None if is_text else expand_model_path(model_path)
+        model, data = load_model(model_path)
+        # The offscreen framebuffer must hold the requested frame size.
+        model.vis.global_.offwidth = max(model.vis.global_.offwidth, self.width)
+        model.vis.global_.offheight = max(model.vis.global_.offheight, self.height)
+        return model, data
+
+    def _set_action_space(self) -> spaces.Box:
+        low, high = self.model.actuator_ctrlrange.astype(np.float32).T
+        # An actuator without a control range takes any value.
+        free = self.model.actuator_ctrllimited == 0
+        low[free], high[free] = -np.inf, np.inf
+        self.action_space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self._nu = self.model.nu
+        return self.action_space
+
+    # -- simulation ------------------------------------------------------------------
+
+    @property
+    def dt(self) -> float:
+        """Simulated seconds per env step."""
+        return float(self.model.opt.timestep) * self.frame_skip
+
+    def set_state(self, qpos: np.ndarray, qvel: np.ndarray) -> None:
+        """Set positions and velocities and recompute everything derived from them."""
+        qpos, qvel = np.asarray(qpos), np.asarray(qvel)
+        if qpos.shape != (self.model.nq,) or qvel.shape != (self.model.nv,):
+            raise ValueError(
+                f"set_state: qpos must have shape ({self.model.nq},) and qvel ({self.model.nv},), "
+                f"got {qpos.shape} and {qvel.shape}"
+            )
+        self._qpos[:] = qpos
+        self._qvel[:] = qvel
+        self._mujoco.mj_forward(self.model, self.data)
+
+    def do_simulation(self, ctrl: Any, n_frames: int) -> None:
+        """Apply ``ctrl`` to the actuators and advance ``n_frames`` physics steps."""
+        if np.shape(ctrl) != (self._nu,):
+            raise ValueError(f"Action dimension mismatch: expected shape {(self._nu,)}, got {np.shape(ctrl)}")
+        self._step_physics(ctrl, n_frames)
+
+    def _step_physics(self, ctrl: Any, n_frames: int) -> None:
+        self._ctrl[:] = ctrl
+        self._mj_step(self.model, self.data, nstep=n_frames)
+        if self.uses_body_forces:
+            self._mj_post(self.model, self.data)
+
+    def _checked_action(self, action: Any) -> np.ndarray:
+        """``action`` as an array of the action space's shape (values are clamped by MuJoCo)."""
+        if action.__class__ is not np.ndarray:
+            try:
+                action = np.asarray(action, dtype=np.float64 if isinstance(action, (list, tuple)) else None)
+            except (TypeError, ValueError):
+                raise invalid_action(self, action, self.action_space) from None
+        if action.shape != (self._nu,) or action.dtype.kind not in "fiu":
+            raise invalid_action(self, action, self.action_space)
+        return action  # type: ignore[no-any-return]
+
+    def state_vector(self) -> np.ndarray:
+        """Positions followed by velocities, as one new array."""
+        return np.concatenate((self._qpos, self._qvel))
+
+    def get_body_com(self, body_name: str) -> np.ndarray:
+        """World position of the named body's frame (a live view into ``data.xpos``)."""
+        return self.data.body(body_name).xpos  # type: ignore[no-any-return]
+
+    # -- episode ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Restore the model's initial state, then let :meth:`reset_model` perturb it."""
+        super().reset(seed=seed)
+        self._mujoco.mj_resetData(self.model, self.data)
+        observation = self.reset_model()
+        info = self._get_reset_info()
+        if self.render_mode == "human":
+            self.render()
+        return observation, info
+
+    def reset_model(self) -> np.ndarray:
+        """Set the start state of an episode and return its observation."""
+        raise NotImplementedError
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """Advance one env step (implemented by each env)."""
+        raise NotImplementedError
+
+    # -- rendering -------------------------------------------------------------------
+
+    def render(self) -> Any:
+        """A frame in the env's render mode (``None`` for ``"human"`` and without a mode)."""
+        if self.render_mode is None:
+            warn_no_render_mode(self)
+            return None
+        return self.mujoco_renderer.render(self.render_mode)
+
+    def close(self) -> None:
+        """Release rendering resources (the simulation itself needs no closing)."""
+        renderer = getattr(self, "mujoco_renderer", None)
+        if renderer is not None:
+            renderer.close()

@@ -1,0 +1,102 @@
+"""Pusher-v5: push a cylinder to a goal with a seven-joint arm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv, norm
+
+__all__ = ["PusherEnv"]
+
+# Looking down at the table from above the arm's base.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
+
+
+class PusherEnv(SuiteEnv, EzPickle):
+    """Push the cylinder onto the goal; episodes only end by the time limit.
+
+    Observation (float64, 23): the seven arm joint angles and velocities, then the
+    positions of the fingertip, the cylinder and the goal (3 each). Action: seven joint
+    torques in ``[-2, 2]``. Reward: ``-reward_dist_weight`` times the cylinder-goal
+    distance, ``-reward_near_weight`` times the fingertip-cylinder distance and
+    ``-reward_control_weight * sum(action**2)``.
+
+    Each episode puts the goal at the origin and the cylinder uniformly in
+    ``[-0.3, 0] x [-0.2, 0.2]`` (relative to their model positions), at least 0.17 from it.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        reward_near_weight, reward_dist_weight, reward_control_weight: Reward terms.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "pusher_v5.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        reward_near_weight: float = 0.5,
+        reward_dist_weight: float = 1,
+        reward_control_weight: float = 0.1,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            reward_near_weight,
+            reward_dist_weight,
+            reward_control_weight,
+            **kwargs,
+        )
+        self._reward_near_weight = reward_near_weight
+        self._reward_dist_weight = reward_dist_weight
+        self._reward_control_weight = reward_control_weight
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        self._box(23)
+        xpos = self.data.xpos
+        self._tip, self._object, self._goal = (
+            xpos[self._body_id(name)] for name in ("tips_arm", "object", "goal")
+        )
+        self.goal_pos = np.zeros(2)
+        self.cylinder_pos = np.zeros(2)
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate((self._qpos[:7], self._qvel[:7], self._tip, self._object, self._goal))
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the push."""
+        action = self._checked_action(action)
+        self._step_physics(action, self.frame_skip)
+        observation = self._get_obs()
+        near = -norm(self._object - self._tip) * self._reward_near_weight
+        dist = -norm(self._object - self._goal) * self._reward_dist_weight
+        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        info = {"reward_dist": dist, "reward_ctrl": ctrl, "reward_near": near}
+        if self.render_mode == "human":
+            self.render()
+        return observation, np.float64(dist + ctrl + near), False, False, info
+
+    def reset_model(self) -> np.ndarray:
+        """Place the goal at the origin and the cylinder at a random spot away from it."""
+        rng = self.np_random
+        self.goal_pos = np.zeros(2)
+        while True:
+            x = rng.uniform(low=-0.3, high=0, size=1)
+            y = rng.uniform(low=-0.2, high=0.2, size=1)
+            self.cylinder_pos = np.concatenate((x, y))
+            if norm(self.cylinder_pos - self.goal_pos) > 0.17:
+                break
+        qpos = self.init_qpos.copy()
+        qpos[-4:-2] = self.cylinder_pos
+        qpos[-2:] = self.goal_pos
+        qvel = self.init_qvel + rng.uniform(low=-0.005, high=0.005, size=self.model.nv)
+        qvel[-4:] = 0
+        self.set_state(qpos, qvel)
+        return self._get_obs()

@@ -1,0 +1,100 @@
+"""Reacher-v5: bring the tip of a two-link arm to a random target."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._locomotion import SuiteEnv, norm
+
+__all__ = ["ReacherEnv"]
+
+# Looking down on the arena.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 0.9, "elevation": -70.0, "lookat": np.zeros(3)}
+
+
+class ReacherEnv(SuiteEnv, EzPickle):
+    """Reach the target; episodes only end by the time limit.
+
+    Observation (float64, 10): cosine and sine of both joint angles, the target's x-y,
+    both joint velocities, and the x-y vector from the target to the fingertip. Action: two
+    joint torques in ``[-1, 1]``. Reward: ``-reward_dist_weight`` times the
+    fingertip-target distance and ``-reward_control_weight * sum(action**2)``.
+
+    Each episode starts the arm near straight (uniform noise of 0.1 rad) and draws the
+    target uniformly from the disc of radius 0.2.
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        reward_dist_weight, reward_control_weight: Reward terms.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "reacher.xml",
+        frame_skip: int = 2,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        reward_dist_weight: float = 1,
+        reward_control_weight: float = 1,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            reward_dist_weight,
+            reward_control_weight,
+            **kwargs,
+        )
+        self._reward_dist_weight = reward_dist_weight
+        self._reward_control_weight = reward_control_weight
+        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        self.uses_body_forces = False
+        self._box(10)
+        xpos = self.data.xpos
+        self._fingertip = xpos[self._body_id("fingertip")]
+        self._target = xpos[self._body_id("target")]
+        self._angles = self._qpos[:2]
+        self.goal = np.zeros(2)
+
+    def _get_obs(self) -> np.ndarray:
+        angles = self._angles
+        return np.concatenate(
+            (
+                np.cos(angles),
+                np.sin(angles),
+                self._qpos[2:],
+                self._qvel[:2],
+                (self._fingertip - self._target)[:2],
+            )
+        )
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Apply the torques for ``frame_skip`` physics steps and score the distance."""
+        action = self._checked_action(action)
+        self._step_physics(action, self.frame_skip)
+        observation = self._get_obs()
+        dist = -norm(self._fingertip - self._target) * self._reward_dist_weight
+        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        if self.render_mode == "human":
+            self.render()
+        return observation, np.float64(dist + ctrl), False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+
+    def reset_model(self) -> np.ndarray:
+        """Perturb the arm, then draw a target inside the disc of radius 0.2."""
+        rng = self.np_random
+        qpos = rng.uniform(low=-0.1, high=0.1, size=self.model.nq) + self.init_qpos
+        while True:
+            self.goal = rng.uniform(low=-0.2, high=0.2, size=2)
+            if norm(self.goal) < 0.2:
+                break
+        qpos[-2:] = self.goal
+        qvel = self.init_qvel + rng.uniform(low=-0.005, high=0.005, size=self.model.nv)
+        qvel[-2:] = 0
+        self.set_state(qpos, qvel)
+        return self._get_obs()

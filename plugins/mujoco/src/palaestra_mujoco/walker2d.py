@@ -1,0 +1,92 @@
+"""Walker2d-v5: make a planar biped walk forward without falling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils import EzPickle
+from palaestra_mujoco._planar import UprightWalker
+
+__all__ = ["Walker2dEnv"]
+
+# Follow the torso, looking slightly down at hip height.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
+    "trackbodyid": 1,
+    "distance": 4.0,
+    "lookat": np.array((0.0, 0.0, 1.15)),
+    "elevation": -20.0,
+}
+
+
+class Walker2dEnv(UprightWalker, EzPickle):
+    """Walk forward; the episode ends when the walker falls (unless told not to).
+
+    Observation (float64, 17 by default): positions except ``rootx`` (8), velocities
+    clipped to ``[-10, 10]`` (9). Action: six leg torques in ``[-1, 1]``. Reward: forward
+    speed + ``healthy_reward`` while healthy - control cost. Healthy: torso height in
+    ``healthy_z_range`` and pitch in ``healthy_angle_range`` (open intervals).
+
+    Args:
+        xml_file, frame_skip, default_camera_config: Model and rendering.
+        forward_reward_weight, ctrl_cost_weight, healthy_reward: Reward terms.
+        terminate_when_unhealthy: End the episode when unhealthy.
+        healthy_z_range, healthy_angle_range: Open intervals of health.
+        reset_noise_scale: Half-width of the uniform start-state noise.
+        exclude_current_positions_from_observation: Leave ``rootx`` out.
+        **kwargs: Rendering options of :class:`MujocoEnv`.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "walker2d_v5.xml",
+        frame_skip: int = 4,
+        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-3,
+        healthy_reward: float = 1.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.8, 2.0),
+        healthy_angle_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 5e-3,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            healthy_reward,
+            terminate_when_unhealthy,
+            healthy_z_range,
+            healthy_angle_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            **kwargs,
+        )
+        super().__init__(
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            healthy_reward,
+            terminate_when_unhealthy,
+            healthy_z_range,
+            healthy_angle_range,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            **kwargs,
+        )
+
+    @property
+    def is_healthy(self) -> bool:
+        """Torso height and pitch inside their healthy ranges."""
+        z, angle = self._qpos.item(1), self._qpos.item(2)
+        low_z, high_z = self._healthy_z_range
+        low_angle, high_angle = self._healthy_angle_range
+        return low_z < z < high_z and low_angle < angle < high_angle
