@@ -38,6 +38,12 @@ class SuiteEnv(MujocoEnv):
             ``max_geom``, ``visual_options`` (see :class:`MujocoEnv`).
     """
 
+    # Two collision/solver stages buy nothing for one robot on a floor: splitting the
+    # constraints into islands, and the bounding-volume culling between multi-geom bodies.
+    # Skipping them saves 5-10% of a physics step, and the trajectories stay bit-identical
+    # (checked by the differential tests). Envs with separate free objects keep them.
+    skipped_stages: tuple[str, ...] = ("mjDSBL_ISLAND", "mjDSBL_MIDPHASE")
+
     def __init__(
         self, xml_file: str, frame_skip: int, default_camera_config: dict[str, Any] | None, **kwargs: Any
     ) -> None:
@@ -60,6 +66,8 @@ class SuiteEnv(MujocoEnv):
             default_camera_config=default_camera_config,
             **kwargs,
         )
+        for stage in self.skipped_stages:
+            self.model.opt.disableflags |= int(getattr(self._mujoco.mjtDisableBit, stage))
 
     def _box(self, size: int) -> None:
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float64)
@@ -67,11 +75,12 @@ class SuiteEnv(MujocoEnv):
     def _noisy_start(self, scale: float, velocity: str = "uniform") -> None:
         """Initial state plus noise: uniform on positions, uniform or normal on velocities."""
         rng = self.np_random
-        qpos = self.init_qpos + rng.uniform(low=-scale, high=scale, size=self.model.nq)
+        nq, nv = len(self.init_qpos), len(self.init_qvel)
+        qpos = self.init_qpos + rng.uniform(low=-scale, high=scale, size=nq)
         if velocity == "normal":
-            qvel = self.init_qvel + scale * rng.standard_normal(self.model.nv)
+            qvel = self.init_qvel + scale * rng.standard_normal(nv)
         else:
-            qvel = self.init_qvel + rng.uniform(low=-scale, high=scale, size=self.model.nv)
+            qvel = self.init_qvel + rng.uniform(low=-scale, high=scale, size=nv)
         self.set_state(qpos, qvel)
 
     def _body_id(self, body: int | str) -> int:

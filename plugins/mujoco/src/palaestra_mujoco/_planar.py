@@ -68,7 +68,12 @@ class UprightWalker(SuiteEnv):
         return control_cost(self._ctrl_cost_weight, action)
 
     def _get_obs(self) -> np.ndarray:
-        return np.concatenate((self._positions, np.clip(self._qvel, -10, 10)))
+        observation = np.concatenate((self._positions, self._qvel))
+        # Velocities clipped to [-10, 10] in place: np.clip's result at a fraction of its cost.
+        velocities = observation[len(self._positions) :]
+        np.maximum(velocities, -10.0, out=velocities)
+        np.minimum(velocities, 10.0, out=velocities)
+        return observation
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
@@ -77,7 +82,7 @@ class UprightWalker(SuiteEnv):
         x_before = qpos.item(0)
         self._step_physics(action, self.frame_skip)
         x_after = qpos.item(0)
-        x_velocity = (x_after - x_before) / self.dt
+        x_velocity = (x_after - x_before) / self._dt
         healthy = self.is_healthy
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward

@@ -141,7 +141,7 @@ class AntEnv(SuiteEnv, EzPickle):
         x_before, y_before = self._main_xy.tolist()
         self._step_physics(action, self.frame_skip)
         x_after, y_after = self._main_xy.tolist()
-        dt = self.dt
+        dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         low, high = self._contact_force_range
         forces = np.clip(self._cfrc_ext, low, high)

@@ -85,7 +85,7 @@ class HalfCheetahEnv(SuiteEnv, EzPickle):
         x_before = qpos.item(0)
         self._step_physics(action, self.frame_skip)
         x_after = qpos.item(0)
-        x_velocity = (x_after - x_before) / self.dt
+        x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
         ctrl = control_cost(self._ctrl_cost_weight, action)
         info = {

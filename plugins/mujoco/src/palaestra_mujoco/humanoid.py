@@ -190,7 +190,7 @@ class HumanoidEnv(_HumanoidBody, EzPickle):
         x_before, y_before = self.mass_center_xy().tolist()
         self._step_physics(action, self.frame_skip)
         x_after, y_after = self.mass_center_xy().tolist()
-        dt = self.dt
+        dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         healthy = self.is_healthy
         forward = self._forward_reward_weight * x_velocity
@@ -309,7 +309,7 @@ class HumanoidStandupEnv(_HumanoidBody, EzPickle):
         qpos = self._qpos
         height = qpos.item(2)
         # Height per physics timestep, as the original task defines it.
-        uph = self._uph_cost_weight * (height / self.model.opt.timestep)
+        uph = self._uph_cost_weight * (height / self._timestep)
         ctrl = float(self._ctrl_cost_weight * np.square(self._ctrl).sum())
         low, high = self._impact_cost_range
         impact = float(self._impact_cost_weight * np.square(self._cfrc_ext).sum())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -52,9 +53,8 @@ class InvertedPendulumEnv(SuiteEnv, EzPickle):
         action = self._checked_action(action)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()
-        angle = observation.item(1)
-        # NaN compares false, so a non-finite state also ends the episode.
-        terminated = not (abs(angle) <= 0.2 and np.isfinite(observation).all())
+        values = observation.tolist()
+        terminated = not (abs(values[1]) <= 0.2 and all(map(math.isfinite, values)))
         reward = 0 if terminated else 1
         if self.render_mode == "human":
             self.render()

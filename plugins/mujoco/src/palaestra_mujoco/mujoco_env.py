@@ -144,6 +144,10 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         # keeps the attribute lookups out of every step.
         self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
         self._mj_step, self._mj_post = mujoco.mj_step, mujoco.mj_rnePostConstraint
+        self._mj_forward = mujoco.mj_forward
+        # Refreshed on reset: a changed timestep or frame_skip counts from the next episode.
+        self._timestep = float(self.model.opt.timestep)
+        self._dt = self.dt
         self.mujoco_renderer = SceneRenderer(
             self.model,
             self.data,
@@ -185,14 +189,14 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     def set_state(self, qpos: np.ndarray, qvel: np.ndarray) -> None:
         """Set positions and velocities and recompute everything derived from them."""
         qpos, qvel = np.asarray(qpos), np.asarray(qvel)
-        if qpos.shape != (self.model.nq,) or qvel.shape != (self.model.nv,):
+        if qpos.shape != self._qpos.shape or qvel.shape != self._qvel.shape:
             raise ValueError(
-                f"set_state: qpos must have shape ({self.model.nq},) and qvel ({self.model.nv},), "
+                f"set_state: qpos must have shape {self._qpos.shape} and qvel {self._qvel.shape}, "
                 f"got {qpos.shape} and {qvel.shape}"
             )
         self._qpos[:] = qpos
         self._qvel[:] = qvel
-        self._mujoco.mj_forward(self.model, self.data)
+        self._mj_forward(self.model, self.data)
 
     def do_simulation(self, ctrl: Any, n_frames: int) -> None:
         """Apply ``ctrl`` to the actuators and advance ``n_frames`` physics steps."""
@@ -202,7 +206,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
 
     def _step_physics(self, ctrl: Any, n_frames: int) -> None:
         self._ctrl[:] = ctrl
-        self._mj_step(self.model, self.data, nstep=n_frames)
+        self._mj_step(self.model, self.data, n_frames)  # positional: pybind parses keywords slowly
         if self.uses_body_forces:
             self._mj_post(self.model, self.data)
 
@@ -232,6 +236,8 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Restore the model's initial state, then let :meth:`reset_model` perturb it."""
         super().reset(seed=seed)
+        self._timestep = float(self.model.opt.timestep)
+        self._dt = self._timestep * self.frame_skip
         self._mujoco.mj_resetData(self.model, self.data)
         observation = self.reset_model()
         info = self._get_reset_info()

@@ -82,7 +82,7 @@ class SwimmerEnv(SuiteEnv, EzPickle):
         self._step_physics(action, self.frame_skip)
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
-        dt = self.dt
+        dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         forward = self._forward_reward_weight * x_velocity
         ctrl = control_cost(self._ctrl_cost_weight, action)
