@@ -5,3 +5,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# Gymnasium's MuJoCo envs (the oracle) import mujoco at import time, before palaestra could
+# pick a headless backend for the process; name it for both. palaestra's own choice without
+# MUJOCO_GL is tested in fresh subprocesses.
+os.environ.setdefault("MUJOCO_GL", "egl")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes.util
 import os
 import sys
+import warnings
 from typing import Any
 
 from palaestra.error import DependencyNotInstalled
@@ -53,16 +54,47 @@ def _choose_backend() -> None:
         os.environ.setdefault("PYOPENGL_PLATFORM", backend)
 
 
+# Why rendering cannot work in this process, when the chosen backend failed to load.
+gl_failure: str | None = None
+
+
+def _forget_partial_import() -> None:
+    for name in [m for m in sys.modules if m == "mujoco" or m.startswith(("mujoco.", "OpenGL"))]:
+        del sys.modules[name]
+
+
 def import_mujoco() -> Any:
-    """The ``mujoco`` module, imported after choosing a headless backend if there is no display."""
+    """The ``mujoco`` module, imported after choosing a headless backend if there is no display.
+
+    If the OpenGL backend named by ``MUJOCO_GL`` cannot load (say ``osmesa`` without
+    libOSMesa), MuJoCo is imported without rendering: simulation works, and rendering
+    raises an error that says what to install.
+    """
+    global gl_failure
     module = sys.modules.get("mujoco")
     if module is not None:
         return module
     _choose_backend()
     try:
         import mujoco
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
+        if exc.name != "mujoco":
+            raise
         raise DependencyNotInstalled(
-            f"The MuJoCo environments need the `mujoco` package ({exc}); install it with: {INSTALL_HINT}"
+            f"The MuJoCo environments need the `mujoco` package; install it with: {INSTALL_HINT}"
         ) from exc
+    except Exception as exc:  # the GL backend's libraries, loaded while mujoco imports
+        backend = os.environ.get("MUJOCO_GL", "")
+        gl_failure = (
+            f"MuJoCo's OpenGL backend MUJOCO_GL={backend!r} failed to load ({type(exc).__name__}: {exc})"
+        )
+        _forget_partial_import()
+        os.environ["MUJOCO_GL"] = "disable"
+        try:
+            import mujoco
+        finally:
+            os.environ["MUJOCO_GL"] = backend
+        warnings.warn(
+            f"{gl_failure}; simulating without rendering. To render, {GL_INSTALL_HINT}.", stacklevel=2
+        )
     return mujoco

@@ -7,12 +7,14 @@ renders never touches OpenGL.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled, UnsupportedMode
+from palaestra_mujoco import _gl
 from palaestra_mujoco._gl import GL_INSTALL_HINT, has_display, import_mujoco
 
 __all__ = ["OFFSCREEN_MODES", "RENDER_MODES", "SceneRenderer"]
@@ -128,13 +130,11 @@ class SceneRenderer:
         try:
             return mujoco.Renderer(self.model, height=self.height, width=self.width, max_geom=self.max_geom)
         except Exception as exc:
-            import os
-
-            backend = os.environ.get("MUJOCO_GL", "glfw (default)")
-            raise DependencyNotInstalled(
-                f"MuJoCo could not open an offscreen OpenGL context with backend {backend!r} ({exc}); "
-                f"{GL_INSTALL_HINT}"
-            ) from exc
+            reason = _gl.gl_failure or (
+                f"MuJoCo could not open an offscreen OpenGL context with MUJOCO_GL="
+                f"{os.environ.get('MUJOCO_GL', '(unset: GLFW, which needs a display)')!r} ({exc})"
+            )
+            raise DependencyNotInstalled(f"Cannot render: {reason}. To render, {GL_INSTALL_HINT}.") from exc
 
     def _frame(self, depth: bool) -> np.ndarray:
         self._scene_setup()
