@@ -26,14 +26,27 @@ SCENES = {
     "BipedalWalker-v3": 40,
     "BipedalWalkerHardcore-v3": 120,
     "CarRacing-v3": 80,
+    "Ant-v5": 30,
+    "HalfCheetah-v5": 40,
+    "Hopper-v5": 20,
+    "Humanoid-v5": 10,
+    "HumanoidStandup-v5": 20,
+    "InvertedPendulum-v5": 3,
+    "InvertedDoublePendulum-v5": 3,
+    "Pusher-v5": 30,
+    "Reacher-v5": 20,
+    "Swimmer-v5": 60,
+    "Walker2d-v5": 20,
 }
+# MuJoCo frames are rendered at this size (their default is 480x480).
+SIZES = {env_id: {"width": 320, "height": 240} for env_id in SCENES if env_id.endswith("-v5")}
 
 
 def main() -> None:
     """Step each env a little from a fixed seed and save the frame as PNG."""
     OUT.mkdir(parents=True, exist_ok=True)
     for env_id, steps in SCENES.items():
-        env = palaestra.make(env_id, render_mode="rgb_array")
+        env = palaestra.make(env_id, render_mode="rgb_array", **SIZES.get(env_id, {}))
         env.reset(seed=1)
         env.action_space.seed(1)
         for _ in range(steps):

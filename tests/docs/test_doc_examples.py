@@ -30,3 +30,16 @@ def test_page_examples_run(page, tmp_path, monkeypatch, isolated_registry):
             exec(compile(block, f"{page}[block {i}]", "exec"), module.__dict__)
         except Exception as e:
             raise AssertionError(f"{page} example {i} failed: {type(e).__name__}: {e}\n{block}") from e
+
+
+ENV_PAGES = sorted(p.name for p in (DOCS / "envs").glob("*.md") if "```python" in p.read_text())
+
+
+@pytest.mark.needs_plugins
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("page", ENV_PAGES)
+def test_env_page_examples_run(page, tmp_path, monkeypatch, isolated_registry):
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for i, block in enumerate(python_blocks(f"envs/{page}")):
+        exec(compile(block, f"envs/{page}[block {i}]", "exec"), namespace)

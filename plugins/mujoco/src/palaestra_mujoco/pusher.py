@@ -11,8 +11,13 @@ from palaestra_mujoco._locomotion import SuiteEnv, norm
 
 __all__ = ["PusherEnv"]
 
-# Looking down at the table from above the arm's base.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
+# Looking down at the table over the arm's shoulder.
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
+    "distance": 2.0,
+    "elevation": -45.0,
+    "azimuth": 90.0,
+    "lookat": np.array((0.2, -0.35, -0.3)),
+}
 
 
 class PusherEnv(SuiteEnv, EzPickle):
