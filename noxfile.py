@@ -11,7 +11,16 @@ nox.options.sessions = ["lint", "typecheck", "tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 GROUPS = PYPROJECT["dependency-groups"]
-PLUGINS = ("-e", "plugins/classic_control", "-e", "plugins/toy_text", "-e", "plugins/box2d", "-e", "plugins/mujoco")
+PLUGINS = (
+    "-e",
+    "plugins/classic_control",
+    "-e",
+    "plugins/toy_text",
+    "-e",
+    "plugins/box2d",
+    "-e",
+    "plugins/mujoco",
+)
 
 
 @nox.session

@@ -5,8 +5,11 @@ first imported.
 """
 
 import os
+import shutil
 import subprocess
 import sys
+
+import pytest
 
 
 def run(code, **env_changes):
@@ -93,3 +96,43 @@ palaestra.make("CartPole-v1").reset(seed=0)
 print(sorted(m for m in ("mujoco", "palaestra_mujoco.mujoco_env") if m in sys.modules))
 """
     assert run(code) == ["[]"]
+
+
+HUMAN = """
+import time
+import numpy as np
+import palaestra
+env = palaestra.make("Reacher-v5", render_mode="human")
+start = time.perf_counter()
+env.reset(seed=0)
+for _ in range(20):
+    env.step(np.zeros(2, np.float32))
+elapsed = time.perf_counter() - start
+renderer = env.unwrapped.mujoco_renderer
+print(renderer._window.is_running(), env.metadata["render_fps"], elapsed >= 20 / 50)
+if CLOSE:
+    env.close()
+    print(renderer._window is None)
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("xvfb-run") is None, reason="needs xvfb-run (.ci/run installs Debian's xvfb)"
+)
+@pytest.mark.parametrize("close", [True, False])
+def test_human_mode_opens_the_mujoco_viewer_on_a_display(close):
+    """A real viewer window on a virtual X display, paced at render_fps.
+
+    The process exits cleanly whether or not the env was closed.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("MUJOCO_GL", "PYOPENGL_PLATFORM", "DISPLAY")}
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 800x600x24", sys.executable, "-c", f"CLOSE = {close}\n{HUMAN}"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    expected = ["True 50 True", "True"] if close else ["True 50 True"]
+    assert result.stdout.strip().splitlines() == expected

@@ -7,8 +7,11 @@ renders never touches OpenGL.
 
 from __future__ import annotations
 
+import atexit
 import os
+import threading
 import time
+import weakref
 from typing import Any
 
 import numpy as np
@@ -21,6 +24,17 @@ __all__ = ["OFFSCREEN_MODES", "RENDER_MODES", "SceneRenderer"]
 
 OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 RENDER_MODES = ("human", *OFFSCREEN_MODES)
+
+
+# Renderers with a window open. A viewer still drawing while the interpreter shuts down
+# crashes in X, so the windows left open are closed at exit, by a hook registered after
+# the viewer's own (exit hooks run last-registered first).
+_open_windows: weakref.WeakSet[SceneRenderer] = weakref.WeakSet()
+
+
+def _close_open_windows() -> None:
+    for renderer in list(_open_windows):
+        renderer.close()
 
 
 def _camera_index(model: Any, camera_id: int | None, camera_name: str | None) -> int:
@@ -88,6 +102,7 @@ class SceneRenderer:
         self._camera: Any = None
         self._scene_option: Any = None
         self._window: Any = None
+        self._window_threads: list[threading.Thread] = []
         self._last_frame_time = 0.0
 
     # -- cameras ---------------------------------------------------------------------
@@ -162,9 +177,17 @@ class SceneRenderer:
                 )
             import mujoco.viewer
 
+            before = set(threading.enumerate())
             self._window = mujoco.viewer.launch_passive(
                 self.model, self.data, show_left_ui=False, show_right_ui=False
             )
+            # The viewer draws from its own thread; close() waits for it so the window is
+            # gone (and its GL context released) before the process may exit.
+            self._window_threads = [t for t in threading.enumerate() if t not in before]
+            if not _open_windows:
+                atexit.unregister(_close_open_windows)
+                atexit.register(_close_open_windows)
+            _open_windows.add(self)
             self._configure(self._window.cam)
         elif not self._window.is_running():
             return  # the user closed the window; keep simulating without it
@@ -196,4 +219,7 @@ class SceneRenderer:
         self._offscreen = self._depth_offscreen = None
         if self._window is not None:
             self._window.close()
+            for thread in self._window_threads:
+                thread.join(timeout=5.0)
             self._window = None
+            _open_windows.discard(self)
