@@ -1,7 +1,8 @@
 """Vector envs vs Gymnasium in one run.
 
-Goals: async CartPole x8 >= 5x Gymnasium's async; async CPU-heavy x8 >= 1.5x Gymnasium's
-sync; sync >= 1.3x Gymnasium's sync; construction + first reset of 8 async envs no slower.
+Goals: async CartPole x8 >= 5x Gymnasium's async; async CPU-heavy x8 (a ~50 us synthetic
+env, and HalfCheetah-v5) >= 1.5x Gymnasium's sync; sync >= 1.3x Gymnasium's sync;
+construction + first reset of 8 async envs no slower.
 """
 
 import functools
@@ -26,10 +27,11 @@ N = 8
 GymBurnEnv = make_burn_env_class(gymnasium)
 
 
-def env_steps_per_second(env, seconds=2.0):
+def env_steps_per_second(env, seconds=2.0, actions=None):
     """Env-steps per second of a vector env stepping constant actions."""
     env.reset(seed=0)
-    actions = np.array([i % 2 for i in range(env.num_envs)])
+    if actions is None:
+        actions = np.array([i % 2 for i in range(env.num_envs)])
     for _ in range(50):
         env.step(actions)
     steps, start = 0, time.perf_counter()
@@ -76,6 +78,15 @@ def main() -> None:
         "Async x8 ~50us CPU-heavy env (vs Gymnasium SyncVectorEnv)",
         env_steps_per_second(gymnasium.vector.SyncVectorEnv([GymBurnEnv] * N)),
         env_steps_per_second(AsyncVectorEnv([functools.partial(BurnEnv, 50)] * N)),
+        1.5,
+    )
+    gym_cheetah = [lambda: gymnasium.make("HalfCheetah-v5")] * N
+    pal_cheetah = [lambda: palaestra.make("HalfCheetah-v5")] * N
+    torques = np.full((N, 6), 0.3, dtype=np.float32)
+    line(
+        "Async x8 HalfCheetah-v5 (vs Gymnasium SyncVectorEnv)",
+        env_steps_per_second(gymnasium.vector.SyncVectorEnv(gym_cheetah), actions=torques),
+        env_steps_per_second(AsyncVectorEnv(pal_cheetah), actions=torques),
         1.5,
     )
     line(

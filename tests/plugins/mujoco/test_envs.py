@@ -361,3 +361,25 @@ def test_pickle_and_deepcopy_rebuild_from_constructor_arguments(env_id):
         assert type(clone) is type(env)
         assert clone._ctrl_cost_weight == 0.25
         assert np.array_equal(clone.reset(seed=5)[0], env.reset(seed=5)[0])
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vectorised_mujoco_envs_match_gymnasium(mode):
+    """make_vec over a MuJoCo env (async: real worker processes) gives Gymnasium's numbers."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = palaestra.make_vec("Hopper-v5", 3, vectorization_mode=mode)
+        ref = gymnasium.make_vec("Hopper-v5", 3, vectorization_mode="sync")
+    try:
+        a, b = ours.reset(seed=4), ref.reset(seed=4)
+        assert np.array_equal(a[0], b[0])
+        rng = np.random.default_rng(4)
+        for t in range(120):  # long enough for episodes to end and autoreset
+            actions = rng.uniform(-1, 1, (3, 3)).astype(np.float32)
+            x, y = ours.step(actions), ref.step(actions)
+            for part, (mine, theirs) in enumerate(zip(x[:4], y[:4], strict=True)):
+                assert np.array_equal(mine, theirs), f"step {t}, part {part}"
+            assert same_values(x[4]["x_position"], y[4]["x_position"]), f"step {t} info"
+    finally:
+        ours.close()
+        ref.close()
