@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
+from palaestra.utils import EzPickle
 from palaestra_mujoco.mujoco_env import MujocoEnv
 
 __all__ = ["SuiteEnv", "control_cost", "norm"]
@@ -27,15 +28,20 @@ def norm(vector: np.ndarray) -> float:
     return math.sqrt(vector.dot(vector))
 
 
-class SuiteEnv(MujocoEnv):
-    """A suite env: bundled model, common keyword arguments, observation space from a size.
+_RENDER_OPTIONS = frozenset(
+    {"render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options"}
+)
+_MODEL_ARGUMENTS = ("xml_file", "frame_skip", "default_camera_config")
 
-    Args:
-        xml_file: Model file (bundled name or your path) or MJCF text.
-        frame_skip: Physics steps per env step.
-        default_camera_config: Free-camera placement (see :class:`SceneRenderer`).
-        **kwargs: ``render_mode``, ``width``, ``height``, ``camera_id``, ``camera_name``,
-            ``max_geom``, ``visual_options`` (see :class:`MujocoEnv`).
+
+class SuiteEnv(MujocoEnv, EzPickle):
+    """A suite env: its constructor's arguments recorded once, the model loaded.
+
+    Each env's ``__init__`` declares its keyword arguments and passes ``locals()`` here.
+    Every setting becomes ``self._<name>`` (``self._ctrl_cost_weight``, ...); ``xml_file``,
+    ``frame_skip`` and ``default_camera_config`` load the model; the rest of ``**kwargs``
+    are rendering options of :class:`MujocoEnv` (anything else is a ``TypeError``). The
+    same arguments rebuild the env when it is pickled or copied.
     """
 
     # Two collision/solver stages buy nothing for one robot on a floor: splitting the
@@ -43,31 +49,59 @@ class SuiteEnv(MujocoEnv):
     # Skipping them saves 5-10% of a physics step, and the trajectories stay bit-identical
     # (checked by the differential tests). Envs with separate free objects keep them.
     skipped_stages: tuple[str, ...] = ("mjDSBL_ISLAND", "mjDSBL_MIDPHASE")
+    velocity_noise = "uniform"
 
-    def __init__(
-        self, xml_file: str, frame_skip: int, default_camera_config: dict[str, Any] | None, **kwargs: Any
-    ) -> None:
-        unknown = set(kwargs) - {
-            "render_mode",
-            "width",
-            "height",
-            "camera_id",
-            "camera_name",
-            "max_geom",
-            "visual_options",
-        }
+    def __init__(self, arguments: dict[str, Any]) -> None:
+        settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
+        options = arguments.get("kwargs", {})
+        unknown = set(options) - _RENDER_OPTIONS
         if unknown:
             raise TypeError(f"{type(self).__name__} got unexpected keyword arguments {sorted(unknown)}")
+        EzPickle.__init__(self, **settings, **options)
+        for name, value in settings.items():
+            if name not in _MODEL_ARGUMENTS:
+                setattr(self, f"_{name}", value)
         MujocoEnv.__init__(
             self,
-            xml_file,
-            frame_skip,
+            settings["xml_file"],
+            settings["frame_skip"],
             observation_space=None,
-            default_camera_config=default_camera_config,
-            **kwargs,
+            default_camera_config=settings["default_camera_config"],
+            **options,
         )
         for stage in self.skipped_stages:
             self.model.opt.disableflags |= int(getattr(self._mujoco.mjtDisableBit, stage))
+
+    def _layout(self, skipped: int, **extra_sizes: int) -> None:
+        """Observation = positions after the first ``skipped``, velocities, then extras."""
+        self._positions = self._qpos[skipped:]
+        sizes = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
+        self.observation_structure = {**sizes, **extra_sizes}
+        self._box(sizes["qpos"] + sizes["qvel"] + sum(extra_sizes.values()))
+
+    def _get_obs(self) -> np.ndarray:
+        return np.concatenate((self._positions, self._qvel))
+
+    def control_cost(self, action: np.ndarray) -> float:
+        """``ctrl_cost_weight * sum(action**2)`` in the action's dtype."""
+        return control_cost(self._ctrl_cost_weight, action)
+
+    def reset_model(self) -> np.ndarray:
+        """Start from the model's initial state plus noise of ``reset_noise_scale``.
+
+        Positions get uniform noise in ``[-scale, scale]``; velocities the same, or normal
+        noise of that standard deviation when the env's ``velocity_noise`` is ``"normal"``.
+        """
+        self._noisy_start(self._reset_noise_scale, self.velocity_noise)
+        return self._get_obs()
+
+    def _planar_position(self) -> dict[str, float]:
+        qpos = self._qpos
+        return {
+            "x_position": qpos.item(0),
+            "y_position": qpos.item(1),
+            "distance_from_origin": norm(qpos[:2]),
+        }
 
     def _box(self, size: int) -> None:
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float64)

@@ -19,39 +19,10 @@ class UprightWalker(SuiteEnv):
     ``healthy_reward`` while healthy, minus the control cost.
     """
 
-    def __init__(
-        self,
-        xml_file: str,
-        frame_skip: int,
-        default_camera_config: dict[str, Any],
-        forward_reward_weight: float,
-        ctrl_cost_weight: float,
-        healthy_reward: float,
-        terminate_when_unhealthy: bool,
-        healthy_z_range: tuple[float, float],
-        healthy_angle_range: tuple[float, float],
-        reset_noise_scale: float,
-        exclude_current_positions_from_observation: bool,
-        **kwargs: Any,
-    ) -> None:
-        self._forward_reward_weight = forward_reward_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._healthy_reward = healthy_reward
-        self._terminate_when_unhealthy = terminate_when_unhealthy
-        self._healthy_z_range = healthy_z_range
-        self._healthy_angle_range = healthy_angle_range
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+    def __init__(self, arguments: dict[str, Any]) -> None:
+        super().__init__(arguments)
         self.uses_body_forces = False
-        skipped = 1 if exclude_current_positions_from_observation else 0
-        self._positions = self._qpos[skipped:]
-        self._box(self.model.nq - skipped + self.model.nv)
-        self.observation_structure = {
-            "skipped_qpos": skipped,
-            "qpos": self.model.nq - skipped,
-            "qvel": self.model.nv,
-        }
+        self._layout(1 if self._exclude_current_positions_from_observation else 0)
 
     @property
     def is_healthy(self) -> bool:
@@ -62,10 +33,6 @@ class UprightWalker(SuiteEnv):
     def healthy_reward(self) -> float:
         """``healthy_reward`` while healthy, else 0."""
         return self.is_healthy * self._healthy_reward
-
-    def control_cost(self, action: np.ndarray) -> float:
-        """The control cost of ``action``."""
-        return control_cost(self._ctrl_cost_weight, action)
 
     def _get_obs(self) -> np.ndarray:
         observation = np.concatenate((self._positions, self._qvel))
@@ -100,11 +67,6 @@ class UprightWalker(SuiteEnv):
             self.render()
         terminated = not healthy and bool(self._terminate_when_unhealthy)
         return self._get_obs(), reward, terminated, False, info
-
-    def reset_model(self) -> np.ndarray:
-        """Start from the initial pose with small uniform noise on positions and velocities."""
-        self._noisy_start(self._reset_noise_scale)
-        return self._get_obs()
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {

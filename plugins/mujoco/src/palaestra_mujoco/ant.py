@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
-from palaestra_mujoco._locomotion import SuiteEnv, control_cost, norm
+from palaestra_mujoco._locomotion import SuiteEnv, control_cost
 
 __all__ = ["AntEnv"]
 
@@ -15,7 +14,7 @@ __all__ = ["AntEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0}
 
 
-class AntEnv(SuiteEnv, EzPickle):
+class AntEnv(SuiteEnv):
     """Walk forward (+x); the episode ends when the torso leaves ``healthy_z_range``.
 
     Observation (float64, 105 by default): positions except the torso's x-y (13), all
@@ -39,6 +38,8 @@ class AntEnv(SuiteEnv, EzPickle):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    velocity_noise = "normal"
+
     def __init__(
         self,
         xml_file: str = "ant.xml",
@@ -57,48 +58,11 @@ class AntEnv(SuiteEnv, EzPickle):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            contact_cost_weight,
-            healthy_reward,
-            main_body,
-            terminate_when_unhealthy,
-            healthy_z_range,
-            contact_force_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            include_cfrc_ext_in_observation,
-            **kwargs,
-        )
-        self._forward_reward_weight = forward_reward_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._contact_cost_weight = contact_cost_weight
-        self._healthy_reward = healthy_reward
-        self._terminate_when_unhealthy = terminate_when_unhealthy
-        self._healthy_z_range = healthy_z_range
-        self._contact_force_range = contact_force_range
-        self._main_body = main_body
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        self._include_cfrc_ext_in_observation = include_cfrc_ext_in_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
-        skipped = 2 if exclude_current_positions_from_observation else 0
-        self._positions = self._qpos[skipped:]
+        super().__init__(locals())
+        forces = self.data.cfrc_ext[1:].size if include_cfrc_ext_in_observation else 0
+        self._layout(2 if exclude_current_positions_from_observation else 0, cfrc_ext=forces)
         self._main_xy = self.data.xpos[self._body_id(main_body), :2]
         self._cfrc_ext = self.data.cfrc_ext
-        forces = self._cfrc_ext[1:].size if include_cfrc_ext_in_observation else 0
-        self._box(self.model.nq - skipped + self.model.nv + forces)
-        self.observation_structure = {
-            "skipped_qpos": skipped,
-            "qpos": self.model.nq - skipped,
-            "qvel": self.model.nv,
-            "cfrc_ext": forces,
-        }
 
     @property
     def contact_forces(self) -> np.ndarray:
@@ -122,10 +86,6 @@ class AntEnv(SuiteEnv, EzPickle):
     def healthy_reward(self) -> float:
         """``healthy_reward`` while healthy, else 0."""
         return self.is_healthy * self._healthy_reward
-
-    def control_cost(self, action: np.ndarray) -> float:
-        """The control cost of ``action``."""
-        return control_cost(self._ctrl_cost_weight, action)
 
     def _observation(self, forces: np.ndarray) -> np.ndarray:
         if self._include_cfrc_ext_in_observation:
@@ -151,11 +111,8 @@ class AntEnv(SuiteEnv, EzPickle):
         ctrl = control_cost(self._ctrl_cost_weight, action)
         contact = float(self._contact_cost_weight * np.square(forces).sum())
         reward = np.float64((forward + survive) - (ctrl + contact))
-        qpos = self._qpos
         info = {
-            "x_position": qpos.item(0),
-            "y_position": qpos.item(1),
-            "distance_from_origin": norm(qpos[:2]),
+            **self._planar_position(),
             "x_velocity": x_velocity,
             "y_velocity": y_velocity,
             "reward_forward": forward,
@@ -168,15 +125,5 @@ class AntEnv(SuiteEnv, EzPickle):
         terminated = not healthy and bool(self._terminate_when_unhealthy)
         return self._observation(forces), reward, terminated, False, info
 
-    def reset_model(self) -> np.ndarray:
-        """Start from the initial pose with uniform position and normal velocity noise."""
-        self._noisy_start(self._reset_noise_scale, velocity="normal")
-        return self._get_obs()
-
     def _get_reset_info(self) -> dict[str, Any]:
-        qpos = self._qpos
-        return {
-            "x_position": qpos.item(0),
-            "y_position": qpos.item(1),
-            "distance_from_origin": norm(qpos[:2]),
-        }
+        return self._planar_position()

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv, control_cost
 
 __all__ = ["HalfCheetahEnv"]
@@ -15,7 +14,7 @@ __all__ = ["HalfCheetahEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0}
 
 
-class HalfCheetahEnv(SuiteEnv, EzPickle):
+class HalfCheetahEnv(SuiteEnv):
     """Run forward; there is no falling, so episodes only end by the time limit.
 
     Observation (float64, 17 by default): joint positions except ``rootx`` (8), then all
@@ -34,6 +33,8 @@ class HalfCheetahEnv(SuiteEnv, EzPickle):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    velocity_noise = "normal"
+
     def __init__(
         self,
         xml_file: str = "half_cheetah.xml",
@@ -45,38 +46,9 @@ class HalfCheetahEnv(SuiteEnv, EzPickle):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
-        self._forward_reward_weight = forward_reward_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
-        skipped = 1 if exclude_current_positions_from_observation else 0
-        self._positions = self._qpos[skipped:]
-        self._box(self.model.nq - skipped + self.model.nv)
-        self.observation_structure = {
-            "skipped_qpos": skipped,
-            "qpos": self.model.nq - skipped,
-            "qvel": self.model.nv,
-        }
-
-    def control_cost(self, action: np.ndarray) -> float:
-        """The control cost of ``action``."""
-        return control_cost(self._ctrl_cost_weight, action)
-
-    def _get_obs(self) -> np.ndarray:
-        return np.concatenate((self._positions, self._qvel))
+        self._layout(1 if exclude_current_positions_from_observation else 0)
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
@@ -97,11 +69,6 @@ class HalfCheetahEnv(SuiteEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), np.float64(forward - ctrl), False, False, info
-
-    def reset_model(self) -> np.ndarray:
-        """Start from the initial pose with uniform position and normal velocity noise."""
-        self._noisy_start(self._reset_noise_scale, velocity="normal")
-        return self._get_obs()
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {"x_position": self._qpos.item(0)}

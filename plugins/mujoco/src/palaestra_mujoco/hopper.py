@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._planar import UprightWalker
 
 __all__ = ["HopperEnv"]
@@ -20,7 +19,7 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
-class HopperEnv(UprightWalker, EzPickle):
+class HopperEnv(UprightWalker):
     """Hop forward; the episode ends when the hopper falls (unless told not to).
 
     Observation (float64, 11 by default): positions except ``rootx`` (5), velocities
@@ -56,37 +55,7 @@ class HopperEnv(UprightWalker, EzPickle):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            healthy_reward,
-            terminate_when_unhealthy,
-            healthy_state_range,
-            healthy_z_range,
-            healthy_angle_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
-        self._healthy_state_range = healthy_state_range
-        super().__init__(
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            healthy_reward,
-            terminate_when_unhealthy,
-            healthy_z_range,
-            healthy_angle_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
+        super().__init__(locals())
         # Everything after the height: the pitch and joint angles, then all velocities.
         self._state_tail = np.empty(self.model.nq - 2 + self.model.nv)
         self._tail_positions = self._qpos[2:]

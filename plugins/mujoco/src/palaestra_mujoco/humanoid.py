@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
-from palaestra_mujoco._locomotion import SuiteEnv, norm
+from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
 
@@ -35,16 +34,15 @@ class _HumanoidBody(SuiteEnv):
     contact forces ``cfrc_ext`` (6 per body); the world body is left out of each.
     """
 
-    def _setup_observation(
-        self, exclude_positions: bool, cinert: bool, cvel: bool, qfrc_actuator: bool, cfrc_ext: bool
-    ) -> None:
+    def __init__(self, arguments: dict[str, Any]) -> None:
+        super().__init__(arguments)
         data = self.data
-        skipped = 2 if exclude_positions else 0
+        skipped = 2 if self._exclude_current_positions_from_observation else 0
         parts = {
-            "cinert": data.cinert[1:] if cinert else None,
-            "cvel": data.cvel[1:] if cvel else None,
-            "qfrc_actuator": data.qfrc_actuator[6:] if qfrc_actuator else None,
-            "cfrc_ext": data.cfrc_ext[1:] if cfrc_ext else None,
+            "cinert": data.cinert[1:] if self._include_cinert_in_observation else None,
+            "cvel": data.cvel[1:] if self._include_cvel_in_observation else None,
+            "qfrc_actuator": data.qfrc_actuator[6:] if self._include_qfrc_actuator_in_observation else None,
+            "cfrc_ext": data.cfrc_ext[1:] if self._include_cfrc_ext_in_observation else None,
         }
         # Views into MjData: the observation is one concatenation of live buffers.
         self._obs_parts = (
@@ -52,15 +50,8 @@ class _HumanoidBody(SuiteEnv):
             self._qvel,
             *(part.reshape(-1) for part in parts.values() if part is not None),
         )
-        self.observation_structure = {
-            "skipped_qpos": skipped,
-            "qpos": self.model.nq - skipped,
-            "qvel": self.model.nv,
-            **{name: 0 if part is None else part.size for name, part in parts.items()},
-            "ten_length": 0,
-            "ten_velocity": 0,
-        }
-        self._box(sum(part.size for part in self._obs_parts))
+        sizes = {name: 0 if part is None else part.size for name, part in parts.items()}
+        self._layout(skipped, **sizes, ten_length=0, ten_velocity=0)
         self._cfrc_ext = data.cfrc_ext
         self._ten_length, self._ten_velocity = data.ten_length, data.ten_velocity
 
@@ -71,7 +62,7 @@ class _HumanoidBody(SuiteEnv):
         return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
 
 
-class HumanoidEnv(_HumanoidBody, EzPickle):
+class HumanoidEnv(_HumanoidBody):
     """Walk forward (+x) without falling (the torso must stay in ``healthy_z_range``).
 
     Observation (float64, 348 by default): see :class:`_HumanoidBody`. Action: 17 joint
@@ -115,43 +106,7 @@ class HumanoidEnv(_HumanoidBody, EzPickle):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            contact_cost_weight,
-            contact_cost_range,
-            healthy_reward,
-            terminate_when_unhealthy,
-            healthy_z_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            include_cinert_in_observation,
-            include_cvel_in_observation,
-            include_qfrc_actuator_in_observation,
-            include_cfrc_ext_in_observation,
-            **kwargs,
-        )
-        self._forward_reward_weight = forward_reward_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._contact_cost_weight = contact_cost_weight
-        self._contact_cost_range = contact_cost_range
-        self._healthy_reward = healthy_reward
-        self._terminate_when_unhealthy = terminate_when_unhealthy
-        self._healthy_z_range = healthy_z_range
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
-        self._setup_observation(
-            exclude_current_positions_from_observation,
-            include_cinert_in_observation,
-            include_cvel_in_observation,
-            include_qfrc_actuator_in_observation,
-            include_cfrc_ext_in_observation,
-        )
+        super().__init__(locals())
         self._body_mass = self.model.body_mass
         self._total_mass = self._body_mass.sum()
         self._xipos = self.data.xipos
@@ -198,12 +153,9 @@ class HumanoidEnv(_HumanoidBody, EzPickle):
         ctrl = self.control_cost()
         contact = self.contact_cost
         reward = np.float64((forward + survive) - (ctrl + contact))
-        qpos = self._qpos
         info = {
-            "x_position": qpos.item(0),
-            "y_position": qpos.item(1),
+            **self._planar_position(),
             **self._tendons(),
-            "distance_from_origin": norm(qpos[:2]),
             "x_velocity": x_velocity,
             "y_velocity": y_velocity,
             "reward_survive": survive,
@@ -216,22 +168,11 @@ class HumanoidEnv(_HumanoidBody, EzPickle):
         terminated = not healthy and bool(self._terminate_when_unhealthy)
         return self._get_obs(), reward, terminated, False, info
 
-    def reset_model(self) -> np.ndarray:
-        """Start standing, with small uniform noise on positions and velocities."""
-        self._noisy_start(self._reset_noise_scale)
-        return self._get_obs()
-
     def _get_reset_info(self) -> dict[str, Any]:
-        qpos = self._qpos
-        return {
-            "x_position": qpos.item(0),
-            "y_position": qpos.item(1),
-            **self._tendons(),
-            "distance_from_origin": norm(qpos[:2]),
-        }
+        return {**self._planar_position(), **self._tendons()}
 
 
-class HumanoidStandupEnv(_HumanoidBody, EzPickle):
+class HumanoidStandupEnv(_HumanoidBody):
     """Stand up from lying on the back; episodes only end by the time limit.
 
     Observation (float64, 348 by default): as :class:`HumanoidEnv`. Action: 17 joint
@@ -270,37 +211,7 @@ class HumanoidStandupEnv(_HumanoidBody, EzPickle):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            uph_cost_weight,
-            ctrl_cost_weight,
-            impact_cost_weight,
-            impact_cost_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            include_cinert_in_observation,
-            include_cvel_in_observation,
-            include_qfrc_actuator_in_observation,
-            include_cfrc_ext_in_observation,
-            **kwargs,
-        )
-        self._uph_cost_weight = uph_cost_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._impact_cost_weight = impact_cost_weight
-        self._impact_cost_range = impact_cost_range
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
-        self._setup_observation(
-            exclude_current_positions_from_observation,
-            include_cinert_in_observation,
-            include_cvel_in_observation,
-            include_qfrc_actuator_in_observation,
-            include_cfrc_ext_in_observation,
-        )
+        super().__init__(locals())
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
@@ -327,11 +238,6 @@ class HumanoidStandupEnv(_HumanoidBody, EzPickle):
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), reward, False, False, info
-
-    def reset_model(self) -> np.ndarray:
-        """Start lying down, with small uniform noise on positions and velocities."""
-        self._noisy_start(self._reset_noise_scale)
-        return self._get_obs()
 
     def _get_reset_info(self) -> dict[str, Any]:
         qpos = self._qpos

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["InvertedDoublePendulumEnv"]
@@ -15,7 +14,7 @@ __all__ = ["InvertedDoublePendulumEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.1225))}
 
 
-class InvertedDoublePendulumEnv(SuiteEnv, EzPickle):
+class InvertedDoublePendulumEnv(SuiteEnv):
     """Balance both poles; the episode ends when the tip drops to 1 m or lower.
 
     Observation (float64, 9): cart position, sine and cosine of both pole angles,
@@ -31,6 +30,8 @@ class InvertedDoublePendulumEnv(SuiteEnv, EzPickle):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    velocity_noise = "normal"
+
     def __init__(
         self,
         xml_file: str = "inverted_double_pendulum.xml",
@@ -40,12 +41,7 @@ class InvertedDoublePendulumEnv(SuiteEnv, EzPickle):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, healthy_reward, reset_noise_scale, **kwargs
-        )
-        self._healthy_reward = healthy_reward
-        self._reset_noise_scale = reset_noise_scale
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
         self._box(9)
         self._tip = self.data.site_xpos[0]
@@ -85,8 +81,3 @@ class InvertedDoublePendulumEnv(SuiteEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, info
-
-    def reset_model(self) -> np.ndarray:
-        """Start near upright, with uniform position and normal velocity noise."""
-        self._noisy_start(self._reset_noise_scale, velocity="normal")
-        return self._get_obs()

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["InvertedPendulumEnv"]
@@ -16,7 +15,7 @@ __all__ = ["InvertedPendulumEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 2.04, "lookat": np.array((0.0, 0.0, 0.3))}
 
 
-class InvertedPendulumEnv(SuiteEnv, EzPickle):
+class InvertedPendulumEnv(SuiteEnv):
     """Balance the pole: +1 per step until it tilts more than 0.2 rad.
 
     Observation (float64, 4): cart position, pole angle, cart velocity, pole angular
@@ -38,9 +37,7 @@ class InvertedPendulumEnv(SuiteEnv, EzPickle):
         reset_noise_scale: float = 0.01,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(self, xml_file, frame_skip, default_camera_config, reset_noise_scale, **kwargs)
-        self._reset_noise_scale = reset_noise_scale
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
         self._box(4)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
@@ -59,8 +56,3 @@ class InvertedPendulumEnv(SuiteEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, {"reward_survive": reward}
-
-    def reset_model(self) -> np.ndarray:
-        """Start near upright, with uniform noise on positions and velocities."""
-        self._noisy_start(self._reset_noise_scale)
-        return self._get_obs()

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv, norm
 
 __all__ = ["PusherEnv"]
@@ -20,7 +19,7 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
-class PusherEnv(SuiteEnv, EzPickle):
+class PusherEnv(SuiteEnv):
     """Push the cylinder onto the goal; episodes only end by the time limit.
 
     Observation (float64, 23): the seven arm joint angles and velocities, then the
@@ -52,20 +51,7 @@ class PusherEnv(SuiteEnv, EzPickle):
         reward_control_weight: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            reward_near_weight,
-            reward_dist_weight,
-            reward_control_weight,
-            **kwargs,
-        )
-        self._reward_near_weight = reward_near_weight
-        self._reward_dist_weight = reward_dist_weight
-        self._reward_control_weight = reward_control_weight
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
         self._box(23)
         xpos = self.data.xpos

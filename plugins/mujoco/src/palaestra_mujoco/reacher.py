@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv, norm
 
 __all__ = ["ReacherEnv"]
@@ -15,7 +14,7 @@ __all__ = ["ReacherEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 0.9, "elevation": -70.0, "lookat": np.zeros(3)}
 
 
-class ReacherEnv(SuiteEnv, EzPickle):
+class ReacherEnv(SuiteEnv):
     """Reach the target; episodes only end by the time limit.
 
     Observation (float64, 10): cosine and sine of both joint angles, the target's x-y,
@@ -41,18 +40,7 @@ class ReacherEnv(SuiteEnv, EzPickle):
         reward_control_weight: float = 1,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            reward_dist_weight,
-            reward_control_weight,
-            **kwargs,
-        )
-        self._reward_dist_weight = reward_dist_weight
-        self._reward_control_weight = reward_control_weight
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
         self._box(10)
         xpos = self.data.xpos

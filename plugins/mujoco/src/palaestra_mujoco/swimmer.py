@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._locomotion import SuiteEnv, control_cost, norm
 
 __all__ = ["SwimmerEnv"]
@@ -15,7 +14,7 @@ __all__ = ["SwimmerEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0, "elevation": -50.0}
 
 
-class SwimmerEnv(SuiteEnv, EzPickle):
+class SwimmerEnv(SuiteEnv):
     """Swim forward (+x); episodes only end by the time limit.
 
     Observation (float64, 8 by default): positions except the x-y position (3), then all
@@ -41,39 +40,10 @@ class SwimmerEnv(SuiteEnv, EzPickle):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
-        self._forward_reward_weight = forward_reward_weight
-        self._ctrl_cost_weight = ctrl_cost_weight
-        self._reset_noise_scale = reset_noise_scale
-        self._exclude_current_positions_from_observation = exclude_current_positions_from_observation
-        super().__init__(xml_file, frame_skip, default_camera_config, **kwargs)
+        super().__init__(locals())
         self.uses_body_forces = False
-        skipped = 2 if exclude_current_positions_from_observation else 0
-        self._positions = self._qpos[skipped:]
+        self._layout(2 if exclude_current_positions_from_observation else 0)
         self._xy = self._qpos[:2]
-        self._box(self.model.nq - skipped + self.model.nv)
-        self.observation_structure = {
-            "skipped_qpos": skipped,
-            "qpos": self.model.nq - skipped,
-            "qvel": self.model.nv,
-        }
-
-    def control_cost(self, action: np.ndarray) -> float:
-        """The control cost of ``action``."""
-        return control_cost(self._ctrl_cost_weight, action)
-
-    def _get_obs(self) -> np.ndarray:
-        return np.concatenate((self._positions, self._qvel))
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the rotor torques for ``frame_skip`` physics steps and score the progress."""
@@ -98,11 +68,6 @@ class SwimmerEnv(SuiteEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), np.float64(forward - ctrl), False, False, info
-
-    def reset_model(self) -> np.ndarray:
-        """Start from the initial pose with uniform noise on positions and velocities."""
-        self._noisy_start(self._reset_noise_scale)
-        return self._get_obs()
 
     def _get_reset_info(self) -> dict[str, Any]:
         x, y = self._xy.tolist()

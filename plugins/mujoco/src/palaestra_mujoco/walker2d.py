@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import EzPickle
 from palaestra_mujoco._planar import UprightWalker
 
 __all__ = ["Walker2dEnv"]
@@ -20,7 +19,7 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
-class Walker2dEnv(UprightWalker, EzPickle):
+class Walker2dEnv(UprightWalker):
     """Walk forward; the episode ends when the walker falls (unless told not to).
 
     Observation (float64, 17 by default): positions except ``rootx`` (8), velocities
@@ -53,35 +52,7 @@ class Walker2dEnv(UprightWalker, EzPickle):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            healthy_reward,
-            terminate_when_unhealthy,
-            healthy_z_range,
-            healthy_angle_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
-        super().__init__(
-            xml_file,
-            frame_skip,
-            default_camera_config,
-            forward_reward_weight,
-            ctrl_cost_weight,
-            healthy_reward,
-            terminate_when_unhealthy,
-            healthy_z_range,
-            healthy_angle_range,
-            reset_noise_scale,
-            exclude_current_positions_from_observation,
-            **kwargs,
-        )
+        super().__init__(locals())
 
     @property
     def is_healthy(self) -> bool:
