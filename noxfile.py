@@ -71,6 +71,7 @@ def bench(session: nox.Session) -> None:
         "bench_toy_text.py",
         "bench_vector.py",
         "bench_box2d.py",
+        "bench_mujoco.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
