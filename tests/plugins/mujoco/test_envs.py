@@ -1,6 +1,8 @@
 """MuJoCo suite: trajectories identical to Gymnasium 1.4.0's, kwargs, errors, rendering."""
 
 import copy
+import gc
+import os
 import pickle
 import warnings
 
@@ -383,3 +385,35 @@ def test_vectorised_mujoco_envs_match_gymnasium(mode):
     finally:
         ours.close()
         ref.close()
+
+
+def rss_kib():
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def test_memory_stays_flat_over_resets_and_renderers():
+    env = palaestra.make("Hopper-v5")
+    env.reset(seed=0)
+    for _ in range(200):
+        env.reset()
+    before = rss_kib()
+    for _ in range(2000):
+        env.reset()
+    assert rss_kib() - before < 4096, "RSS grew over 2000 resets"
+
+    def render_once(close):
+        renderer = palaestra.make("Reacher-v5", render_mode="rgb_array", width=64, height=64)
+        renderer.reset(seed=0)
+        assert renderer.render().shape == (64, 64, 3)
+        if close:
+            renderer.close()
+
+    for _ in range(5):
+        render_once(close=True)
+    gc.collect()
+    before = rss_kib()
+    for i in range(40):
+        render_once(close=i % 2 == 0)  # closed or just dropped: the OpenGL context is freed
+    gc.collect()
+    assert rss_kib() - before < 16384, "RSS grew over 40 rendering envs"
