@@ -417,3 +417,17 @@ def test_memory_stays_flat_over_resets_and_renderers():
         render_once(close=i % 2 == 0)  # closed or just dropped: the OpenGL context is freed
     gc.collect()
     assert rss_kib() - before < 16384, "RSS grew over 40 rendering envs"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_actions_are_refused_before_simulating(env_id, bad):
+    env = palaestra.make(env_id)
+    env.reset(seed=0)
+    before = env.unwrapped.state_vector()
+    action = np.zeros(env.action_space.shape, dtype=np.float32)
+    action[-1] = bad
+    with pytest.raises(InvalidAction, match=r"(?s)step: action .* is not in the action space Box"):
+        env.step(action)
+    assert np.array_equal(env.unwrapped.state_vector(), before), "the physics ran"
+    assert env.step(np.zeros_like(action))[0].shape == env.observation_space.shape  # still usable

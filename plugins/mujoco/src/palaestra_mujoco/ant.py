@@ -99,6 +99,8 @@ class AntEnv(SuiteEnv):
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
         action = self._checked_action(action)
         x_before, y_before = self._main_xy.tolist()
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         x_after, y_after = self._main_xy.tolist()
         dt = self._dt
@@ -108,7 +110,6 @@ class AntEnv(SuiteEnv):
         healthy = self.is_healthy
         forward = x_velocity * self._forward_reward_weight
         survive = healthy * self._healthy_reward
-        ctrl = control_cost(self._ctrl_cost_weight, action)
         contact = float(self._contact_cost_weight * np.square(forces).sum())
         reward = np.float64((forward + survive) - (ctrl + contact))
         info = {

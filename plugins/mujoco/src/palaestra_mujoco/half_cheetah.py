@@ -55,11 +55,12 @@ class HalfCheetahEnv(SuiteEnv):
         action = self._checked_action(action)
         qpos = self._qpos
         x_before = qpos.item(0)
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         x_after = qpos.item(0)
         x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
-        ctrl = control_cost(self._ctrl_cost_weight, action)
         info = {
             "x_position": x_after,
             "x_velocity": x_velocity,

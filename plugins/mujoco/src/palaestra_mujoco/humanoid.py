@@ -143,6 +143,7 @@ class HumanoidEnv(_HumanoidBody):
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
         action = self._checked_action(action)
         x_before, y_before = self.mass_center_xy().tolist()
+        self._require_finite(action)
         self._step_physics(action, self.frame_skip)
         x_after, y_after = self.mass_center_xy().tolist()
         dt = self._dt
@@ -216,6 +217,7 @@ class HumanoidStandupEnv(_HumanoidBody):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
         action = self._checked_action(action)
+        self._require_finite(action)
         self._step_physics(action, self.frame_skip)
         qpos = self._qpos
         height = qpos.item(2)

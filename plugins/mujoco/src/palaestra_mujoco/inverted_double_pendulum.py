@@ -64,6 +64,7 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Push the cart for ``frame_skip`` physics steps."""
         action = self._checked_action(action)
+        self._require_finite(action)
         self._step_physics(action, self.frame_skip)
         x, _, y = self._tip.tolist()
         observation = self._get_obs()

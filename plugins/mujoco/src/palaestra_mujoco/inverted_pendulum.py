@@ -48,6 +48,7 @@ class InvertedPendulumEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, int, bool, bool, dict[str, Any]]:
         """Push the cart for ``frame_skip`` physics steps."""
         action = self._checked_action(action)
+        self._require_finite(action)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()
         values = observation.tolist()

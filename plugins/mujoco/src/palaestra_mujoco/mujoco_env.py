@@ -221,6 +221,19 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
             raise invalid_action(self, action, self.action_space)
         return action  # type: ignore[no-any-return]
 
+    def _require_finite(self, action: np.ndarray, cost: float | None = None) -> None:
+        """Refuse NaN and infinite actions before they reach MuJoCo.
+
+        ``cost``, the sum of the action's squares (or any number that is finite whenever
+        the action is), makes the common case one comparison.
+        """
+        if cost is None:
+            cost = action.item(0) if action.size == 1 else None
+        if cost is not None and cost - cost == 0:
+            return
+        if not np.isfinite(action).all():
+            raise invalid_action(self, action, self.action_space)
+
     def state_vector(self) -> np.ndarray:
         """Positions followed by velocities, as one new array."""
         return np.concatenate((self._qpos, self._qvel))

@@ -67,12 +67,13 @@ class PusherEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the push."""
         action = self._checked_action(action)
+        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()
         near = -norm(self._object - self._tip) * self._reward_near_weight
         dist = -norm(self._object - self._goal) * self._reward_dist_weight
-        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
-        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
         info = {"reward_dist": dist, "reward_ctrl": ctrl, "reward_near": near}
         if self.render_mode == "human":
             self.render()

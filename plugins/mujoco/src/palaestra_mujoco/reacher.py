@@ -64,11 +64,12 @@ class ReacherEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the distance."""
         action = self._checked_action(action)
+        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()
         dist = -norm(self._fingertip - self._target) * self._reward_dist_weight
-        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
-        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
         if self.render_mode == "human":
             self.render()
         return observation, np.float64(dist + ctrl), False, False, {"reward_dist": dist, "reward_ctrl": ctrl}

@@ -49,13 +49,14 @@ class SwimmerEnv(SuiteEnv):
         """Apply the rotor torques for ``frame_skip`` physics steps and score the progress."""
         action = self._checked_action(action)
         x_before, y_before = self._xy.tolist()
+        ctrl = control_cost(self._ctrl_cost_weight, action)
+        self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         forward = self._forward_reward_weight * x_velocity
-        ctrl = control_cost(self._ctrl_cost_weight, action)
         info = {
             "x_position": x_after,
             "y_position": y_after,
