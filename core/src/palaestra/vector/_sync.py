@@ -55,10 +55,12 @@ class SyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self.single_action_space, self.action_space = spaces[2], spaces[3]
         self._env_obs: list[Any] = [None] * self.num_envs
         self._observations = create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
-        self._rewards = np.zeros((self.num_envs,), dtype=np.float64)
-        self._terminations = np.zeros((self.num_envs,), dtype=np.bool_)
-        self._truncations = np.zeros((self.num_envs,), dtype=np.bool_)
-        self._autoreset_envs = np.zeros((self.num_envs,), dtype=np.bool_)
+        # Per-step buffers: rewards, the two episode-end flags, and who resets next step.
+        n = self.num_envs
+        self._rewards = np.zeros(n)
+        self._terminations, self._truncations, self._autoreset_envs = (
+            np.zeros(n, np.bool_) for _ in range(3)
+        )
 
     @property
     def np_random_seed(self) -> tuple[Any, ...]:

@@ -50,16 +50,16 @@ class DelayObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs)
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Clear the queue and reset."""
+        """Start the episode with no history, then reset."""
         self.observation_queue.clear()
         return super().reset(seed=seed, options=options)
 
     def observation(self, observation: Any) -> Any:
-        """The delayed observation."""
-        self.observation_queue.append(observation)
-        if len(self.observation_queue) > self.delay:
-            return self.observation_queue.popleft()
-        return create_zero_array(self.observation_space)
+        """The observation from ``delay`` steps ago, or zeros while there is none yet."""
+        waiting = self.observation_queue
+        waiting.append(observation)
+        enough_history = len(waiting) > self.delay
+        return waiting.popleft() if enough_history else create_zero_array(self.observation_space)
 
 
 def _find_time_limit(env: Env[Any, Any]) -> int:
