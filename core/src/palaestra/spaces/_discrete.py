@@ -100,20 +100,18 @@ class Discrete(Space[np.integer[Any]]):
         return castable and self._start_int <= value < self._start_int + self._n_int
 
     def __repr__(self) -> str:
-        info = [str(self.n)]
-        if self.start != 0:
-            info.append(f"start={self.start}")
-        if self.dtype != np.int64:
-            info.append(f"dtype={self.dtype}")
-        return f"Discrete({', '.join(info)})"
+        # Only what differs from the defaults is shown: Discrete(3), Discrete(3, start=-1), ...
+        extras = "".join(
+            f", {label}={value}"
+            for label, value, default in (("start", self.start, 0), ("dtype", self.dtype, np.int64))
+            if value != default
+        )
+        return f"Discrete({self.n}{extras})"
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Discrete)
-            and self.n == other.n
-            and self.start == other.start
-            and self.dtype == other.dtype
-        )
+        if not isinstance(other, Discrete):
+            return False
+        return (self.n, self.start, self.dtype) == (other.n, other.start, other.dtype)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -35,11 +35,11 @@ class OneOf(Space[tuple[int, Any]]):
         self.spaces = tuple(spaces)
         if not self.spaces:
             raise ValueError("Empty `OneOf` spaces are not supported.")
-        for space in self.spaces:
-            if not isinstance(space, Space):
-                raise TypeError(
-                    f"{space} does not inherit from `palaestra.spaces.Space`. Actual Type: {type(space)}"
-                )
+        foreign = next((space for space in self.spaces if not isinstance(space, Space)), None)
+        if foreign is not None:
+            raise TypeError(
+                f"{foreign} does not inherit from `palaestra.spaces.Space`. Actual Type: {type(foreign)}"
+            )
         super().__init__(None, None, seed)
 
     @property
