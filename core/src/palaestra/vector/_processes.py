@@ -86,7 +86,7 @@ def receive(worker: Worker, deadline: float | None) -> Any:
     if deadline is None:
         # Blocking read: a dead worker closes its end of the pipe, which ends the read at once.
         try:
-            data, worker.fast = read_soon(worker.conn, worker.fast)
+            data, worker.fast = read_soon(worker.conn, worker.fast, miss_ends_polling=True)
         except (EOFError, OSError):
             worker.process.join(1.0)
             raise _died(worker) from None
@@ -124,7 +124,9 @@ def spin_until_readable(conn: Any, seconds: float) -> bool:
     return True
 
 
-def read_soon(conn: Any, fast: bool, spin: float = SPIN_SECONDS) -> tuple[bytes, bool]:
+def read_soon(
+    conn: Any, fast: bool, spin: float = SPIN_SECONDS, *, miss_ends_polling: bool = False
+) -> tuple[bytes, bool]:
     """Read one message, polling first while messages have been arriving quickly.
 
     Returns:
@@ -134,6 +136,10 @@ def read_soon(conn: Any, fast: bool, spin: float = SPIN_SECONDS) -> tuple[bytes,
     """
     if fast and spin_until_readable(conn, spin):
         return conn.recv_bytes(), True
+    if fast and miss_ends_polling:
+        # The parent polled in vain while the workers computed: they are heavy, and polling
+        # again next step would take a core from them.
+        return conn.recv_bytes(), False
     start = time.perf_counter()
     data = conn.recv_bytes()
     return data, time.perf_counter() - start < spin
