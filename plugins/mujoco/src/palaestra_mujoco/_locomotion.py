@@ -86,6 +86,19 @@ class SuiteEnv(MujocoEnv, EzPickle):
         """``ctrl_cost_weight * sum(action**2)`` in the action's dtype."""
         return control_cost(self._ctrl_cost_weight, action)
 
+    def _act(self, action: Any) -> tuple[np.ndarray, float]:
+        """Check and price ``action``, then simulate ``frame_skip`` physics steps.
+
+        Returns:
+            The action as an array, and its control cost (computed first, so a NaN or
+            infinite action is refused before it reaches MuJoCo).
+        """
+        action = self._checked_action(action)
+        cost = control_cost(self._ctrl_cost_weight, action)
+        self._require_finite(action, cost)
+        self._step_physics(action, self.frame_skip)
+        return action, cost
+
     def reset_model(self) -> np.ndarray:
         """Start from the model's initial state plus noise of ``reset_noise_scale``.
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, control_cost
+from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["UprightWalker"]
 
@@ -44,12 +44,9 @@ class UprightWalker(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        action = self._checked_action(action)
         qpos = self._qpos
         x_before = qpos.item(0)
-        ctrl = control_cost(self._ctrl_cost_weight, action)
-        self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        action, ctrl = self._act(action)
         x_after = qpos.item(0)
         x_velocity = (x_after - x_before) / self._dt
         healthy = self.is_healthy

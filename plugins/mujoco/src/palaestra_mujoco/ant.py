@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, control_cost
+from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["AntEnv"]
 
@@ -97,11 +97,8 @@ class AntEnv(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        action = self._checked_action(action)
         x_before, y_before = self._main_xy.tolist()
-        ctrl = control_cost(self._ctrl_cost_weight, action)
-        self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        action, ctrl = self._act(action)
         x_after, y_after = self._main_xy.tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, control_cost
+from palaestra_mujoco._locomotion import SuiteEnv
 
 __all__ = ["HalfCheetahEnv"]
 
@@ -52,12 +52,9 @@ class HalfCheetahEnv(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
-        action = self._checked_action(action)
         qpos = self._qpos
         x_before = qpos.item(0)
-        ctrl = control_cost(self._ctrl_cost_weight, action)
-        self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        action, ctrl = self._act(action)
         x_after = qpos.item(0)
         x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, control_cost, norm
+from palaestra_mujoco._locomotion import SuiteEnv, norm
 
 __all__ = ["SwimmerEnv"]
 
@@ -47,11 +47,8 @@ class SwimmerEnv(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the rotor torques for ``frame_skip`` physics steps and score the progress."""
-        action = self._checked_action(action)
         x_before, y_before = self._xy.tolist()
-        ctrl = control_cost(self._ctrl_cost_weight, action)
-        self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        action, ctrl = self._act(action)
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
         dt = self._dt
