@@ -58,6 +58,15 @@ class _HumanoidBody(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return np.concatenate(self._obs_parts)
 
+    def _price(self, action: np.ndarray) -> float:
+        """The control cost of the controls ``action`` is about to set, refusing NaN/inf.
+
+        The humanoids price ``data.ctrl``: the action widened to float64, summed as such.
+        """
+        cost = float(self._ctrl_cost_weight * np.square(action.astype(np.float64)).sum())
+        self._require_finite(action, cost)
+        return cost
+
     def _tendons(self) -> dict[str, Any]:
         return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
 
@@ -143,7 +152,7 @@ class HumanoidEnv(_HumanoidBody):
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
         action = self._checked_action(action)
         x_before, y_before = self.mass_center_xy().tolist()
-        self._require_finite(action)
+        ctrl = self._price(action)
         self._step_physics(action, self.frame_skip)
         x_after, y_after = self.mass_center_xy().tolist()
         dt = self._dt
@@ -151,7 +160,6 @@ class HumanoidEnv(_HumanoidBody):
         healthy = self.is_healthy
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward
-        ctrl = self.control_cost()
         contact = self.contact_cost
         reward = np.float64((forward + survive) - (ctrl + contact))
         info = {
@@ -217,13 +225,12 @@ class HumanoidStandupEnv(_HumanoidBody):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
         action = self._checked_action(action)
-        self._require_finite(action)
+        ctrl = self._price(action)
         self._step_physics(action, self.frame_skip)
         qpos = self._qpos
         height = qpos.item(2)
         # Height per physics timestep, as the original task defines it.
         uph = self._uph_cost_weight * (height / self._timestep)
-        ctrl = float(self._ctrl_cost_weight * np.square(self._ctrl).sum())
         low, high = self._impact_cost_range
         impact = float(self._impact_cost_weight * np.square(self._cfrc_ext).sum())
         impact = min(max(impact, low), high)
