@@ -8,7 +8,12 @@ import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
 
-__all__ = ["UprightWalker"]
+__all__ = ["UprightWalker", "side_camera"]
+
+
+def side_camera(distance: float) -> dict[str, Any]:
+    """Follow the torso from ``distance`` metres, looking slightly down at hip height."""
+    return {"trackbodyid": 1, "distance": distance, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
 
 class UprightWalker(SuiteEnv):

@@ -73,7 +73,10 @@ class AntEnv(SuiteEnv):
     @property
     def contact_cost(self) -> float:
         """``contact_cost_weight`` times the sum of the squared clipped contact forces."""
-        return float(self._contact_cost_weight * np.square(self.contact_forces).sum())
+        return self._contact_cost_of(self.contact_forces)
+
+    def _contact_cost_of(self, forces: np.ndarray) -> float:
+        return float(self._contact_cost_weight * np.square(forces).sum())
 
     @property
     def is_healthy(self) -> bool:
@@ -102,12 +105,11 @@ class AntEnv(SuiteEnv):
         x_after, y_after = self._main_xy.tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
-        low, high = self._contact_force_range
-        forces = np.clip(self._cfrc_ext, low, high)
+        forces = self.contact_forces
         healthy = self.is_healthy
         forward = x_velocity * self._forward_reward_weight
         survive = healthy * self._healthy_reward
-        contact = float(self._contact_cost_weight * np.square(forces).sum())
+        contact = self._contact_cost_of(forces)
         reward = np.float64((forward + survive) - (ctrl + contact))
         info = {
             **self._planar_position(),

@@ -6,17 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._planar import UprightWalker
+from palaestra_mujoco._planar import UprightWalker, side_camera
 
 __all__ = ["HopperEnv"]
 
-# Follow the torso, looking slightly down at hip height.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
-    "trackbodyid": 1,
-    "distance": 3.0,
-    "lookat": np.array((0.0, 0.0, 1.15)),
-    "elevation": -20.0,
-}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(3.0)
 
 
 class HopperEnv(UprightWalker):

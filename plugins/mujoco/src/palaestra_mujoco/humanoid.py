@@ -58,14 +58,26 @@ class _HumanoidBody(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return np.concatenate(self._obs_parts)
 
-    def _price(self, action: np.ndarray) -> float:
-        """The control cost of the controls ``action`` is about to set, refusing NaN/inf.
+    def control_cost(self, action: Any = None) -> float:
+        """``ctrl_cost_weight * sum(ctrl**2)``, in float64 as ``data.ctrl`` holds the controls.
 
-        The humanoids price ``data.ctrl``: the action widened to float64, summed as such.
+        Args:
+            action: The controls to price; ``None`` prices those last applied.
         """
-        cost = float(self._ctrl_cost_weight * np.square(action.astype(np.float64)).sum())
+        controls = self._ctrl if action is None else np.asarray(action, dtype=np.float64)
+        return float(self._ctrl_cost_weight * np.square(controls).sum())
+
+    def _price(self, action: np.ndarray) -> float:
+        """The control cost of ``action``, priced before simulating so NaN/inf is refused."""
+        cost = self.control_cost(action)
         self._require_finite(action, cost)
         return cost
+
+    def _external_force_cost(self, weight: float, bounds: tuple[float, float]) -> float:
+        """``weight`` times the summed squared contact forces, clipped to ``bounds``."""
+        low, high = bounds
+        cost = float(weight * np.square(self._cfrc_ext).sum())
+        return min(max(cost, low), high)
 
     def _tendons(self) -> dict[str, Any]:
         return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
@@ -137,16 +149,10 @@ class HumanoidEnv(_HumanoidBody):
         """``healthy_reward`` while healthy, else 0."""
         return self.is_healthy * self._healthy_reward
 
-    def control_cost(self, action: Any = None) -> float:
-        """``ctrl_cost_weight * sum(ctrl**2)`` of the controls last applied (``data.ctrl``)."""
-        return float(self._ctrl_cost_weight * np.square(self._ctrl).sum())
-
     @property
     def contact_cost(self) -> float:
         """The contact cost, clipped to ``contact_cost_range``."""
-        low, high = self._contact_cost_range
-        cost = float(self._contact_cost_weight * np.square(self._cfrc_ext).sum())
-        return min(max(cost, low), high)
+        return self._external_force_cost(self._contact_cost_weight, self._contact_cost_range)
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
@@ -231,9 +237,7 @@ class HumanoidStandupEnv(_HumanoidBody):
         height = qpos.item(2)
         # Height per physics timestep, as the original task defines it.
         uph = self._uph_cost_weight * (height / self._timestep)
-        low, high = self._impact_cost_range
-        impact = float(self._impact_cost_weight * np.square(self._cfrc_ext).sum())
-        impact = min(max(impact, low), high)
+        impact = self._external_force_cost(self._impact_cost_weight, self._impact_cost_range)
         reward = np.float64(uph - ctrl - impact + 1)
         info = {
             "x_position": qpos.item(0),

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from palaestra_mujoco._planar import UprightWalker
+from palaestra_mujoco._planar import UprightWalker, side_camera
 
 __all__ = ["Walker2dEnv"]
 
-# Follow the torso, looking slightly down at hip height.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
-    "trackbodyid": 1,
-    "distance": 4.0,
-    "lookat": np.array((0.0, 0.0, 1.15)),
-    "elevation": -20.0,
-}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(4.0)
 
 
 class Walker2dEnv(UprightWalker):
