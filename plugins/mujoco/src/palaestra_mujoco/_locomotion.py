@@ -50,6 +50,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
     # (checked by the differential tests). Envs with separate free objects keep them.
     skipped_stages: tuple[str, ...] = ("mjDSBL_ISLAND", "mjDSBL_MIDPHASE")
     velocity_noise = "uniform"
+    # Only the envs that observe or price contact forces (Ant, the humanoids) need them.
+    uses_body_forces = False
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}

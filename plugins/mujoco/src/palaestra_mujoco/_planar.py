@@ -26,7 +26,6 @@ class UprightWalker(SuiteEnv):
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         super().__init__(arguments)
-        self.uses_body_forces = False
         self._layout(1 if self._exclude_current_positions_from_observation else 0)
 
     @property

@@ -38,6 +38,8 @@ class AntEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    uses_body_forces = True  # cfrc_ext is observed and priced
+
     velocity_noise = "normal"
 
     def __init__(

@@ -34,6 +34,8 @@ class _HumanoidBody(SuiteEnv):
     contact forces ``cfrc_ext`` (6 per body); the world body is left out of each.
     """
 
+    uses_body_forces = True  # cfrc_ext is observed and priced
+
     def __init__(self, arguments: dict[str, Any]) -> None:
         super().__init__(arguments)
         data = self.data

@@ -42,7 +42,6 @@ class InvertedDoublePendulumEnv(SuiteEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-        self.uses_body_forces = False
         self._box(9)
         self._tip = self.data.site_xpos[0]
         self._angles = self._qpos[1:]

@@ -38,7 +38,6 @@ class InvertedPendulumEnv(SuiteEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-        self.uses_body_forces = False
         self._box(4)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
 

@@ -52,7 +52,6 @@ class PusherEnv(SuiteEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-        self.uses_body_forces = False
         self._box(23)
         xpos = self.data.xpos
         self._tip, self._object, self._goal = (

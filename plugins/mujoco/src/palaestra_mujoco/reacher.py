@@ -41,7 +41,6 @@ class ReacherEnv(SuiteEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-        self.uses_body_forces = False
         self._box(10)
         xpos = self.data.xpos
         self._fingertip = xpos[self._body_id("fingertip")]

@@ -41,7 +41,6 @@ class SwimmerEnv(SuiteEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-        self.uses_body_forces = False
         self._layout(2 if exclude_current_positions_from_observation else 0)
         self._xy = self._qpos[:2]
 
