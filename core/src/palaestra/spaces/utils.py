@@ -86,34 +86,40 @@ def flatdim(space: Space[Any]) -> int:
     raise NotImplementedError(f"Unknown space: `{space}`")
 
 
+def _children(space: Tuple | Dict) -> list[Space[Any]]:
+    """A container's subspaces in order (a Dict's in key order)."""
+    return list(space.spaces.values()) if isinstance(space, Dict) else list(space.spaces)
+
+
+def _parts(space: Tuple | Dict, x: Any) -> list[Any]:
+    """An element of a container split into the elements of its subspaces, in order."""
+    return [x[key] for key in space.spaces] if isinstance(space, Dict) else list(x)
+
+
+def _assemble(space: Tuple | Dict, parts: list[Any]) -> Any:
+    """The inverse of :func:`_parts`: a tuple, or a dict keyed like ``space``."""
+    return dict(zip(space.spaces, parts, strict=True)) if isinstance(space, Dict) else tuple(parts)
+
+
 @flatdim.register(Box)
 @flatdim.register(MultiBinary)
-def _(space: Box | MultiBinary) -> int:
-    return math.prod(space.shape)  # one entry per element
-
-
 @flatdim.register(Discrete)
-def _(space: Discrete) -> int:
-    return int(space.n)
-
-
 @flatdim.register(MultiDiscrete)
-def _(space: MultiDiscrete) -> int:
-    return int(np.sum(space.nvec))
+def _(space: Space[Any]) -> int:
+    # Arrays keep one entry per element; discrete values become one-hot vectors.
+    if isinstance(space, Discrete):
+        return int(space.n)
+    if isinstance(space, MultiDiscrete):
+        return int(space.nvec.sum())
+    return math.prod(space.shape)  # type: ignore[arg-type]
 
 
 @flatdim.register(Tuple)
-def _(space: Tuple) -> int:
-    if space.is_np_flattenable:
-        return sum(flatdim(s) for s in space.spaces)
-    raise ValueError(f"{space} {_NOT_FLAT}")
-
-
 @flatdim.register(Dict)
-def _(space: Dict) -> int:
-    if space.is_np_flattenable:
-        return sum(flatdim(s) for s in space.spaces.values())
-    raise ValueError(f"{space} {_NOT_FLAT}")
+def _(space: Tuple | Dict) -> int:
+    if not space.is_np_flattenable:
+        raise ValueError(f"{space} {_NOT_FLAT}")
+    return sum(map(flatdim, _children(space)))
 
 
 @flatdim.register(Graph)
@@ -165,17 +171,11 @@ def _(space: MultiDiscrete, x: Any) -> NDArray[Any]:
 
 
 @flatten.register(Tuple)
-def _(space: Tuple, x: tuple[Any, ...]) -> Any:
-    if space.is_np_flattenable:
-        return np.concatenate([np.array(flatten(s, part)) for part, s in zip(x, space.spaces, strict=True)])
-    return tuple(flatten(s, part) for part, s in zip(x, space.spaces, strict=True))
-
-
 @flatten.register(Dict)
-def _(space: Dict, x: dict[str, Any]) -> Any:
-    if space.is_np_flattenable:
-        return np.concatenate([np.array(flatten(s, x[key])) for key, s in space.spaces.items()])
-    return {key: flatten(s, x[key]) for key, s in space.spaces.items()}
+def _(space: Tuple | Dict, x: Any) -> Any:
+    flat = [flatten(s, part) for s, part in zip(_children(space), _parts(space, x), strict=True)]
+    # One array when every part is an array; otherwise the container keeps its shape.
+    return np.concatenate([np.array(f) for f in flat]) if space.is_np_flattenable else _assemble(space, flat)
 
 
 def _restack(source: Space[Any], target: Space[Any], items: Any, convert: Any) -> Any:
@@ -283,23 +283,20 @@ def _split(x: Any, spaces: Any, owner: Space[Any]) -> list[Any]:
 
 
 @unflatten.register(Tuple)
-def _(space: Tuple, x: Any) -> tuple[Any, ...]:
-    if space.is_np_flattenable:
-        parts = _split(x, space.spaces, space)
-        return tuple(unflatten(s, part) for part, s in zip(parts, space.spaces, strict=True))
-    if not isinstance(x, tuple):
-        raise TypeError(f"{space} is not numpy-flattenable, so only tuples unflatten to it; got {type(x)}")
-    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))
-
-
 @unflatten.register(Dict)
-def _(space: Dict, x: Any) -> dict[str, Any]:
+def _(space: Tuple | Dict, x: Any) -> Any:
+    children = _children(space)
     if space.is_np_flattenable:
-        parts = _split(x, space.spaces.values(), space)
-        return {key: unflatten(s, part) for part, (key, s) in zip(parts, space.spaces.items(), strict=True)}
-    if not isinstance(x, dict):
-        raise TypeError(f"{space} is not numpy-flattenable, so only dicts unflatten to it; got {type(x)}")
-    return {key: unflatten(s, x[key]) for key, s in space.spaces.items()}
+        parts = _split(x, children, space)
+    else:
+        container = dict if isinstance(space, Dict) else tuple
+        if not isinstance(x, container):
+            raise TypeError(
+                f"{space} is not numpy-flattenable, so only {container.__name__}s unflatten to it; "
+                f"got {type(x)}"
+            )
+        parts = _parts(space, x)
+    return _assemble(space, [unflatten(s, part) for s, part in zip(children, parts, strict=True)])
 
 
 @unflatten.register(Graph)
@@ -375,17 +372,12 @@ def _concat_boxes(spaces: Any) -> Box:
 
 
 @flatten_space.register(Tuple)
-def _(space: Tuple) -> Box | Tuple:
-    if space.is_np_flattenable:
-        return _concat_boxes(space.spaces)
-    return Tuple(spaces=[flatten_space(s) for s in space.spaces])
-
-
 @flatten_space.register(Dict)
-def _(space: Dict) -> Box | Dict:
+def _(space: Tuple | Dict) -> Box | Tuple | Dict:
     if space.is_np_flattenable:
-        return _concat_boxes(space.spaces.values())
-    return Dict(spaces={key: flatten_space(s) for key, s in space.spaces.items()}, sort_keys=space.sort_keys)
+        return _concat_boxes(_children(space))
+    flat = _assemble(space, [flatten_space(s) for s in _children(space)])
+    return Dict(spaces=flat, sort_keys=space.sort_keys) if isinstance(space, Dict) else Tuple(spaces=flat)
 
 
 @flatten_space.register(Graph)

@@ -81,23 +81,17 @@ def _(space: MultiBinary, n: int = 1) -> Box:
 
 
 @batch_space.register(Tuple)
-def _(space: Tuple, n: int = 1) -> Tuple:
-    return Tuple(tuple(batch_space(s, n=n) for s in space.spaces), seed=deepcopy(space.np_random))
-
-
 @batch_space.register(Dict)
-def _(space: Dict, n: int = 1) -> Dict:
-    return Dict(
-        {key: batch_space(s, n=n) for key, s in space.items()},
-        seed=deepcopy(space.np_random),
-        sort_keys=space.sort_keys,
-    )
+def _(space: Tuple | Dict, n: int = 1) -> Tuple | Dict:
+    # A container batches each of its subspaces and keeps its own layout.
+    seed = deepcopy(space.np_random)
+    if isinstance(space, Dict):
+        batched = {key: batch_space(sub, n=n) for key, sub in space.items()}
+        return Dict(batched, seed=seed, sort_keys=space.sort_keys)
+    return Tuple(tuple(batch_space(sub, n=n) for sub in space.spaces), seed=seed)
 
 
-@batch_space.register(Graph)
-@batch_space.register(Text)
-@batch_space.register(Sequence)
-@batch_space.register(OneOf)
+# Every other space (Graph, Text, Sequence, OneOf, third-party spaces): n independent copies.
 @batch_space.register(Space)
 def _(space: Space[Any], n: int = 1) -> Tuple:
     batched = Tuple(tuple(deepcopy(space) for _ in range(n)), seed=deepcopy(space.np_random))
@@ -278,21 +272,16 @@ def _(space: Space[Any], items: Iterable[Any], out: np.ndarray[Any, Any]) -> np.
 
 
 @concatenate.register(Tuple)
-def _(space: Tuple, items: Iterable[Any], out: tuple[Any, ...]) -> tuple[Any, ...]:
-    items = list(items)
-    return tuple(concatenate(s, [item[i] for item in items], out[i]) for i, s in enumerate(space.spaces))
-
-
 @concatenate.register(Dict)
-def _(space: Dict, items: Iterable[Any], out: Mapping[str, Any]) -> dict[str, Any]:
+def _(space: Tuple | Dict, items: Iterable[Any], out: Any) -> Any:
+    # Stack each member across the items into the matching member of `out`.
     items = list(items)
-    return {key: concatenate(s, [item[key] for item in items], out[key]) for key, s in space.items()}
+    members = space.spaces.items() if isinstance(space, Dict) else enumerate(space.spaces)
+    stacked = {key: concatenate(sub, [item[key] for item in items], out[key]) for key, sub in members}
+    return stacked if isinstance(space, Dict) else tuple(stacked.values())
 
 
-@concatenate.register(Graph)
-@concatenate.register(Text)
-@concatenate.register(Sequence)
-@concatenate.register(OneOf)
+# Spaces without a stacked array form keep the items as a tuple.
 @concatenate.register(Space)
 def _(space: Space[Any], items: Iterable[Any], out: Any) -> tuple[Any, ...]:
     return tuple(items)
