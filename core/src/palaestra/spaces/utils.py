@@ -351,14 +351,13 @@ def flatten_space(space: Space[Any]) -> Any:
 
 
 @flatten_space.register(Box)
-def _(space: Box) -> Box:
-    return Box(space.low.flatten(), space.high.flatten(), dtype=space.dtype)
-
-
 @flatten_space.register(Discrete)
 @flatten_space.register(MultiBinary)
 @flatten_space.register(MultiDiscrete)
-def _(space: Discrete | MultiBinary | MultiDiscrete) -> Box:
+def _(space: Space[Any]) -> Box:
+    if isinstance(space, Box):  # the same bounds, laid out flat
+        return Box(space.low.flatten(), space.high.flatten(), dtype=space.dtype)
+    # One-hot and binary entries lie in [0, 1].
     return Box(low=0, high=1, shape=(flatdim(space),), dtype=space.dtype)
 
 

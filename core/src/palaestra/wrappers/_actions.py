@@ -11,6 +11,7 @@ from palaestra._core import ActionWrapper, Env, Wrapper
 from palaestra.error import InvalidBound, InvalidProbability
 from palaestra.spaces import Box, Discrete, MultiDiscrete, Space
 from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.wrappers._bins import bin_grid
 from palaestra.wrappers.utils import rescale_box
 
 __all__ = [
@@ -99,23 +100,11 @@ class DiscretizeAction(ActionWrapper[Any, Any, Any], RecordConstructorArgs):
 
     def __init__(self, env: Env[Any, Any], bins: int | tuple[int, ...], multidiscrete: bool = False) -> None:
         space = _require_box(env, "DiscretizeAction")
-        self.low, self.high = np.ravel(space.low), np.ravel(space.high)
+        self.low, self.high, self.bins = bin_grid(space, bins, "action")
         self.n_dims = int(self.low.size)
-        if np.any(np.isinf(self.low)) or np.any(np.isinf(self.high)):
-            raise ValueError(
-                f"Discretization requires action space to be finite. Found: low={self.low}, high={self.high}"
-            )
         self.multidiscrete = multidiscrete
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         ActionWrapper.__init__(self, env)
-        if isinstance(bins, int):
-            self.bins = np.array([bins] * self.n_dims)
-        else:
-            if len(bins) != self.n_dims:
-                raise ValueError(
-                    f"bins must match action dimensions: expected {self.n_dims}, got {len(bins)}"
-                )
-            self.bins = np.array(bins)
         edges = [np.linspace(self.low[i], self.high[i], self.bins[i] + 1) for i in range(self.n_dims)]
         self.bin_centers = [0.5 * (e[:-1] + e[1:]) for e in edges]
         self.action_space = MultiDiscrete(self.bins) if multidiscrete else Discrete(np.prod(self.bins))

@@ -11,6 +11,7 @@ from palaestra import spaces
 from palaestra._core import Env, ObservationWrapper
 from palaestra.error import DependencyNotInstalled
 from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.wrappers._bins import bin_grid
 from palaestra.wrappers.utils import rescale_box
 
 __all__ = [
@@ -338,23 +339,11 @@ class DiscretizeObservation(ObservationWrapper[Any, Any, Any], RecordConstructor
 
     def __init__(self, env: Env[Any, Any], bins: int | tuple[int, ...], multidiscrete: bool = False) -> None:
         space = _require_box(env, "DiscretizeObservation")
-        self.low, self.high = np.ravel(space.low), np.ravel(space.high)
+        self.low, self.high, self.bins = bin_grid(space, bins, "observation")
         self.n_dims = int(self.low.size)
-        if np.any(np.isinf(self.low)) or np.any(np.isinf(self.high)):
-            raise ValueError(
-                f"Discretization requires observation space to be finite. Found: low={self.low}, high={self.high}"
-            )
         self.multidiscrete = multidiscrete
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         ObservationWrapper.__init__(self, env)
-        if isinstance(bins, int):
-            self.bins = np.array([bins] * self.n_dims)
-        else:
-            if len(bins) != self.n_dims:
-                raise ValueError(
-                    f"bins must match observation dimensions: expected {self.n_dims}, got {len(bins)}"
-                )
-            self.bins = np.array(bins)
         self.bin_edges = [
             np.linspace(self.low[i], self.high[i], self.bins[i] + 1)[1:-1] for i in range(self.n_dims)
         ]
