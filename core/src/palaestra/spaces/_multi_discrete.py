@@ -136,15 +136,13 @@ class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
 
     def __getitem__(self, index: int | tuple[int, ...]) -> Discrete | MultiDiscrete:
         """The sub-space at ``index``, sharing the current generator state."""
-        nvec = self.nvec[index]
-        start = self.start[index]
-        sub: Discrete | MultiDiscrete
-        if nvec.ndim == 0:
-            sub = Discrete(nvec, start=start, dtype=self.dtype)
-        else:
-            sub = MultiDiscrete(nvec, start=start, dtype=self.dtype)
-        sub.np_random.bit_generator.state = self.np_random.bit_generator.state
-        return sub
+        nvec, start = self.nvec[index], self.start[index]
+        # A single entry is a Discrete; a slice stays a MultiDiscrete.
+        kind: type[Discrete] | type[MultiDiscrete] = Discrete if nvec.ndim == 0 else MultiDiscrete
+        part = kind(nvec, start=start, dtype=self.dtype)
+        # Continue from this space's stream: copying the state leaves ours untouched.
+        part.np_random.bit_generator.state = self.np_random.bit_generator.state
+        return part
 
     def __len__(self) -> int:
         if self.nvec.ndim >= 2:

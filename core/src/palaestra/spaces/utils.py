@@ -105,12 +105,16 @@ def _assemble(space: Tuple | Dict, parts: list[Any]) -> Any:
 @flatdim.register(MultiBinary)
 @flatdim.register(Discrete)
 @flatdim.register(MultiDiscrete)
+@flatdim.register(Text)
 def _(space: Space[Any]) -> int:
-    # Arrays keep one entry per element; discrete values become one-hot vectors.
+    # Arrays keep one entry per element; discrete values become one-hot vectors; text
+    # becomes one character index per position.
     if isinstance(space, Discrete):
         return int(space.n)
     if isinstance(space, MultiDiscrete):
         return int(space.nvec.sum())
+    if isinstance(space, Text):
+        return space.max_length
     return math.prod(space.shape)  # type: ignore[arg-type]
 
 
@@ -127,14 +131,9 @@ def _(space: Graph) -> int:
     raise ValueError("Cannot get flattened size as the Graph Space has a dynamic size.")
 
 
-@flatdim.register(Text)
-def _(space: Text) -> int:
-    return space.max_length
-
-
 @flatdim.register(OneOf)
 def _(space: OneOf) -> int:
-    return 1 + max(flatdim(s) for s in space.spaces)
+    return 1 + max(map(flatdim, space.spaces))  # the index, then the widest alternative
 
 
 @singledispatch

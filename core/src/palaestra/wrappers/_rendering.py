@@ -267,20 +267,22 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
         )
 
     def _capture_frame(self) -> None:
-        frame = self.env.render()
-        if isinstance(frame, list):
-            if not frame:
-                logger.warn(
-                    "Trying to capture a frame but 'env.render()' has just been called; it cannot be captured."
-                )
-                return
-            self.render_history += frame
-            frame = frame[-1]
-        if isinstance(frame, np.ndarray):
-            self.recorded_frames.append(frame)
-        else:
+        rendered = self.env.render()
+        # A "*_list" render mode hands over every frame since the last call: keep them all
+        # in the history and record the newest.
+        if isinstance(rendered, list) and not rendered:
+            logger.warn(
+                "Trying to capture a frame but 'env.render()' has just been called; it cannot be captured."
+            )
+            return
+        if isinstance(rendered, list):
+            self.render_history.extend(rendered)
+        newest = rendered[-1] if isinstance(rendered, list) else rendered
+        if not isinstance(newest, np.ndarray):
             self.stop_recording()
-            logger.warn(f"Recording stopped: render returned {type(frame)}, not a numpy array.")
+            logger.warn(f"Recording stopped: render returned {type(newest)}, not a numpy array.")
+            return
+        self.recorded_frames.append(newest)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

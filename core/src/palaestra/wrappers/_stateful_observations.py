@@ -50,9 +50,10 @@ class DelayObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs)
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Start the episode with no history, then reset."""
+        """Reset; the new episode starts without history (zeros until ``delay`` steps passed)."""
+        first, info = self.env.reset(seed=seed, options=options)
         self.observation_queue.clear()
-        return super().reset(seed=seed, options=options)
+        return self.observation(first), info
 
     def observation(self, observation: Any) -> Any:
         """The observation from ``delay`` steps ago, or zeros while there is none yet."""

@@ -15,6 +15,33 @@ __all__ = ["CartPoleEnv"]
 _INT = (int, np.int64)
 
 
+_MASSCART, _MASSPOLE, _HALF_LENGTH = 1.0, 0.1, 0.5
+# The cart-pole's constants, shared by the single and the batched env. Each env copies them
+# into its own attributes: read there on every step, they are found faster than on a class,
+# and changing one on an env (``env.unwrapped.gravity = ...``) affects only that env.
+PHYSICS: dict[str, Any] = {
+    "gravity": 9.8,
+    "masscart": _MASSCART,
+    "masspole": _MASSPOLE,
+    "total_mass": _MASSPOLE + _MASSCART,
+    "length": _HALF_LENGTH,
+    "polemass_length": _MASSPOLE * _HALF_LENGTH,
+    "force_mag": 10.0,
+    "tau": 0.02,  # seconds between state updates
+    "kinematics_integrator": "euler",
+    # The episode ends beyond 12 degrees of tilt or 2.4 m from the centre.
+    "theta_threshold_radians": 12 * 2 * math.pi / 360,
+    "x_threshold": 2.4,
+}
+
+
+def observation_bounds() -> spaces.Box:
+    """Twice the failure thresholds; unbounded speeds."""
+    x_limit, angle_limit = PHYSICS["x_threshold"], PHYSICS["theta_threshold_radians"]
+    high = np.array([x_limit * 2, np.inf, angle_limit * 2, np.inf], dtype=np.float32)
+    return spaces.Box(-high, high, dtype=np.float32)
+
+
 class CartPoleEnv(Env[np.ndarray, int]):
     """The cart-pole system of Barto, Sutton and Anderson (1983).
 
@@ -35,22 +62,9 @@ class CartPoleEnv(Env[np.ndarray, int]):
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         self._sutton_barto_reward = sutton_barto_reward
-        self.gravity = 9.8
-        self.masscart = 1.0
-        self.masspole = 0.1
-        self.total_mass = self.masspole + self.masscart
-        self.length = 0.5  # half the pole's length
-        self.polemass_length = self.masspole * self.length
-        self.force_mag = 10.0
-        self.tau = 0.02
-        self.kinematics_integrator = "euler"
-        self.theta_threshold_radians = 12 * 2 * math.pi / 360
-        self.x_threshold = 2.4
-        high = np.array(
-            [self.x_threshold * 2, np.inf, self.theta_threshold_radians * 2, np.inf], dtype=np.float32
-        )
+        vars(self).update(PHYSICS)
         self.action_space = spaces.Discrete(2)
-        self.observation_space = spaces.Box(-high, high, dtype=np.float32)
+        self.observation_space = observation_bounds()
         self.render_mode = render_mode
         self.screen_width = 600
         self.screen_height = 400

@@ -12,6 +12,7 @@ from palaestra.error import InvalidAction
 from palaestra.vector import AutoresetMode, VectorEnv
 from palaestra.vector.utils import batch_space
 from palaestra_classic_control._common import parse_reset_bounds
+from palaestra_classic_control.cartpole import PHYSICS, observation_bounds
 
 __all__ = ["CartPoleVectorEnv"]
 
@@ -65,24 +66,11 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.num_envs = num_envs
         self.max_episode_steps = max_episode_steps
         self.render_mode = render_mode
-        self.gravity = 9.8
-        self.masscart = 1.0
-        self.masspole = 0.1
-        self.total_mass = self.masspole + self.masscart
-        self.length = 0.5
-        self.polemass_length = self.masspole * self.length
-        self.force_mag = 10.0
-        self.tau = 0.02
-        self.kinematics_integrator = "euler"
-        self.theta_threshold_radians = 12 * 2 * math.pi / 360
-        self.x_threshold = 2.4
-        high = np.array(
-            [self.x_threshold * 2, np.inf, self.theta_threshold_radians * 2, np.inf], dtype=np.float32
-        )
+        vars(self).update(PHYSICS)
         self.low, self.high = -0.05, 0.05
         self.single_action_space = spaces.Discrete(2)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.single_observation_space = spaces.Box(-high, high, dtype=np.float32)
+        self.single_observation_space = observation_bounds()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.state: np.ndarray | None = None
         self.steps = np.zeros(num_envs, dtype=np.int32)

@@ -28,20 +28,17 @@ class MountainCarEnv(Env[np.ndarray, int]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # The valley, the car's limits and its engine: the same for every instance.
+    min_position, max_position, goal_position = -1.2, 0.6, 0.5
+    max_speed = 0.07
+    force, gravity = 0.001, 0.0025
+    screen_width, screen_height = 600, 400
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        self.min_position = -1.2
-        self.max_position = 0.6
-        self.max_speed = 0.07
-        self.goal_position = 0.5
         self.goal_velocity = goal_velocity
-        self.force = 0.001
-        self.gravity = 0.0025
+        self.render_mode = render_mode
         self.low = np.array([self.min_position, -self.max_speed], dtype=np.float32)
         self.high = np.array([self.max_position, self.max_speed], dtype=np.float32)
-        self.render_mode = render_mode
-        self.screen_width = 600
-        self.screen_height = 400
         self._canvas: Any = None
         self.action_space = spaces.Discrete(3)
         self.observation_space = spaces.Box(self.low, self.high, dtype=np.float32)

@@ -36,16 +36,14 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # A unit mass on a massless unit rod, integrated every 0.05 s; only gravity varies.
+    m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (the reference's attribute name)
+    max_speed, max_torque = 8, 2.0
+    screen_dim = 500
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
-        self.max_speed = 8
-        self.max_torque = 2.0
-        self.dt = 0.05
         self.g = g
-        self.m = 1.0
-        self.l = 1.0
         self.render_mode = render_mode
-        self.screen_dim = 500
         self._canvas: Any = None
         high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
         self.action_space = spaces.Box(
