@@ -140,26 +140,13 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         )
         self._upper_fixture = _fixture(Box2D.b2PolygonShape(box=(LEG_W / 2, LEG_H / 2)), density=1.0)
         self._lower_fixture = _fixture(Box2D.b2PolygonShape(box=(0.8 * LEG_W / 2, LEG_H / 2)), density=1.0)
-        low = [
-            -math.pi,
-            -5.0,
-            -5.0,
-            -5.0,
-            -math.pi,
-            -5.0,
-            -math.pi,
-            -5.0,
-            -0.0,
-            -math.pi,
-            -5.0,
-            -math.pi,
-            -5.0,
-            -0.0,
-        ]
-        high = [math.pi, 5.0, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0, math.pi, 5.0, math.pi, 5.0, 5.0]
-        self.observation_space = spaces.Box(
-            np.array(low + [-1.0] * 10, dtype=np.float32), np.array(high + [1.0] * 10, dtype=np.float32)
-        )
+        # Hull: angle, angular speed, x and y speed. Each leg: hip angle and speed, knee
+        # angle and speed, ground contact (0 or 1, bounded by 5). Then ten lidar fractions.
+        leg = [math.pi, 5.0, math.pi, 5.0, 5.0]
+        high = np.array([math.pi, 5.0, 5.0, 5.0, *leg, *leg, *[1.0] * 10], dtype=np.float32)
+        low = -high
+        low[[8, 13]] = -0.0  # contacts are never negative
+        self.observation_space = spaces.Box(low, high)
         self.action_space = spaces.Box(np.full(4, -1, dtype=np.float32), np.full(4, 1, dtype=np.float32))
         self.lidar = [_Lidar() for _ in range(10)]
         self._canvas: Any = None
