@@ -36,7 +36,7 @@ WrapperActType = TypeVar("WrapperActType")
 RenderFrame = Any
 
 
-class Env(Generic[ObsType, ActType]):
+class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
     """A reinforcement-learning environment with the Gymnasium 1.x interface.
 
     Subclasses set ``action_space`` and ``observation_space`` and implement ``step`` and
@@ -55,9 +55,6 @@ class Env(Generic[ObsType, ActType]):
 
     action_space: Space[ActType]
     observation_space: Space[ObsType]
-
-    _np_random: np.random.Generator | None = None
-    _np_random_seed: int | None = None
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Advance the environment by one action.
@@ -86,7 +83,7 @@ class Env(Generic[ObsType, ActType]):
             ``(observation, info)``.
         """
         if seed is not None:
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+            self._reseed(seed)
         return None  # type: ignore[return-value]
 
     def render(self) -> RenderFrame | list[RenderFrame] | None:
@@ -100,26 +97,6 @@ class Env(Generic[ObsType, ActType]):
     def unwrapped(self) -> Env[ObsType, ActType]:
         """The innermost environment (this one, for a plain ``Env``)."""
         return self
-
-    @property
-    def np_random_seed(self) -> int:
-        """The seed of ``np_random``; ``-1`` when a generator was assigned directly."""
-        if self._np_random_seed is None:
-            self._np_random, self._np_random_seed = seeding.np_random()
-        return self._np_random_seed
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The environment's generator, created from OS entropy on first use."""
-        if self._np_random is None:
-            self._np_random, self._np_random_seed = seeding.np_random()
-        return self._np_random
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self._np_random = value
-        # The seed behind an assigned generator is unknown.
-        self._np_random_seed = -1
 
     def __str__(self) -> str:
         if self.spec is None:

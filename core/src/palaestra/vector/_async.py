@@ -28,7 +28,7 @@ from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
 from palaestra.vector._spaces import batched_spaces
-from palaestra.vector._vector_env import AutoresetMode, VectorEnv
+from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
 from palaestra.vector.utils import (
     concatenate,
@@ -54,7 +54,7 @@ class AsyncState(Enum):
     WAITING_CALL = "call"
 
 
-class AsyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
+class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     """Run sub-environments in worker processes, ``num_workers`` of them.
 
     Each worker owns a contiguous block of sub-envs and steps them in a loop, so cheap
@@ -427,16 +427,6 @@ class AsyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""
         return self.call("render")
-
-    @property
-    def np_random_seed(self) -> tuple[Any, ...]:
-        """Each sub-env's seed."""
-        return self.get_attr("np_random_seed")
-
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[Any, ...]:  # type: ignore[override]
-        """Each sub-env's generator (copies from the workers)."""
-        return self.get_attr("np_random")
 
     # -- closing ----------------------------------------------------------------------------
 

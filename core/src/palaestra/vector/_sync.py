@@ -13,13 +13,13 @@ from palaestra.spaces import Space
 from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
 from palaestra.vector._info import add_info
 from palaestra.vector._spaces import batched_spaces
-from palaestra.vector._vector_env import AutoresetMode, VectorEnv
+from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector.utils import concatenate, create_empty_array, iterate
 
 __all__ = ["SyncVectorEnv"]
 
 
-class SyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
+class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     """Run sub-environments sequentially in the current process.
 
     Args:
@@ -61,16 +61,6 @@ class SyncVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self._terminations, self._truncations, self._autoreset_envs = (
             np.zeros(n, np.bool_) for _ in range(3)
         )
-
-    @property
-    def np_random_seed(self) -> tuple[Any, ...]:
-        """Each sub-env's seed."""
-        return self.get_attr("np_random_seed")
-
-    @property  # type: ignore[misc]
-    def np_random(self) -> tuple[Any, ...]:  # type: ignore[override]
-        """Each sub-env's generator."""
-        return self.get_attr("np_random")
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None

@@ -43,7 +43,7 @@ class AutoresetMode(Enum):
     DISABLED = "Disabled"
 
 
-class VectorEnv(Generic[ObsType, ActType, ArrayType]):
+class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
     """Base class of environments that run ``num_envs`` sub-environments in lockstep.
 
     ``step`` takes a batch of actions and returns batched observations, rewards,
@@ -62,15 +62,12 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
     single_action_space: Space[Any]
     num_envs: int
 
-    _np_random: np.random.Generator | None = None
-    _np_random_seed: int | None = None
-
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
         """Reset every sub-environment (``seed`` int seeds sub-env i with ``seed + i``)."""
         if isinstance(seed, int):
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+            self._reseed(seed)
         return None  # type: ignore[return-value]
 
     def step(self, actions: ActType) -> tuple[ObsType, ArrayType, ArrayType, ArrayType, dict[str, Any]]:
@@ -90,25 +87,6 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release what the subclass holds (processes, envs)."""
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The vector env's own generator (not the sub-envs')."""
-        if self._np_random is None:
-            self._np_random, self._np_random_seed = seeding.np_random()
-        return self._np_random
-
-    @np_random.setter
-    def np_random(self, value: np.random.Generator) -> None:
-        self._np_random = value
-        self._np_random_seed = -1
-
-    @property
-    def np_random_seed(self) -> Any:
-        """The seed of ``np_random``."""
-        if self._np_random_seed is None:
-            self._np_random, self._np_random_seed = seeding.np_random()
-        return self._np_random_seed
 
     @property
     def unwrapped(self) -> VectorEnv[Any, Any, Any]:
@@ -316,3 +294,24 @@ class VectorRewardWrapper(VectorWrapper[ObsType, ActType, ArrayType]):
     def rewards(self, rewards: ArrayType) -> ArrayType:
         """Transform a batch of rewards."""
         raise NotImplementedError
+
+
+class SubEnvVectorEnv(VectorEnv[ObsType, ActType, ArrayType]):
+    """A vector env made of sub-envs: ``np_random``/``np_random_seed`` are theirs, as tuples.
+
+    For AsyncVectorEnv the generators are copies sent back by the workers.
+    """
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        raise NotImplementedError
+
+    @property
+    def np_random_seed(self) -> tuple[Any, ...]:  # type: ignore[override]
+        """Each sub-env's seed."""
+        return self.get_attr("np_random_seed")
+
+    @property  # type: ignore[misc]
+    def np_random(self) -> tuple[Any, ...]:  # type: ignore[override]
+        """Each sub-env's generator."""
+        return self.get_attr("np_random")
