@@ -150,13 +150,9 @@ class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
         return len(self.nvec)
 
     def __eq__(self, other: object) -> bool:
-        return bool(
-            isinstance(other, MultiDiscrete)
-            and self.dtype == other.dtype
-            and self.shape == other.shape
-            and np.all(self.nvec == other.nvec)
-            and np.all(self.start == other.start)
-        )
+        if not isinstance(other, MultiDiscrete) or (self.dtype, self.shape) != (other.dtype, other.shape):
+            return False
+        return np.array_equal(self.nvec, other.nvec) and np.array_equal(self.start, other.start)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -153,19 +153,22 @@ def _(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
     return np.asarray(x, dtype=space.dtype).flatten()
 
 
+def _block_offsets(space: MultiDiscrete) -> NDArray[Any]:
+    """Where each entry's one-hot block starts in the flat vector, plus the total length."""
+    return np.concatenate(([0], np.cumsum(space.nvec.flatten())))
+
+
 @flatten.register(Discrete)
-def _(space: Discrete, x: Any) -> NDArray[Any]:
-    onehot = np.zeros(space.n, dtype=space.dtype)
-    onehot[x - space.start] = 1
-    return onehot
-
-
 @flatten.register(MultiDiscrete)
-def _(space: MultiDiscrete, x: Any) -> NDArray[Any]:
-    offsets = np.zeros((space.nvec.size + 1,), dtype=np.int32)
-    offsets[1:] = np.cumsum(space.nvec.flatten())
-    onehot = np.zeros((offsets[-1],), dtype=space.dtype)
-    onehot[offsets[:-1] + (x - space.start).flatten()] = 1
+def _(space: Discrete | MultiDiscrete, x: Any) -> NDArray[Any]:
+    # A 1 at each value's position inside its own block of the one-hot vector.
+    if isinstance(space, Discrete):
+        size, hot = space.n, x - space.start
+    else:
+        offsets = _block_offsets(space)
+        size, hot = offsets[-1], offsets[:-1] + (x - space.start).flatten()
+    onehot = np.zeros(size, dtype=space.dtype)
+    onehot[hot] = 1
     return onehot
 
 
@@ -263,8 +266,7 @@ def _(space: Discrete, x: NDArray[Any]) -> Any:
 
 @unflatten.register(MultiDiscrete)
 def _(space: MultiDiscrete, x: NDArray[Any]) -> NDArray[Any]:
-    offsets = np.zeros((space.nvec.size + 1,), dtype=space.dtype)
-    offsets[1:] = np.cumsum(space.nvec.flatten())
+    offsets = _block_offsets(space)
     (indices,) = np.nonzero(x)
     if len(indices) == 0:
         raise ValueError(

@@ -260,10 +260,10 @@ class MaxAndSkipObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         total = 0.0
         for i in range(self._skip):
             obs, reward, terminated, truncated, info = self.env.step(action)
-            if i == self._skip - 2:
-                self._obs_buffer[0] = obs
-            if i == self._skip - 1:
-                self._obs_buffer[1] = obs
+            # The last two frames of the skip are kept (slots 0 and 1) for the max.
+            slot = i - self._skip + 2
+            if slot >= 0:
+                self._obs_buffer[slot] = obs
             total += float(reward)
             if terminated or truncated:
                 break
