@@ -431,3 +431,47 @@ def test_non_finite_actions_are_refused_before_simulating(env_id, bad):
         env.step(action)
     assert np.array_equal(env.unwrapped.state_vector(), before), "the physics ran"
     assert env.step(np.zeros_like(action))[0].shape == env.observation_space.shape  # still usable
+
+
+@pytest.mark.parametrize(
+    "env_id", ["InvertedPendulum-v5", "Swimmer-v5", "Hopper-v5", "HalfCheetah-v5", "Pusher-v5", "Ant-v5"]
+)
+def test_weighted_square_sum_has_numpys_last_bits(env_id):
+    """The fast float32 path (up to 7 actuators) equals numpy's reduction bit for bit."""
+    env = palaestra.make(env_id).unwrapped
+    rng = np.random.default_rng(7)
+    size = env.action_space.shape[0]
+    for weight in (0.1, 1e-3, 0.5, 3, 0.0, np.float64(0.1)):
+        for _ in range(3000):
+            magnitudes = 10.0 ** rng.integers(-6, 6, size)
+            action = (rng.standard_normal(size) * magnitudes).astype(np.float32)
+            expected = float(weight * np.square(action).sum())
+            assert env.weighted_square_sum(weight, action) == expected, (weight, action)
+    for action in (np.full(size, 0.3), np.arange(size), np.full(size, 2.0, np.float16)):
+        assert env.weighted_square_sum(0.1, action) == float(0.1 * np.square(action).sum())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert env.weighted_square_sum(0.1, np.full(size, 1e20, np.float32)) == np.inf
+        huge = np.full(size, 1e19, np.float32)
+        assert env.weighted_square_sum(3.0, huge) == float(3.0 * np.square(huge).sum())
+        assert np.isnan(env.weighted_square_sum(0.1, np.full(size, np.nan, np.float32)))
+
+
+def test_gather_plan_reads_the_live_state_as_one_new_array():
+    from palaestra_mujoco.mujoco_env import gather_plan
+
+    env = palaestra.make("Pusher-v5").unwrapped
+    env.reset(seed=3)
+    data = env.data
+    parts = (data.qvel[:7], data.qpos[:7], data.xpos[5])  # any order, any distance apart
+    view, indices = gather_plan(*parts)
+    first = view[indices]
+    assert np.array_equal(first, np.concatenate(parts))
+    env.step(env.action_space.sample())
+    second = view[indices]
+    assert np.array_equal(second, np.concatenate(parts)) and not np.array_equal(first, second)
+    assert second.flags.owndata and second.flags.writeable and not view.flags.writeable
+    with pytest.raises(ValueError, match="contiguous float64"):
+        gather_plan(data.qpos, data.xpos[:, 0])
+    with pytest.raises(ValueError, match="contiguous float64"):
+        gather_plan(data.qpos.astype(np.float32))

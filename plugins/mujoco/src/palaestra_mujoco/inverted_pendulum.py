@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = ["InvertedPendulumEnv"]
 
@@ -40,9 +41,10 @@ class InvertedPendulumEnv(SuiteEnv):
         super().__init__(locals())
         self._box(4)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
+        self._observed, self._observed_at = gather_plan(self._qpos, self._qvel)
 
     def _get_obs(self) -> np.ndarray:
-        return np.concatenate((self._qpos, self._qvel))
+        return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, int, bool, bool, dict[str, Any]]:
         """Push the cart for ``frame_skip`` physics steps."""

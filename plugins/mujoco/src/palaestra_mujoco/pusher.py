@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv, norm
+from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = ["PusherEnv"]
 
@@ -59,15 +60,18 @@ class PusherEnv(SuiteEnv):
         )
         self.goal_pos = np.zeros(2)
         self.cylinder_pos = np.zeros(2)
+        self._observed, self._observed_at = gather_plan(
+            self._qpos[:7], self._qvel[:7], self._tip, self._object, self._goal
+        )
 
     def _get_obs(self) -> np.ndarray:
-        return np.concatenate((self._qpos[:7], self._qvel[:7], self._tip, self._object, self._goal))
+        return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the push."""
         action = self._checked_action(action)
         # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
-        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()

@@ -64,7 +64,7 @@ class ReacherEnv(SuiteEnv):
         """Apply the torques for ``frame_skip`` physics steps and score the distance."""
         action = self._checked_action(action)
         # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
-        ctrl = float(-np.square(action).sum() * self._reward_control_weight)
+        ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)
         observation = self._get_obs()
