@@ -1,10 +1,17 @@
 """How the async vector env decides between polling a pipe and sleeping on it."""
 
+import functools
+import os
 import threading
 import time
 from multiprocessing import Pipe
+from pathlib import Path
 
-from palaestra.vector._processes import read_soon
+import numpy as np
+
+from palaestra.vector import AsyncVectorEnv
+from palaestra.vector._processes import SPIN_LIMIT, SPIN_SECONDS, polling_window, read_soon
+from tests.fixtures.vector_envs import BurnEnv
 
 
 def send_later(conn, delay, payload=b"x"):
@@ -45,3 +52,30 @@ def test_a_slow_phase_sleeps_and_a_quick_message_starts_polling_again():
     timer.join()
     theirs.send_bytes(b"y")
     assert read_soon(mine, fast=False, spin=0.1) == (b"y", True)
+
+
+def test_the_polling_window_follows_the_step_time_within_bounds():
+    assert polling_window(0.0) == SPIN_SECONDS
+    assert polling_window(300e-6) == 600e-6
+    assert polling_window(5.0) == SPIN_LIMIT
+
+
+def worker_cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_workers_of_heavy_envs_poll_briefly_then_sleep():
+    """After 100 ms steps a worker polls at most SPIN_LIMIT for the next command, then sleeps."""
+    env = AsyncVectorEnv([functools.partial(BurnEnv, 100_000)] * 2, num_workers=2)
+    try:
+        env.reset(seed=0)
+        for _ in range(3):
+            env.step(np.zeros(2, dtype=np.int64))
+        pids = [worker.process.pid for worker in env._workers]
+        before = [worker_cpu_seconds(pid) for pid in pids]
+        time.sleep(0.5)
+        used = [worker_cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)]
+        assert max(used) < 0.05, f"idle workers used {used} s of CPU in 0.5 s"
+    finally:
+        env.close()

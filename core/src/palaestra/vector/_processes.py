@@ -14,9 +14,11 @@ from typing import Any
 from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
 
 __all__ = [
+    "SPIN_LIMIT",
     "SPIN_SECONDS",
     "Worker",
     "describe_exit",
+    "polling_window",
     "raise_reply_error",
     "shutdown",
     "read_soon",
@@ -31,6 +33,19 @@ _yield = getattr(os, "sched_yield", lambda: None)
 # microseconds on small VMs, more than a cheap env's whole step. Only done while answers
 # have been arriving that fast, so slow envs never spin.
 SPIN_SECONDS = 100e-6
+# Past a millisecond of polling, a wake-up (~0.1 ms) costs less than the polling would.
+SPIN_LIMIT = 1e-3
+
+
+def polling_window(step_seconds: float) -> float:
+    """How long a worker polls for its next command after a step that took ``step_seconds``.
+
+    The next command comes once the slowest worker has answered too, which can be most of
+    a step later; a worker asleep on an idle core of a VM takes 100 us or more to wake,
+    longer than a heavy env's whole step budget. So: twice the step, between
+    ``SPIN_SECONDS`` and ``SPIN_LIMIT``.
+    """
+    return max(SPIN_SECONDS, min(SPIN_LIMIT, 2.0 * step_seconds))
 
 
 @dataclass

@@ -2,9 +2,10 @@
 
 Protocol (over one duplex pipe per worker):
 
-- step: the parent writes actions to shared memory (or sends them pickled) and sends
-  ``b"S"``; the worker steps its block and answers ``b""`` when no sub-env reported
-  info, else a pickled ``("ok", [(index, info), ...])``.
+- step: the parent writes actions to shared memory and sends ``b"S"`` (or sends
+  ``b"P"`` followed by the pickled actions); the worker steps its block and answers
+  ``b""`` when no sub-env reported info or a non-shared observation, else a pickled
+  ``("ok", [(index, obs or None, info), ...])``.
 - other commands are pickled ``(name, payload)`` tuples answered with ``("ok", value)``.
 - any exception answers ``("error", index, type name, message, traceback, pickled exc)``
   and the worker keeps serving; ``("close", None)`` ends the loop.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import signal
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -178,26 +180,28 @@ def _serve(conn: Any, block: _Block) -> None:
         "setattr": block.set_attr,
         "spaces": block.spaces,
     }
-    from palaestra.vector._processes import read_soon
+    from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 
     semaphore = block.config.semaphore
     fast = True
+    spin = SPIN_SECONDS
+    clock = time.perf_counter
     while True:
         # Commands of a fast stepping loop arrive within microseconds: poll before sleeping.
-        message, fast = read_soon(conn, fast)
+        message, fast = read_soon(conn, fast, spin)
         if semaphore is not None:
             semaphore.acquire()
         try:
-            if message == STEP:
-                infos = [(i, o, info) for i, o, info in block.step(None) if info or o is not None]
-                # Keep polling after heavy steps too: the parent's next command follows the
-                # reply within microseconds, and sleeping would make it pay a process wake-up
-                # (25-50 us here) on every step. Polling yields the core between checks.
-                conn.send_bytes(pickle.dumps(("ok", infos)) if infos else b"")
-                continue
-            if message[:1] == STEP_PICKLED:
-                results = block.step(pickle.loads(message[1:]))
-                conn.send_bytes(pickle.dumps(("ok", [r for r in results if r[2] or r[1] is not None])))
+            if message == STEP or message[:1] == STEP_PICKLED:
+                started = clock()
+                results = block.step(None if message == STEP else pickle.loads(message[1:]))
+                reported = [r for r in results if r[2] or r[1] is not None]
+                # Keep polling after heavy steps too, for about as long as a step: the next
+                # command follows the slowest worker's reply, and a sleeping worker would pay
+                # a process wake-up (0.1 ms on a VM's idle core) on every step. Polling
+                # yields the core between checks.
+                spin = polling_window(clock() - started)
+                conn.send_bytes(pickle.dumps(("ok", reported)) if reported else b"")
                 continue
             command, payload = pickle.loads(message)
             if command == "close":
