@@ -108,3 +108,97 @@ def test_unwrapped_env_matches_without_make():
     for t in range(8):
         assert_same(ours.step(t % 2)[0], ref.step(t % 2)[0], "step")
     assert np.array_equal(ours.state, ref.state)
+
+
+def mountain_car_actions(rng, kind, observation, t):
+    """Force sequences that reach every branch: clipping, speed limit, both ends, the goal."""
+    if kind == "bang-bang":  # pumps energy: hits the speed limit, the right end and the goal
+        return np.array([1.0 if observation[1] >= 0 else -1.0], np.float32)
+    if kind == "left-wall":
+        return np.array([-1.0 - rng.uniform(0, 1e-3)], np.float32)
+    if kind == "tiny":  # down to float32 subnormals
+        return (rng.standard_normal(1) * 10.0 ** rng.integers(-45, 1)).astype(np.float32)
+    if kind == "edges":
+        above, below = (
+            np.nextafter(np.float32(1), np.float32(2)),
+            np.nextafter(np.float32(-1), np.float32(-2)),
+        )
+        return np.array([rng.choice([-1.0, 1.0, above, below, 0.0, -0.0, np.inf, -np.inf])], np.float32)
+    if kind == "mixed-dtypes":  # float64 and int actions take the numpy-scalar path
+        value = rng.uniform(-1.5, 1.5)
+        return [np.array([value]), np.array([value], np.float32), np.array([round(value)])][t % 3]
+    return rng.uniform(-1.5, 1.5, 1).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "constants",
+    [
+        {},
+        {"goal_velocity": 0.07},
+        {"goal_velocity": 0.0700000001},  # between max_speed and its float32 rounding
+        {"power": 0.002, "max_speed": 0.05},
+        {"power": 1},
+        {"min_position": -1.0, "goal_position": 0.3, "max_position": 0.5},
+        {"min_action": -0.5, "max_action": 0.7},
+        {"power": np.float32(0.0015)},  # not a plain number: numpy scalars all the way
+    ],
+    ids=str,
+)
+def test_mountain_car_continuous_float32_steps_match_for_every_branch(constants):
+    """The common step emulates numpy's float32 scalars in Python floats: same bits everywhere."""
+    from gymnasium.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ref
+
+    from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ours
+
+    rng = np.random.default_rng(5)
+    kinds = ["uniform", "bang-bang", "left-wall", "tiny", "edges", "mixed-dtypes"]
+    for kind in kinds:
+        ours, ref = Ours(), Ref()
+        for name, value in constants.items():
+            setattr(ours, name, value)
+            setattr(ref, name, value)
+        observation, _ = ref.reset(seed=len(kind))
+        assert_same(ours.reset(seed=len(kind))[0], observation, "reset")
+        for t in range(300):
+            action = mountain_car_actions(rng, kind, observation, t)
+            mine, theirs = ours.step(action.copy()), ref.step(action.copy())
+            for i, what in enumerate(("obs", "reward", "terminated", "truncated")):
+                assert_same(mine[i], theirs[i], f"{constants} {kind} t={t} {what}")
+            observation = theirs[0]
+
+
+def test_mountain_car_continuous_follows_state_and_constants_changed_from_outside():
+    from gymnasium.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ref
+
+    from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ours
+
+    ours, ref = Ours(), Ref()
+    ours.reset(seed=0)
+    ref.reset(seed=0)
+    push = np.array([0.6], np.float32)
+    for t in range(40):
+        if t == 10:  # the returned observation is the state: editing it in place moves the car
+            for env in (ours, ref):
+                env.state[0] = -0.9
+        if t == 20:  # a new state of another dtype
+            for env in (ours, ref):
+                env.state = np.array([-0.3, 0.01])
+        if t == 30:
+            for env in (ours, ref):
+                env.power = 0.0025
+                env.goal_velocity = 0.01
+        assert_same(ours.step(push)[0], ref.step(push)[0], f"t={t}")
+    assert ours.power == 0.0025 and ours.goal_velocity == 0.01
+
+
+def test_mountain_car_continuous_refuses_nan_on_every_path():
+    from palaestra.error import InvalidAction
+    from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
+
+    env = Continuous_MountainCarEnv()
+    env.reset(seed=0)
+    env.step(np.array([0.5], np.float32))  # now the state is float32: the fast path
+    before = env.state.copy()
+    with pytest.raises(InvalidAction, match="Continuous_MountainCarEnv"):
+        env.step(np.array([np.nan], np.float32))
+    assert np.array_equal(env.state, before)

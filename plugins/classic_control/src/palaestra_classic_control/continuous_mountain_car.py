@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from array import array
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,41 @@ from palaestra import Env, spaces
 from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
 
 __all__ = ["Continuous_MountainCarEnv"]
+
+
+_FLOAT32 = np.dtype(np.float32)
+_ONE = (1,)
+_cos, _pow = math.cos, math.pow
+_PAIR = np.zeros(2, dtype=np.float32)
+_CONSTANTS = (
+    "min_action",
+    "max_action",
+    "min_position",
+    "max_position",
+    "max_speed",
+    "goal_position",
+    "goal_velocity",
+    "power",
+)
+
+
+def _float32(value: float) -> float:
+    """``value`` rounded to the nearest float32, as a Python float."""
+    return array("f", (value,))[0]
+
+
+class _Constant:
+    """A physical constant of the env: setting it refreshes the float32 copies of the fast step."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.slot = name, "_" + name
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        return self if env is None else env.__dict__[self.slot]
+
+    def __set__(self, env: Any, value: Any) -> None:
+        env.__dict__[self.slot] = value
+        env._mirror_constants()
 
 
 class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
@@ -30,7 +66,17 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
+    min_action = _Constant()
+    max_action = _Constant()
+    min_position = _Constant()
+    max_position = _Constant()
+    max_speed = _Constant()
+    goal_position = _Constant()
+    goal_velocity = _Constant()
+    power = _Constant()
+
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
+        self._float32_step = False  # until every constant is set
         self.min_action = -1.0
         self.max_action = 1.0
         self.min_position = -1.2
@@ -50,6 +96,21 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         )
         self.observation_space = spaces.Box(low=self.low_state, high=self.high_state, dtype=np.float32)
         self.state: np.ndarray | None = None
+        self._own_state: np.ndarray | None = None
+        self._rounder = array("f", (0.0,))
+
+    def _mirror_constants(self) -> None:
+        """Float32 copies of the constants, for the step that emulates numpy's float32 scalars."""
+        values = [self.__dict__.get("_" + name) for name in _CONSTANTS]
+        # Only plain Python numbers mix with float32 scalars the way the fast step assumes,
+        # and its clamping assumes ordered bounds.
+        self._float32_step = all(type(v) in (int, float) for v in values) and (
+            values[4] >= 0 and values[2] <= values[3]
+        )
+        if self._float32_step:
+            self._constants32 = tuple(_float32(v) for v in values)
+        else:
+            self._own_state = None  # steps go through numpy scalars from now on
 
     def _checked(self, action: Any) -> Any:
         arr = action if action.__class__ is np.ndarray else np.asarray(action)
@@ -61,11 +122,99 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         return arr
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Apply the (clipped) force and gravity for one step."""
+        """Apply the (clipped) force and gravity for one step.
+
+        The reference computes with numpy float32 scalars. The common step (a float32
+        action, the float32 state of the previous step) does the same in Python floats
+        rounded to float32 after every operation, which gives the same bits (float64 holds
+        every sum and product of two float32 numbers closely enough that rounding twice
+        equals rounding once) at a fraction of the cost. Where a constant meets a float32
+        scalar, numpy converts the constant to float32 first; where the reference's value
+        is a plain Python number (a clipped force, a clamped speed or position), it stays
+        a double. Any other step goes through numpy scalars like the reference.
+        """
+        state = self.state
+        if not (
+            state is self._own_state  # float32, two entries, made by a step (values may change)
+            and action.__class__ is np.ndarray
+            and action.dtype is _FLOAT32
+            and action.shape == _ONE
+        ):
+            return self._step_scalars(action)
+        force = action.item(0)
+        position, velocity = state.tolist()  # type: ignore[union-attr]
+        low_force, high_force, left, right, top, goal, goal_velocity, power = self._constants32
+        rounded = self._rounder  # assigning to a float32 array element rounds to float32
+        rounded[0] = 3.0 * position
+        gravity = 0.0025 * _cos(rounded[0])
+        if low_force <= force <= high_force:
+            rounded[0] = force * power
+            push = rounded[0]
+            rounded[0] = gravity
+            rounded[0] = push - rounded[0]
+        elif force < low_force or force > high_force:
+            # Clipped to a Python constant: the push and the difference are doubles.
+            clipped = self._min_action if force < low_force else self._max_action
+            if self._max_action < clipped:
+                clipped = self._max_action
+            rounded[0] = clipped * self._power - gravity
+        else:
+            raise invalid_action(self, action, self.action_space)  # NaN
+        rounded[0] = velocity + rounded[0]
+        velocity = rounded[0]
+        if -top <= velocity <= top:
+            rounded[0] = position + velocity
+            position = rounded[0]
+            if left < position <= right:
+                terminated = position >= goal and velocity >= goal_velocity
+            else:
+                position, velocity, terminated = self._bounded(position, velocity, None)
+        else:
+            position, velocity, terminated = self._bounded(position, velocity, velocity)
+        reward = (100.0 if terminated else 0) - _pow(force, 2) * 0.1
+        observation = _PAIR.copy()  # a new array every step, as np.array([...]) in the reference
+        observation[0] = position
+        observation[1] = velocity
+        self.state = self._own_state = observation
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, False, {}
+
+    def _bounded(self, position: float, velocity: float, fast: float | None) -> tuple[float, float, bool]:
+        """The rest of a float32 step that hits a bound: speed limit, either end, the wall.
+
+        A clamped speed or position is the Python constant itself in the reference: it is
+        compared as a double, then stored (as float32) like any other value.
+
+        Args:
+            position: The new position if ``fast`` is None, else the previous one.
+            velocity: The new velocity (float32).
+            fast: The new velocity when it exceeds the speed limit, else None.
+        """
+        _, _, left, right, top, goal, goal_velocity, _ = self._constants32
+        speed: float | None = None
+        if fast is not None:
+            speed, velocity = (self._max_speed, top) if fast > top else (-self._max_speed, -top)
+            self._rounder[0] = position + velocity
+            position = self._rounder[0]
+        place: float | None = None
+        if position > right:
+            place, position = self._max_position, right
+        elif position < left:
+            place, position = self._min_position, left
+        at_wall = position == left if place is None else place == self._min_position
+        if at_wall and velocity < 0:
+            speed, velocity = 0, 0.0  # the left wall stops the car dead
+        at_goal = position >= goal if place is None else place >= self._goal_position
+        fast_enough = velocity >= goal_velocity if speed is None else speed >= self._goal_velocity
+        return position, velocity, bool(at_goal and fast_enough)
+
+    def _step_scalars(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Any other step (float64 or integer actions, a float64 state after reset) with numpy scalars."""
         action = self._checked(action)
         if self.state is None:
             raise RuntimeError("Continuous_MountainCarEnv.step called before reset; call env.reset() first.")
-        # numpy float32 scalars throughout, as in the reference: its rounding is part of the dynamics.
+        # numpy scalars throughout, as in the reference: its rounding is part of the dynamics.
         state = self.state
         position, velocity = state[0], state[1]  # indexing: cheaper than unpacking an array
         push = min(max(action[0], self.min_action), self.max_action) * self.power
@@ -82,6 +231,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         reward -= math.pow(action[0], 2) * 0.1
         # A new array every step; like the reference, the returned observation is the state.
         self.state = np.array([position, velocity], dtype=np.float32)
+        self._own_state = self.state if self._float32_step else None
         if self.render_mode == "human":
             self.render()
         return self.state, reward, terminated, False, {}
