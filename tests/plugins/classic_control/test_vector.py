@@ -51,6 +51,33 @@ def test_cartpole_vector_matches_gymnasium(n, kwargs):
             a, b = ours.step(actions), ref.step(actions)
             for k, name in enumerate(("obs", "reward", "terminated", "truncated", "info")):
                 assert_tree(a[k], b[k], f"n={n} t={t} {name}")
+            assert a[1].tobytes() == b[1].tobytes(), f"t={t}: rewards differ in sign bits"  # -0.0
+            if t % 50 == 0:
+                for name in ("state", "steps", "prev_done"):
+                    mine, theirs = getattr(ours.unwrapped, name), getattr(ref.unwrapped, name)
+                    assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), (t, name)
+
+
+@pytest.mark.parametrize("n", [5, 100])
+def test_cartpole_vector_semi_implicit_truncation_and_edited_counters_match(n):
+    ours = palaestra.make_vec("CartPole-v1", n, max_episode_steps=25)
+    ref = gymnasium.make_vec("CartPole-v1", n, max_episode_steps=25)
+    for env in (ours.unwrapped, ref.unwrapped):
+        env.kinematics_integrator = "semi-implicit euler"
+    assert_tree(ours.reset(seed=9), ref.reset(seed=9), "reset")
+    truncations = 0
+    for t in range(200):
+        if t == 100:  # counters written from outside are honoured
+            for env in (ours.unwrapped, ref.unwrapped):
+                env.steps = np.full(n, 20, dtype=np.int32)
+                env.prev_done = np.arange(n) % 2 == 0
+        actions = np.full(n, t % 2)
+        a, b = ours.step(actions), ref.step(actions)
+        for k, name in enumerate(("obs", "reward", "terminated", "truncated")):
+            assert_tree(a[k], b[k], f"n={n} t={t} {name}")
+        truncations += int(b[3].sum())
+    assert truncations > 0
+    assert np.array_equal(ours.unwrapped.steps, ref.unwrapped.steps)
 
 
 def sync_of(env_id, n, mode, **kwargs):

@@ -42,7 +42,9 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     The arithmetic is the same sequence of array operations, done into preallocated
     buffers, and the reset draw is skipped when no sub-env needs one (a zero-size draw
-    consumes no randomness), which makes small batches much faster.
+    consumes no randomness). Up to ``SMALL_BATCH`` sub-envs, where numpy's per-call cost
+    dominates, the whole step runs as a loop over Python floats with the same operations
+    (only where libm's cos/sin round like numpy's, checked at import).
 
     Args:
         num_envs: Number of cart-poles.
@@ -73,14 +75,12 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.single_observation_space = observation_bounds()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.state: np.ndarray | None = None
-        self.steps = np.zeros(num_envs, dtype=np.int32)
-        self.prev_done = np.zeros(num_envs, dtype=np.bool_)
+        self._loop = _LOOP_IS_EXACT and num_envs <= SMALL_BATCH
+        self._restart_counters()
         self._canvas: Any = None
         self._buffers = np.empty((5, num_envs))
         self._force_table = np.array([-self.force_mag, self.force_mag])
-        self._loop = _LOOP_IS_EXACT and num_envs <= SMALL_BATCH
         self._ones = np.ones(num_envs, dtype=np.float32)
-        self._any_done = False
 
     def _forces(self, action: Any) -> np.ndarray:
         arr = np.asarray(action)
@@ -99,12 +99,11 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if self.state is None:
             raise RuntimeError("CartPoleVectorEnv.step called before reset; call reset() first.")
         if self._loop:
-            self.state, terminated = self._integrate_loop(self._actions_list(action))
-        else:
-            self.state = self._integrate_arrays(self._forces(action))
-            terminated = np.abs(self.state[0]) > self.x_threshold
-            terminated |= np.abs(self.state[2]) > self.theta_threshold_radians
-        return self._finish(terminated)
+            return self._step_loop(self._actions_list(action))
+        self.state = self._integrate_arrays(self._forces(action))
+        terminated = np.abs(self.state[0]) > self.x_threshold
+        terminated |= np.abs(self.state[2]) > self.theta_threshold_radians
+        return self._finish(terminated, self.state.T)
 
     def _actions_list(self, action: Any) -> list[int]:
         arr = action if action.__class__ is np.ndarray else np.asarray(action)
@@ -115,8 +114,15 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             )
         return values
 
-    def _integrate_loop(self, actions: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Scalar physics per sub-env (the same operations, on Python floats)."""
+    def _step_loop(
+        self, actions: list[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The whole step per sub-env on Python floats: the same operations as the arrays.
+
+        Step counts and end flags live in Python lists here (see :attr:`steps`). A
+        sub-env that ended last step takes its new start state from one draw of
+        ``(4, count)`` numbers, as in the reference, which draws them after integrating.
+        """
         pml, total, g, length, mp, tau, fm = (
             self.polemass_length,
             self.total_mass,
@@ -129,31 +135,64 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         cos, sin = math.cos, math.sin
         euler = self.kinematics_integrator == "euler"
         x_limit, angle_limit = self.x_threshold, self.theta_threshold_radians
-        xs, xds, ths, thds, ends = [], [], [], [], []
-        for x, x_dot, theta, theta_dot, a in zip(*self.state.tolist(), actions, strict=True):
-            f = fm if a == 1 else -fm
+        limit, sutton_barto = self.max_episode_steps, self._sutton_barto_reward
+        starts: Any = ()
+        count = self._done_count
+        if count:
+            draw = self.np_random.uniform(low=self.low, high=self.high, size=(4, count))
+            starts = iter(draw.T.tolist())  # column k: the start of the k-th ended sub-env
+        flat: list[float] = []
+        terminations, truncations, rewards, steps, done = [], [], [], [], []
+        rows = self.state.T.tolist()  # type: ignore[union-attr]
+        for (x, x_dot, theta, theta_dot), a, step, ended in zip(
+            rows, actions, self._steps, self._done, strict=True
+        ):
+            if ended:
+                flat += next(starts)
+                terminations.append(False)
+                truncations.append(False)
+                rewards.append(0.0)
+                steps.append(0)
+                done.append(False)
+                continue
             c = cos(theta)
             sn = sin(theta)
-            temp = (f + pml * (theta_dot * theta_dot) * sn) / total
+            temp = ((fm if a == 1 else -fm) + pml * (theta_dot * theta_dot) * sn) / total
             thetaacc = (g * sn - c * temp) / (length * (4.0 / 3.0 - mp * (c * c) / total))
             xacc = temp - pml * thetaacc * c / total
             if euler:
-                xs.append(x + tau * x_dot)
-                xds.append(x_dot + tau * xacc)
-                ths.append(theta + tau * theta_dot)
-                thds.append(theta_dot + tau * thetaacc)
+                x, x_dot, theta, theta_dot = (
+                    x + tau * x_dot,
+                    x_dot + tau * xacc,
+                    theta + tau * theta_dot,
+                    theta_dot + tau * thetaacc,
+                )
             else:
                 x_dot = x_dot + tau * xacc
                 theta_dot = theta_dot + tau * thetaacc
-                xs.append(x + tau * x_dot)
-                xds.append(x_dot)
-                ths.append(theta + tau * theta_dot)
-                thds.append(theta_dot)
-            new_x, new_theta = xs[-1], ths[-1]
-            ends.append(
-                new_x < -x_limit or new_x > x_limit or new_theta < -angle_limit or new_theta > angle_limit
-            )
-        return np.array((xs, xds, ths, thds)), np.array(ends)
+                x, theta = x + tau * x_dot, theta + tau * theta_dot
+            flat += (x, x_dot, theta, theta_dot)
+            # abs(v) > limit is the reference's (v < -limit) | (v > limit), NaN included.
+            terminated = abs(x) > x_limit or abs(theta) > angle_limit
+            step += 1
+            truncated = step >= limit
+            terminations.append(terminated)
+            truncations.append(truncated)
+            # Sutton-Barto: the reference negates a float32 0/1 array, so "no failure" is -0.0.
+            rewards.append((-1.0 if terminated else -0.0) if sutton_barto else 1.0)
+            steps.append(step)
+            done.append(terminated or truncated)
+        self._steps, self._done = steps, done
+        self._done_count = done.count(True)
+        state = np.array(flat, np.float64).reshape(len(rows), 4)
+        self.state = state.T  # the reference's (4, num_envs) layout, as a view
+        return (
+            state.astype(np.float32),
+            np.array(rewards, np.float32),
+            np.array(terminations, np.bool_),
+            np.array(truncations, np.bool_),
+            {},
+        )
 
     def _integrate_arrays(self, force: np.ndarray) -> np.ndarray:
         """Vectorised physics (the reference's array operations, done in place)."""
@@ -204,23 +243,60 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return state
 
     def _finish(
-        self, terminated: np.ndarray
+        self, terminated: np.ndarray, rows: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Count steps, reset the sub-envs that ended last step, batch the results.
+
+        ``rows`` is the new state as a (num_envs, 4) array or view.
+        """
         state = self.state
-        self.steps += 1
-        truncated = self.steps >= self.max_episode_steps
+        self._steps += 1
+        truncated = self._steps >= self.max_episode_steps
         reward = -np.array(terminated, dtype=np.float32) if self._sutton_barto_reward else self._ones.copy()
-        done_before = self.prev_done
-        if self._any_done:
-            count = int(done_before.sum())
-            state[:, done_before] = self.np_random.uniform(low=self.low, high=self.high, size=(4, count))
-            self.steps[done_before] = 0
+        done_before = self._done
+        if self._done_count:
+            state[:, done_before] = self.np_random.uniform(
+                low=self.low, high=self.high, size=(4, self._done_count)
+            )
+            self._steps[done_before] = 0
             reward[done_before] = 0.0
             terminated[done_before] = False
             truncated[done_before] = False
-        self.prev_done = terminated | truncated
-        self._any_done = bool(self.prev_done.any())
-        return state.T.astype(np.float32), reward, terminated, truncated, {}
+        self._done = terminated | truncated
+        self._done_count = int(self._done.sum())
+        return rows.astype(np.float32), reward, terminated, truncated, {}
+
+    def _restart_counters(self) -> None:
+        """Zero step counts and end flags: Python lists for the loop, arrays otherwise."""
+        n = self.num_envs
+        if self._loop:
+            self._steps: Any = [0] * n
+            self._done: Any = [False] * n
+        else:
+            self._steps = np.zeros(n, dtype=np.int32)
+            self._done = np.zeros(n, dtype=np.bool_)
+        self._done_count = 0
+
+    @property
+    def steps(self) -> np.ndarray:
+        """Steps taken in each sub-env's current episode (int32)."""
+        return np.asarray(self._steps, dtype=np.int32)
+
+    @steps.setter
+    def steps(self, value: Any) -> None:
+        counts = np.array(value, dtype=np.int32).reshape(self.num_envs)
+        self._steps = counts.tolist() if self._loop else counts
+
+    @property
+    def prev_done(self) -> np.ndarray:
+        """Which sub-envs ended their episode in the last step (reset by the next one)."""
+        return np.asarray(self._done, dtype=np.bool_)
+
+    @prev_done.setter
+    def prev_done(self, value: Any) -> None:
+        flags = np.array(value, dtype=np.bool_).reshape(self.num_envs)
+        self._done = flags.tolist() if self._loop else flags
+        self._done_count = int(flags.sum())
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -229,9 +305,7 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         super().reset(seed=seed)
         self.low, self.high = parse_reset_bounds(options, -0.05, 0.05)
         self.state = self.np_random.uniform(low=self.low, high=self.high, size=(4, self.num_envs))
-        self.steps = np.zeros(self.num_envs, dtype=np.int32)
-        self.prev_done = np.zeros(self.num_envs, dtype=np.bool_)
-        self._any_done = False
+        self._restart_counters()
         return self.state.T.astype(np.float32), {}
 
     def render(self) -> tuple[np.ndarray, ...] | None:
