@@ -202,3 +202,30 @@ def test_mountain_car_continuous_refuses_nan_on_every_path():
     with pytest.raises(InvalidAction, match="Continuous_MountainCarEnv"):
         env.step(np.array([np.nan], np.float32))
     assert np.array_equal(env.state, before)
+
+
+def test_cartpole_constants_changed_on_the_env_take_effect_like_the_reference():
+    """Domain randomisation style: physical constants edited between and within episodes."""
+    ours = palaestra.make("CartPole-v1", disable_env_checker=True)
+    ref = gymnasium.make("CartPole-v1", disable_env_checker=True)
+    changes = [
+        {"gravity": 12.0, "length": 0.7},
+        {"kinematics_integrator": "semi-implicit euler", "tau": 0.01},
+        {"force_mag": 5.0, "x_threshold": 1.0, "theta_threshold_radians": 0.1},
+        {"masspole": 0.3, "total_mass": 1.3, "polemass_length": 0.15},
+    ]
+    rng = np.random.default_rng(3)
+    for episode, change in enumerate(changes):
+        assert_same(ours.reset(seed=episode)[0], ref.reset(seed=episode)[0], "reset")
+        for t in range(200):
+            if t == 5:
+                for name, value in change.items():
+                    setattr(ours.unwrapped, name, value)
+                    setattr(ref.unwrapped, name, value)
+            action = int(rng.integers(0, 2))
+            mine, theirs = ours.step(action), ref.step(action)
+            assert_same(mine[0], theirs[0], f"{change} t={t}")
+            assert mine[1:4] == theirs[1:4]
+            if theirs[2] or theirs[3]:
+                break
+    assert ours.unwrapped.gravity == 12.0 and ours.unwrapped.force_mag == 5.0

@@ -6,7 +6,7 @@ from typing import Any, SupportsFloat
 
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
 
-__all__ = ["invalid_action", "parse_reset_bounds", "to_float", "warn_no_render_mode"]
+__all__ = ["Constant", "invalid_action", "parse_reset_bounds", "to_float", "warn_no_render_mode"]
 
 
 def to_float(value: SupportsFloat, name: str = "option") -> float:
@@ -26,3 +26,22 @@ def parse_reset_bounds(options: dict[str, Any] | None, low: float, high: float) 
     if low > high:
         raise ValueError(f"Lower bound ({low}) must be lower than higher bound ({high}).")
     return low, high
+
+
+class Constant:
+    """A physical constant of an env, read and written like a plain attribute.
+
+    The step functions read their constants from one tuple instead of a dozen attribute
+    lookups; setting a constant on an env (``env.unwrapped.gravity = 9.81``) tells the
+    env, through ``env._constants_changed()``, to rebuild that tuple.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        return self if env is None else env.__dict__[self.slot]
+
+    def __set__(self, env: Any, value: Any) -> None:
+        env.__dict__[self.slot] = value
+        env._constants_changed()

@@ -8,17 +8,22 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, logger, spaces
-from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+from palaestra_classic_control._common import (
+    Constant,
+    invalid_action,
+    parse_reset_bounds,
+    warn_no_render_mode,
+)
 
 __all__ = ["CartPoleEnv"]
 
 _INT = (int, np.int64)
+_FLOAT32 = np.dtype(np.float32)
 
 
 _MASSCART, _MASSPOLE, _HALF_LENGTH = 1.0, 0.1, 0.5
-# The cart-pole's constants, shared by the single and the batched env. Each env copies them
-# into its own attributes: read there on every step, they are found faster than on a class,
-# and changing one on an env (``env.unwrapped.gravity = ...``) affects only that env.
+# The cart-pole's constants, shared by the single and the batched env. Each env has its own
+# copy: changing one on an env (``env.unwrapped.gravity = ...``) affects only that env.
 PHYSICS: dict[str, Any] = {
     "gravity": 9.8,
     "masscart": _MASSCART,
@@ -60,9 +65,22 @@ class CartPoleEnv(Env[np.ndarray, int]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
 
+    gravity = Constant()
+    masscart = Constant()
+    masspole = Constant()
+    total_mass = Constant()
+    length = Constant()
+    polemass_length = Constant()
+    force_mag = Constant()
+    tau = Constant()
+    kinematics_integrator = Constant()
+    theta_threshold_radians = Constant()
+    x_threshold = Constant()
+
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         self._sutton_barto_reward = sutton_barto_reward
-        vars(self).update(PHYSICS)
+        for name, value in PHYSICS.items():
+            setattr(self, name, value)
         self.action_space = spaces.Discrete(2)
         self.observation_space = observation_bounds()
         self.render_mode = render_mode
@@ -81,6 +99,24 @@ class CartPoleEnv(Env[np.ndarray, int]):
     def state(self, value: Any) -> None:
         self._s = None if value is None else tuple(float(v) for v in np.asarray(value, dtype=np.float64))  # type: ignore[assignment]
 
+    def _constants_changed(self) -> None:
+        self._constants: tuple[Any, ...] | None = None  # gathered again by the next step
+
+    def _gather_constants(self) -> tuple[Any, ...]:
+        self._constants = (
+            self.force_mag,
+            self.polemass_length,
+            self.total_mass,
+            self.gravity,
+            self.length,
+            self.masspole,
+            self.tau,
+            self.kinematics_integrator == "euler",
+            self.x_threshold,
+            self.theta_threshold_radians,
+        )
+        return self._constants
+
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Push the cart and integrate one time step."""
         if action.__class__ in _INT and (action == 0 or action == 1):
@@ -92,16 +128,16 @@ class CartPoleEnv(Env[np.ndarray, int]):
         if self._s is None:
             raise RuntimeError("CartPoleEnv.step called before reset; call env.reset() first.")
         x, x_dot, theta, theta_dot = self._s
-        force = self.force_mag if push_right else -self.force_mag
+        fm, pml, total, g, length, mp, tau, euler, limit, angle = self._constants or self._gather_constants()
+        force = fm if push_right else -fm
         costheta = math.cos(theta)
         sintheta = math.sin(theta)
-        temp = (force + self.polemass_length * (theta_dot * theta_dot) * sintheta) / self.total_mass
-        thetaacc = (self.gravity * sintheta - costheta * temp) / (
-            self.length * (4.0 / 3.0 - self.masspole * (costheta * costheta) / self.total_mass)
+        temp = (force + pml * (theta_dot * theta_dot) * sintheta) / total
+        thetaacc = (g * sintheta - costheta * temp) / (
+            length * (4.0 / 3.0 - mp * (costheta * costheta) / total)
         )
-        xacc = temp - self.polemass_length * thetaacc * costheta / self.total_mass
-        tau = self.tau
-        if self.kinematics_integrator == "euler":
+        xacc = temp - pml * thetaacc * costheta / total
+        if euler:
             x = x + tau * x_dot
             x_dot = x_dot + tau * xacc
             theta = theta + tau * theta_dot
@@ -111,18 +147,14 @@ class CartPoleEnv(Env[np.ndarray, int]):
             x = x + tau * x_dot
             theta_dot = theta_dot + tau * thetaacc
             theta = theta + tau * theta_dot
-        self._s = (x, x_dot, theta, theta_dot)
-        limit = self.x_threshold
-        angle = self.theta_threshold_radians
+        self._s = state = (x, x_dot, theta, theta_dot)
         terminated = x < -limit or x > limit or theta < -angle or theta > angle
-        reward = self._reward(terminated)
+        reward = self._reward_at_end() if terminated else (0.0 if self._sutton_barto_reward else 1.0)
         if self.render_mode == "human":
             self.render()
-        return np.array(self._s, dtype=np.float32), reward, terminated, False, {}
+        return np.array(state, _FLOAT32), reward, terminated, False, {}
 
-    def _reward(self, terminated: bool) -> float:
-        if not terminated:
-            return 0.0 if self._sutton_barto_reward else 1.0
+    def _reward_at_end(self) -> float:
         if self.steps_beyond_terminated is None:
             self.steps_beyond_terminated = 0
             return -1.0 if self._sutton_barto_reward else 1.0

@@ -9,7 +9,12 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+from palaestra_classic_control._common import (
+    Constant,
+    invalid_action,
+    parse_reset_bounds,
+    warn_no_render_mode,
+)
 
 __all__ = ["Continuous_MountainCarEnv"]
 
@@ -35,20 +40,6 @@ def _float32(value: float) -> float:
     return array("f", (value,))[0]
 
 
-class _Constant:
-    """A physical constant of the env: setting it refreshes the float32 copies of the fast step."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.slot = name, "_" + name
-
-    def __get__(self, env: Any, owner: type | None = None) -> Any:
-        return self if env is None else env.__dict__[self.slot]
-
-    def __set__(self, env: Any, value: Any) -> None:
-        env.__dict__[self.slot] = value
-        env._mirror_constants()
-
-
 class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     """The mountain car with a force in ``[-1, 1]``.
 
@@ -66,14 +57,14 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
-    min_action = _Constant()
-    max_action = _Constant()
-    min_position = _Constant()
-    max_position = _Constant()
-    max_speed = _Constant()
-    goal_position = _Constant()
-    goal_velocity = _Constant()
-    power = _Constant()
+    min_action = Constant()
+    max_action = Constant()
+    min_position = Constant()
+    max_position = Constant()
+    max_speed = Constant()
+    goal_position = Constant()
+    goal_velocity = Constant()
+    power = Constant()
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self._float32_step = False  # until every constant is set
@@ -99,7 +90,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         self._own_state: np.ndarray | None = None
         self._rounder = array("f", (0.0,))
 
-    def _mirror_constants(self) -> None:
+    def _constants_changed(self) -> None:
         """Float32 copies of the constants, for the step that emulates numpy's float32 scalars."""
         values = [self.__dict__.get("_" + name) for name in _CONSTANTS]
         # Only plain Python numbers mix with float32 scalars the way the fast step assumes,
