@@ -39,6 +39,8 @@ VARIANTS = {
     "HalfCheetah-v5": [
         {"forward_reward_weight": 2.0, "ctrl_cost_weight": 0.3, "reset_noise_scale": 0.2},
         {"exclude_current_positions_from_observation": False, "frame_skip": 3},
+        {"ctrl_cost_weight": np.float32(0.2)},  # a numpy weight: the generic control cost
+        {"ctrl_cost_weight": 1},
     ],
     "Hopper-v5": [
         {

@@ -20,6 +20,7 @@ def norm(vector: np.ndarray) -> float:
 
 
 _FLOAT32 = np.dtype(np.float32)
+_multiply, _accumulate = np.multiply, np.add.accumulate
 _RENDER_OPTIONS = frozenset(
     {"render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options"}
 )
@@ -63,6 +64,9 @@ class SuiteEnv(MujocoEnv, EzPickle):
             default_camera_config=settings["default_camera_config"],
             **options,
         )
+        weight = getattr(self, "_ctrl_cost_weight", None)
+        plain = weight.__class__ in (float, int) and self._nu <= 7
+        self._ctrl_weight32 = float(np.float32(weight)) if plain else None
         for stage in self.skipped_stages:
             self.model.opt.disableflags |= int(getattr(self._mujoco.mjtDisableBit, stage))
 
@@ -92,10 +96,21 @@ class SuiteEnv(MujocoEnv, EzPickle):
         # here without further calls: this runs every step of every locomotion env.
         if action.__class__ is not np.ndarray or action.dtype is not _FLOAT32 or action.shape != self._shape:
             action = self._checked_action(action)
-        cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
+            cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
+        elif self._ctrl_weight32 is None:
+            cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
+        else:  # weighted_square_sum's float32 path, inlined
+            squares, sums, rounder = self._squares, self._partial_sums, self._rounder
+            _multiply(action, action, squares)
+            _accumulate(squares, 0, None, sums)
+            rounder[0] = self._ctrl_weight32 * sums.item(-1)
+            cost = rounder.item(0)
         if cost - cost != 0:
             self._require_finite(action, cost)
-        self._step_physics(action, self.frame_skip)
+        self._ctrl[:] = action  # _step_physics, inlined
+        self._mj_step(self.model, self.data, self.frame_skip)
+        if self.uses_body_forces:
+            self._mj_post(self.model, self.data)
         return action, cost
 
     def reset_model(self) -> np.ndarray:

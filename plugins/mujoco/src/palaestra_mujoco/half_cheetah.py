@@ -65,7 +65,7 @@ class HalfCheetahEnv(SuiteEnv):
         }
         if self.render_mode == "human":
             self.render()
-        return self._get_obs(), np.float64(forward - ctrl), False, False, info
+        return self._observed[self._observed_at], np.float64(forward - ctrl), False, False, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {"x_position": self._qpos.item(0)}
