@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
 
@@ -46,19 +47,16 @@ class _HumanoidBody(SuiteEnv):
             "qfrc_actuator": data.qfrc_actuator[6:] if self._include_qfrc_actuator_in_observation else None,
             "cfrc_ext": data.cfrc_ext[1:] if self._include_cfrc_ext_in_observation else None,
         }
-        # Views into MjData: the observation is one concatenation of live buffers.
-        self._obs_parts = (
+        sizes = {name: 0 if part is None else part.size for name, part in parts.items()}
+        self._layout(skipped, **sizes, ten_length=0, ten_velocity=0)
+        # Views into MjData: the observation gathers live buffers in one indexing.
+        self._observed, self._observed_at = gather_plan(
             self._qpos[skipped:],
             self._qvel,
             *(part.reshape(-1) for part in parts.values() if part is not None),
         )
-        sizes = {name: 0 if part is None else part.size for name, part in parts.items()}
-        self._layout(skipped, **sizes, ten_length=0, ten_velocity=0)
         self._cfrc_ext = data.cfrc_ext
         self._ten_length, self._ten_velocity = data.ten_length, data.ten_velocity
-
-    def _get_obs(self) -> np.ndarray:
-        return np.concatenate(self._obs_parts)
 
     def control_cost(self, action: Any = None) -> float:
         """``ctrl_cost_weight * sum(ctrl**2)``, in float64 as ``data.ctrl`` holds the controls.
