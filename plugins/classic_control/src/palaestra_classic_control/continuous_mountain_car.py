@@ -67,7 +67,6 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     power = Constant()
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        self._float32_step = False  # until every constant is set
         self.min_action = -1.0
         self.max_action = 1.0
         self.min_position = -1.2

@@ -20,7 +20,6 @@ def norm(vector: np.ndarray) -> float:
 
 
 _FLOAT32 = np.dtype(np.float32)
-_multiply, _accumulate = np.multiply, np.add.accumulate
 _RENDER_OPTIONS = frozenset(
     {"render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options"}
 )
@@ -64,9 +63,6 @@ class SuiteEnv(MujocoEnv, EzPickle):
             default_camera_config=settings["default_camera_config"],
             **options,
         )
-        weight = getattr(self, "_ctrl_cost_weight", None)
-        plain = weight.__class__ in (float, int) and self._nu <= 7
-        self._ctrl_weight32 = float(np.float32(weight)) if plain else None
         for stage in self.skipped_stages:
             self.model.opt.disableflags |= int(getattr(self._mujoco.mjtDisableBit, stage))
 
@@ -85,33 +81,37 @@ class SuiteEnv(MujocoEnv, EzPickle):
         """``ctrl_cost_weight * sum(action**2)`` in the action's dtype."""
         return self.weighted_square_sum(self._ctrl_cost_weight, action)
 
-    def _act(self, action: Any) -> tuple[np.ndarray, float]:
+    def _act(self, action: Any) -> float:
         """Check and price ``action``, then simulate ``frame_skip`` physics steps.
 
         Returns:
-            The action as an array, and its control cost (computed first, so a NaN or
-            infinite action is refused before it reaches MuJoCo).
+            The control cost (computed first, so a NaN or infinite action is refused
+            before it reaches MuJoCo).
         """
         # The common case (a float32 array of the right shape, a finite cost) is decided
         # here without further calls: this runs every step of every locomotion env.
         if action.__class__ is not np.ndarray or action.dtype is not _FLOAT32 or action.shape != self._shape:
             action = self._checked_action(action)
-            cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
-        elif self._ctrl_weight32 is None:
-            cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
-        else:  # weighted_square_sum's float32 path, inlined
-            squares, sums, rounder = self._squares, self._partial_sums, self._rounder
-            _multiply(action, action, squares)
-            _accumulate(squares, 0, None, sums)
-            rounder[0] = self._ctrl_weight32 * sums.item(-1)
-            cost = rounder.item(0)
+        cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
         if cost - cost != 0:
             self._require_finite(action, cost)
         self._ctrl[:] = action  # _step_physics, inlined
         self._mj_step(self.model, self.data, self.frame_skip)
         if self.uses_body_forces:
             self._mj_post(self.model, self.data)
-        return action, cost
+        return cost
+
+    def _run_along_x(self, action: Any) -> tuple[float, float, float]:
+        """Act, and measure the move along x.
+
+        Returns:
+            The control cost, the x position afterwards and the x velocity.
+        """
+        qpos = self._qpos
+        x_before = qpos.item(0)
+        cost = self._act(action)
+        x_after = qpos.item(0)
+        return cost, x_after, (x_after - x_before) / self._dt
 
     def reset_model(self) -> np.ndarray:
         """Start from the model's initial state plus noise of ``reset_noise_scale``.

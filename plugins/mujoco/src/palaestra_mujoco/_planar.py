@@ -48,18 +48,14 @@ class UprightWalker(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        qpos = self._qpos
-        x_before = qpos.item(0)
-        action, ctrl = self._act(action)
-        x_after = qpos.item(0)
-        x_velocity = (x_after - x_before) / self._dt
+        ctrl, x_after, x_velocity = self._run_along_x(action)
         healthy = self.is_healthy
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward
         reward = np.float64((forward + survive) - ctrl)
         info = {
             "x_position": x_after,
-            "z_distance_from_origin": qpos.item(1) - self.init_qpos.item(1),
+            "z_distance_from_origin": self._qpos.item(1) - self.init_qpos.item(1),
             "x_velocity": x_velocity,
             "reward_forward": forward,
             "reward_ctrl": -ctrl,

@@ -103,7 +103,7 @@ class AntEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
         x_before, y_before = self._main_xy.tolist()
-        action, ctrl = self._act(action)
+        ctrl = self._act(action)
         x_after, y_after = self._main_xy.tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt

@@ -51,11 +51,7 @@ class HalfCheetahEnv(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
-        qpos = self._qpos
-        x_before = qpos.item(0)
-        action, ctrl = self._act(action)
-        x_after = qpos.item(0)
-        x_velocity = (x_after - x_before) / self._dt
+        ctrl, x_after, x_velocity = self._run_along_x(action)
         forward = self._forward_reward_weight * x_velocity
         info = {
             "x_position": x_after,
@@ -65,7 +61,7 @@ class HalfCheetahEnv(SuiteEnv):
         }
         if self.render_mode == "human":
             self.render()
-        return self._observed[self._observed_at], np.float64(forward - ctrl), False, False, info
+        return self._get_obs(), np.float64(forward - ctrl), False, False, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {"x_position": self._qpos.item(0)}

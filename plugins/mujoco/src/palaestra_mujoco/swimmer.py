@@ -47,7 +47,7 @@ class SwimmerEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the rotor torques for ``frame_skip`` physics steps and score the progress."""
         x_before, y_before = self._xy.tolist()
-        action, ctrl = self._act(action)
+        ctrl = self._act(action)
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
         dt = self._dt
