@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from palaestra import Env, spaces
-from palaestra.error import Error
+from palaestra.error import EnvCheckError, Error
 from palaestra.utils.env_checker import check_env, data_equivalence
 from palaestra.wrappers import PassiveEnvChecker
 
@@ -29,8 +29,12 @@ class Good(Env):
 
 
 def test_good_env_passes():
-    check_env(Good())
     check_env(Good(render_mode="rgb_array"))
+    with pytest.warns(
+        UserWarning, match=r"Render modes \['rgb_array'\] were not checked: the env has no spec"
+    ):
+        check_env(Good())
+    check_env(Good(), skip_render_check=True)
 
 
 def test_float64_observation_in_float32_box_is_an_error():
@@ -40,7 +44,7 @@ def test_float64_observation_in_float32_box_is_an_error():
             return np.zeros(3), {}
 
     with pytest.warns(UserWarning) as caught, pytest.raises(Error, match="not within the observation space"):
-        check_env(Wrong())
+        check_env(Wrong(), skip_render_check=True)
     messages = [str(w.message) for w in caught]
     assert any("not within the observation space" in m for m in messages)
     assert any("expecting numpy array dtype to be float32" in m for m in messages)
@@ -52,7 +56,7 @@ def test_four_tuple_step_raises():
             return np.zeros(3, np.float32), 0.0, False, {}
 
     with pytest.raises(Error, match="five element tuple"):
-        check_env(Old())
+        check_env(Old(), skip_render_check=True)
 
 
 def test_non_numeric_reward_only_warns():
@@ -61,7 +65,7 @@ def test_non_numeric_reward_only_warns():
             return self.np_random.uniform(-1, 1, 3).astype(np.float32), "1", False, False, {}
 
     with pytest.warns(UserWarning, match="reward returned by `step\\(\\)` must be a float"):
-        check_env(Odd())
+        check_env(Odd(), skip_render_check=True)
 
 
 def test_returning_the_same_array_twice_is_flagged():
@@ -75,7 +79,7 @@ def test_returning_the_same_array_twice_is_flagged():
             return self.buffer, 0.0, False, False, {}
 
     with pytest.raises(Error, match="share memory"):
-        check_env(Reuse())
+        check_env(Reuse(), skip_render_check=True)
 
 
 def test_unseeded_randomness_is_caught():
@@ -85,7 +89,7 @@ def test_unseeded_randomness_is_caught():
             return np.random.default_rng().uniform(-1, 1, 3).astype(np.float32), {}
 
     with pytest.raises(Error, match="reset must be deterministic"):
-        check_env(Unseeded())
+        check_env(Unseeded(), skip_render_check=True)
 
 
 def test_missing_options_argument():
@@ -95,7 +99,7 @@ def test_missing_options_argument():
             return np.zeros(3, np.float32), {}
 
     with pytest.warns(DeprecationWarning, match="options"), pytest.raises(Error, match="options"):
-        check_env(NoOptions())
+        check_env(NoOptions(), skip_render_check=True)
 
 
 def test_passive_checker_flags_data_reuse_and_bad_info():
@@ -138,3 +142,202 @@ def test_data_equivalence():
     assert not data_equivalence(np.ones(2), np.ones(2, np.float32))
     assert not data_equivalence((1, 2), (1, 3))
     assert data_equivalence(np.array([np.nan]), np.array([np.nan]))
+
+
+# --- the individual checks, public under Gymnasium's names ---------------------------------
+
+import warnings  # noqa: E402
+
+import palaestra  # noqa: E402
+from palaestra.utils import env_checker  # noqa: E402
+
+
+def test_every_gymnasium_check_exists_and_fails_as_an_assertion_error():
+    import gymnasium.utils.env_checker as reference
+
+    names = [
+        n
+        for n in dir(reference)
+        if (n.startswith("check_") or n == "data_equivalence")
+        and getattr(reference, n).__module__ == reference.__name__
+    ]
+    assert names and all(callable(getattr(env_checker, n)) for n in names)
+    assert set(names) <= set(env_checker.__all__)
+    assert issubclass(EnvCheckError, AssertionError) and issubclass(EnvCheckError, Error)
+
+
+def test_reset_must_return_obs_and_info():
+    class ObsOnly(Good):
+        def reset(self, *, seed=None, options=None):
+            super().reset(seed=seed)
+            return np.zeros(3, np.float32)
+
+    with pytest.raises(EnvCheckError, match=r"must return a tuple `\(obs, info\)`, it returned ndarray"):
+        env_checker.check_reset_return_type(ObsOnly())
+    env_checker.check_reset_return_type(Good())
+
+
+def test_reset_seed_determinism():
+    class OwnGenerator(Good):
+        def reset(self, *, seed=None, options=None):
+            self._np_random = np.random.default_rng()  # ignores the seed
+            return np.zeros(3, np.float32), {}
+
+    with pytest.raises(EnvCheckError, match=r"seed=123\)` twice leaves `np_random` in different states"):
+        env_checker.check_reset_seed_determinism(OwnGenerator())
+
+    class NoSeed(Good):
+        def reset(self, *, options=None):
+            return np.zeros(3, np.float32), {}
+
+    with pytest.raises(EnvCheckError, match="must accept a `seed` keyword argument"):
+        env_checker.check_reset_seed_determinism(NoSeed())
+
+    class SeedDefault(Good):
+        def reset(self, *, seed=0, options=None):
+            return super().reset(seed=seed)
+
+    with pytest.warns(UserWarning, match="default of `reset`'s `seed` should be None .* it is 0"):
+        env_checker.check_reset_seed_determinism(SeedDefault())
+    env_checker.check_reset_seed_determinism(Good())
+
+
+def test_a_spec_that_declares_nondeterminism_skips_the_observation_comparisons(monkeypatch):
+    class Noisy(Good):
+        def reset(self, *, seed=None, options=None):
+            super().reset(seed=seed)
+            return np.random.default_rng().uniform(-1, 1, 3).astype(np.float32), {}
+
+        def step(self, action):
+            return np.random.default_rng().uniform(-1, 1, 3).astype(np.float32), 0.0, False, False, {}
+
+    env = Noisy()
+    with pytest.raises(EnvCheckError, match="reset must be deterministic .* `nondeterministic=True`"):
+        env_checker.check_reset_seed_determinism(env)
+    with pytest.raises(EnvCheckError, match="different observations; `step` must be deterministic"):
+        env_checker.check_step_determinism(env)
+    env.spec = palaestra.EnvSpec("Noisy-v0", entry_point=Noisy, nondeterministic=True)
+    env_checker.check_reset_seed_determinism(env)
+    env_checker.check_step_determinism(env)
+
+
+def test_reset_options():
+    class RejectsOptions(Good):
+        def reset(self, *, seed=None, options=None):
+            if options is not None:
+                raise TypeError("unexpected options")
+            return super().reset(seed=seed)
+
+    with pytest.raises(
+        EnvCheckError, match=r"`env.reset\(options=\{\}\)` raised TypeError\('unexpected options'\)"
+    ):
+        env_checker.check_reset_options(RejectsOptions())
+
+    class Kwargs(Good):
+        def reset(self, **kwargs):
+            return super().reset(seed=kwargs.get("seed"))
+
+    env_checker.check_reset_options(Kwargs())
+
+
+def test_step_that_truncates_at_once_is_flagged():
+    class Truncating(Good):
+        def step(self, action):
+            return np.zeros(3, np.float32), 0.0, False, True, {}
+
+    with pytest.raises(EnvCheckError, match="truncates after one step"):
+        env_checker.check_step_determinism(Truncating())
+
+
+def test_returned_data_not_reused_names_both_calls():
+    class SharedInfo(Good):
+        info = {"a": np.zeros(2)}
+
+        def reset(self, *, seed=None, options=None):
+            obs, _ = super().reset(seed=seed)
+            return obs, self.info
+
+        def step(self, action):
+            return np.zeros(3, np.float32), 0.0, False, False, self.info
+
+    with pytest.raises(
+        EnvCheckError,
+        match=r"infos returned by `env.reset\(\) \(call 1\)` and `env.step\(\) \(call 2\)` share memory",
+    ):
+        env_checker.check_returned_data_not_reused(SharedInfo())
+    env_checker.check_returned_data_not_reused(Good())
+
+
+def test_deprecated_api_warnings():
+    class Old(Good):
+        def seed(self, seed=None):
+            return [seed]
+
+        def reset(self, *, seed=None, options=None, return_info=False):
+            return super().reset(seed=seed)
+
+    with pytest.warns(UserWarning, match=r"`env.seed\(\)` is gone"):
+        env_checker.check_seed_deprecation(Old())
+    with pytest.warns(UserWarning, match="`return_info` argument is gone"):
+        env_checker.check_reset_return_info_deprecation(Old())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env_checker.check_seed_deprecation(Good())
+        env_checker.check_reset_return_info_deprecation(Good())
+
+
+def test_space_limits():
+    with pytest.warns(UserWarning) as caught:
+        env_checker.check_space_limit(
+            spaces.Dict({"a": spaces.Tuple([spaces.Box(-np.inf, np.inf, (2,))])}), "observation"
+        )
+    assert [str(w.message) for w in caught] == [
+        "WARN: A Box observation space has a lower bound of -infinity; is that intended?",
+        "WARN: A Box observation space has an upper bound of infinity; is that intended?",
+    ]
+    with pytest.warns(UserWarning, match="symmetric and normalised"):
+        env_checker.check_space_limit(spaces.Box(0, 5, (2,)), "action")
+    with pytest.warns(UserWarning, match="symmetric and normalised"):
+        env_checker.check_space_limit(spaces.Box(-1, 0.5, (2,)), "action")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for low, high in ((-1, 1), (0, 1), (-0.5, 0.5)):
+            env_checker.check_space_limit(spaces.Box(low, high, (2,)), "action")
+        env_checker.check_space_limit(spaces.Box(0, 5, (2, 2)), "action")  # images: any range
+        env_checker.check_space_limit(spaces.Box(0, 5, (2,)), "observation")
+
+
+def test_check_env_renders_each_other_mode_through_the_spec(monkeypatch):
+    class BadFrame(Good):
+        def render(self):
+            return np.zeros((4, 4), np.uint8) if self.render_mode == "rgb_array" else None
+
+    palaestra.register("CheckerBadFrame-v0", entry_point=BadFrame)
+    try:
+        env = palaestra.make("CheckerBadFrame-v0").unwrapped
+        with pytest.warns(UserWarning, match="RGB-array rendering should return a uint8 HxWx3"):
+            check_env(env)
+        check_env(env, skip_render_check=True)
+    finally:
+        del palaestra.registry["CheckerBadFrame-v0"]
+
+
+def test_close_twice_is_checked_on_a_fresh_copy():
+    class CloseOnce(Good):
+        def __init__(self, render_mode=None):
+            super().__init__(render_mode)
+            self.closed = False
+
+        def close(self):
+            if self.closed:
+                raise RuntimeError("already closed")
+            self.closed = True
+
+    palaestra.register("CheckerCloseOnce-v0", entry_point=CloseOnce)
+    try:
+        env = palaestra.make("CheckerCloseOnce-v0").unwrapped
+        with pytest.raises(EnvCheckError, match=r"twice must be allowed.*RuntimeError\('already closed'\)"):
+            check_env(env, skip_render_check=True)
+        assert not env.closed  # the env under test stays open
+    finally:
+        del palaestra.registry["CheckerCloseOnce-v0"]

@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from palaestra import envs, error, hookspecs, logger, spaces, utils, vector, wrappers
+    from palaestra import envs, error, experimental, hookspecs, logger, spaces, utils, vector, wrappers
     from palaestra._core import ActionWrapper, Env, ObservationWrapper, RewardWrapper, Wrapper
     from palaestra._markers import hookimpl, hookspec
     from palaestra._plugins._default import get_host, use_host
@@ -38,6 +38,7 @@ __all__ = [
     "__version__",
     "envs",
     "error",
+    "experimental",
     "get_host",
     "hookimpl",
     "hookspec",
@@ -80,7 +81,9 @@ _LAZY_NAMES = {
     "spec": "palaestra._registry._api",
     "Space": "palaestra.spaces",
 }
-_SUBMODULES = frozenset({"envs", "error", "hookspecs", "logger", "spaces", "utils", "vector", "wrappers"})
+_SUBMODULES = frozenset(
+    {"envs", "error", "experimental", "hookspecs", "logger", "spaces", "utils", "vector", "wrappers"}
+)
 
 
 def __getattr__(name: str) -> Any:

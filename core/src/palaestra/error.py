@@ -17,6 +17,7 @@ __all__ = [
     "DependencyNotInstalled",
     "DeprecatedEnv",
     "DeprecatedWrapper",
+    "EnvCheckError",
     "Error",
     "InvalidAction",
     "InvalidBound",
@@ -132,6 +133,14 @@ class InvalidBound(Error):
 
 class InvalidSeed(Error, ValueError):
     """A seed is not a non-negative Python integer."""
+
+
+class EnvCheckError(Error, AssertionError):
+    """An environment broke the API contract that ``utils.env_checker`` checks.
+
+    Also an ``AssertionError``: Gymnasium's checks fail with one, so ``except`` clauses
+    written for them keep working.
+    """
 
 
 class DeprecatedWrapper(ImportError):

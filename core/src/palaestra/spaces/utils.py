@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import singledispatch
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,7 +28,11 @@ from palaestra.spaces._space import Space
 from palaestra.spaces._text import Text
 from palaestra.spaces._tuple import Tuple
 
-__all__ = ["flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
+__all__ = ["FlatType", "flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
+
+#: What ``flatten`` returns: a 1-D array, or, for spaces holding a Graph or Sequence
+#: (which have no fixed-size array form), a tuple, dict or GraphInstance.
+FlatType: TypeAlias = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance
 
 _NOT_FLAT = (
     "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"

@@ -1,16 +1,23 @@
-"""``check_env``: a thorough API-conformance check for environment authors."""
+"""``check_env``: a thorough API-conformance check for environment authors.
+
+``check_env`` runs every check below in turn; each is public (with Gymnasium's names) so a
+test suite can run one on its own. A broken contract raises :class:`EnvCheckError` (an
+``AssertionError`` too, like Gymnasium's checks) naming what to change; questionable but
+legal choices only warn.
+"""
 
 from __future__ import annotations
 
 import inspect
 from copy import deepcopy
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from palaestra import logger
+from palaestra import logger, spaces
 from palaestra._core import Env
-from palaestra.error import Error
+from palaestra.error import EnvCheckError
 from palaestra.utils.passive_env_checker import (
     check_action_space,
     check_observation_space,
@@ -20,7 +27,18 @@ from palaestra.utils.passive_env_checker import (
     env_step_passive_checker,
 )
 
-__all__ = ["check_env", "data_equivalence"]
+__all__ = [
+    "check_env",
+    "check_reset_options",
+    "check_reset_return_info_deprecation",
+    "check_reset_return_type",
+    "check_reset_seed_determinism",
+    "check_returned_data_not_reused",
+    "check_seed_deprecation",
+    "check_space_limit",
+    "check_step_determinism",
+    "data_equivalence",
+]
 
 
 def data_equivalence(data_1: Any, data_2: Any, exact: bool = False) -> bool:
@@ -54,71 +72,243 @@ def data_equivalence(data_1: Any, data_2: Any, exact: bool = False) -> bool:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise Error(message)
+        raise EnvCheckError(message)
 
 
-def _check_reset(env: Env[Any, Any]) -> None:
-    obs, info = env_reset_passive_checker(env)
+def _accepts(env: Env[Any, Any], name: str) -> bool:
+    """Whether ``env.reset`` takes the keyword ``name`` (by name or through ``**kwargs``)."""
+    parameters = inspect.signature(env.reset).parameters.values()
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _in_space(env: Env[Any, Any], obs: Any, call: str) -> None:
     _require(
         obs in env.observation_space,
-        f"The observation returned by `env.reset()` is not within the observation space "
+        f"The observation returned by `{call}` is not within the observation space "
         f"{env.observation_space}: {obs!r:.200}",
     )
-    _require(isinstance(info, dict), f"`env.reset()` info must be a dict, actual type: {type(info)}")
-    params = inspect.signature(env.unwrapped.reset).parameters
-    _require("seed" in params or "kwargs" in params, "`Env.reset` must accept a `seed` keyword argument.")
-    _require(
-        "options" in params or "kwargs" in params,
-        "`Env.reset` must accept an `options` keyword argument.",
-    )
-    obs_1, _ = env.reset(seed=123)
-    _require(
-        obs_1 in env.observation_space,
-        "The observation of `env.reset(seed=123)` is not in the observation space.",
-    )
-    _require(
-        env.unwrapped.np_random_seed == 123,
-        "`env.reset(seed=123)` must seed `np_random` with 123 (call `super().reset(seed=seed)`).",
-    )
-    state = deepcopy(env.unwrapped.np_random.bit_generator.state)
-    obs_2, _ = env.reset(seed=123)
-    _require(
-        data_equivalence(obs_1, obs_2),
-        "Using `env.reset(seed=123)` twice gives different observations; "
-        "reset must be deterministic given the seed.",
-    )
-    _require(
-        env.unwrapped.np_random.bit_generator.state == state,
-        "`env.reset(seed=123)` twice leaves `np_random` in different states.",
-    )
-    env.reset(seed=None)
-    _require(env.unwrapped.np_random_seed == 123, "`env.reset(seed=None)` must not re-seed the generator.")
 
 
-def _check_step(env: Env[Any, Any]) -> None:
-    env.action_space.seed(123)
-    action = env.action_space.sample()
-    env.reset(seed=123)
-    first = env_step_passive_checker(env, action)
-    obs = first[0]
-    _require(
-        obs in env.observation_space,
-        f"The observation returned by `env.step()` is not within the observation space "
-        f"{env.observation_space}: {obs!r:.200}",
-    )
-    second = env.step(action)
-    if data_shares_objects(first[0], second[0]):
-        raise Error(
-            "`env.step()` returned observations that share memory with the previous step's; "
-            "return a new array every step (users keep old observations)."
+def _declared_nondeterministic(env: Env[Any, Any]) -> bool:
+    return env.spec is not None and bool(env.spec.nondeterministic)
+
+
+def _generator_state(env: Env[Any, Any]) -> Any:
+    generator = env.unwrapped._np_random
+    if generator is None:
+        raise EnvCheckError(
+            "`env.reset(seed=...)` did not create `np_random`; call `super().reset(seed=seed)` "
+            "first thing in `reset`."
         )
-    env.reset(seed=123)
-    repeat = env.step(action)
+    return deepcopy(generator.bit_generator.state)
+
+
+def check_reset_return_type(env: Env[Any, Any]) -> None:
+    """``reset()`` returns ``(obs, info)`` with ``obs`` in the observation space and a dict ``info``."""
+    result = env.reset()
     _require(
-        data_equivalence(first[0], repeat[0]) and first[1] == repeat[1] and first[2:4] == repeat[2:4],
-        "Stepping with the same seed and action twice gives different results; `step` must be "
-        "deterministic given the seed and actions (draw randomness only from `self.np_random`).",
+        isinstance(result, tuple) and len(result) == 2,
+        f"`env.reset()` must return a tuple `(obs, info)`, it returned {type(result).__name__} "
+        f"{result!r:.200}",
     )
+    obs, info = result
+    _in_space(env, obs, "env.reset()")
+    _require(isinstance(info, dict), f"`env.reset()` info must be a dict, actual type: {type(info)}")
+
+
+def check_reset_seed_determinism(env: Env[Any, Any]) -> None:
+    """``reset(seed=s)`` seeds ``np_random``: same seed, same generator state and observations.
+
+    The observations are compared unless the env's spec declares it nondeterministic; an
+    env without a spec must be deterministic.
+    """
+    _require(
+        _accepts(env, "seed"),
+        "`Env.reset` must accept a `seed` keyword argument (`def reset(self, *, seed=None, options=None)`).",
+    )
+    try:
+        obs_1 = deepcopy(env.reset(seed=123)[0])  # deep copies: envs may reuse a buffer
+        _in_space(env, obs_1, "env.reset(seed=123)")
+        state_1 = _generator_state(env)
+        obs_2 = deepcopy(env.reset()[0])
+        _in_space(env, obs_2, "env.reset()")
+        obs_3 = env.reset(seed=123)[0]
+        state_3 = _generator_state(env)
+        obs_4 = env.reset()[0]
+        obs_5 = env.reset(seed=456)[0]
+        _in_space(env, obs_5, "env.reset(seed=456)")
+        state_5 = _generator_state(env)
+    except TypeError as e:
+        raise EnvCheckError(f"`env.reset(seed=...)` raised {e!r} although `reset` takes a seed.") from e
+    if not _declared_nondeterministic(env):
+        for first, second, calls in (
+            (obs_1, obs_3, "`env.reset(seed=123)`"),
+            (obs_2, obs_4, "`env.reset(seed=123)` then `env.reset()`"),
+        ):
+            _require(
+                data_equivalence(first, second),
+                f"Using {calls} twice gives different observations; reset must be deterministic "
+                "given the seed (draw randomness only from `self.np_random`, or register the env "
+                "with `nondeterministic=True`).",
+            )
+            if not data_equivalence(first, second, exact=True):
+                logger.warn(f"{calls} twice gives observations that are close but not equal.")
+    _require(
+        state_1 == state_3,
+        "`env.reset(seed=123)` twice leaves `np_random` in different states; call "
+        "`super().reset(seed=seed)` in `reset`.",
+    )
+    _require(
+        state_5 != state_1,
+        "`env.reset(seed=456)` leaves `np_random` as seed 123 did; call `super().reset(seed=seed)` in `reset`.",
+    )
+    default = inspect.signature(env.reset).parameters.get("seed")
+    if default is not None and default.default is not None:
+        logger.warn(
+            f"The default of `reset`'s `seed` should be None (an unseeded reset), it is {default.default!r}."
+        )
+
+
+def check_reset_options(env: Env[Any, Any]) -> None:
+    """``reset`` takes an ``options`` keyword and accepts ``options={}``."""
+    _require(
+        _accepts(env, "options"),
+        "`Env.reset` must accept an `options` keyword argument "
+        "(`def reset(self, *, seed=None, options=None)`).",
+    )
+    try:
+        env.reset(options={})
+    except TypeError as e:
+        raise EnvCheckError(f"`env.reset(options={{}})` raised {e!r} although `reset` takes options.") from e
+
+
+def check_step_determinism(env: Env[Any, Any], seed: int = 123) -> None:
+    """The same seed and action give the same first step (skipped for nondeterministic specs)."""
+    if _declared_nondeterministic(env):
+        return
+    env.action_space.seed(seed)
+    action = env.action_space.sample()
+    env.reset(seed=seed)
+    first = deepcopy(env.step(action))
+    state = _generator_state(env)
+    env.reset(seed=seed)
+    second = env.step(action)
+    _require(
+        _generator_state(env) == state,
+        "Stepping with the same seed and action leaves `np_random` in different states; draw "
+        "randomness only from `self.np_random`.",
+    )
+    for index, what in ((0, "observations"), (1, "rewards"), (4, "infos")):
+        _require(
+            data_equivalence(first[index], second[index]),
+            f"Stepping with the same seed and action twice gives different {what}; `step` must be "
+            "deterministic given the seed and actions (draw randomness only from `self.np_random`).",
+        )
+        if not data_equivalence(first[index], second[index], exact=True):
+            logger.warn(
+                f"Stepping with the same seed and action twice gives {what} that are close but not equal."
+            )
+    _require(
+        data_equivalence(first[2], second[2], exact=True),
+        "Stepping with the same seed and action twice gives different `terminated` flags.",
+    )
+    _require(
+        first[3] is False and second[3] is False,
+        "The env truncates after one step; `truncated` should mark a time limit or similar, not every step.",
+    )
+
+
+def check_returned_data_not_reused(env: Env[Any, Any], seed: int = 123) -> None:
+    """No two results of reset/step share an array or mutable object (users keep old ones)."""
+    env.action_space.seed(seed)
+    results = [("env.reset() (call 1)", env.reset(seed=seed))]
+    for _ in range(2):
+        obs, _, terminated, truncated, info = env.step(env.action_space.sample())
+        results.append((f"env.step() (call {len(results) + 1})", (obs, info)))
+        if terminated or truncated:
+            break
+    results.append((f"env.reset() (call {len(results) + 1})", env.reset(seed=seed)))
+    for (call_1, data_1), (call_2, data_2) in combinations(results, 2):
+        for index, what in ((0, "observations"), (1, "infos")):
+            _require(
+                not data_shares_objects(data_1[index], data_2[index]),
+                f"The {what} returned by `{call_1}` and `{call_2}` share memory, so changing one "
+                f"changes the other; return new {what} on every call (users keep old ones).",
+            )
+
+
+def check_reset_return_info_deprecation(env: Env[Any, Any]) -> None:
+    """Warn when ``reset`` still takes the removed ``return_info`` argument."""
+    if "return_info" in inspect.signature(env.reset).parameters:
+        logger.warn(
+            "`reset`'s `return_info` argument is gone from the API: `reset` always returns `(obs, info)`."
+        )
+
+
+def check_seed_deprecation(env: Env[Any, Any]) -> None:
+    """Warn when the env still has the removed ``seed()`` method."""
+    if callable(getattr(env, "seed", None)):
+        logger.warn("`env.seed()` is gone from the API: seed through `env.reset(seed=...)`.")
+
+
+def check_space_limit(space: spaces.Space[Any], space_type: str) -> None:
+    """Warn about infinite Box bounds and, for actions, unnormalised 1-D Box ranges.
+
+    Args:
+        space: The space (Tuple and Dict spaces are searched).
+        space_type: ``"action"`` or ``"observation"``, for the messages and the action rule.
+    """
+    if isinstance(space, spaces.Tuple):
+        for subspace in space.spaces:
+            check_space_limit(subspace, space_type)
+    elif isinstance(space, spaces.Dict):
+        for subspace in space.values():
+            check_space_limit(subspace, space_type)
+    elif isinstance(space, spaces.Box):
+        if np.any(space.low == -np.inf):
+            logger.warn(f"A Box {space_type} space has a lower bound of -infinity; is that intended?")
+        if np.any(space.high == np.inf):
+            logger.warn(f"A Box {space_type} space has an upper bound of infinity; is that intended?")
+        if space_type == "action" and len(space.shape) == 1:
+            asymmetric = (space.low != 0) & (np.abs(space.low) != np.abs(space.high))
+            if np.any(asymmetric) or np.any(space.low < -1) or np.any(space.high > 1):
+                logger.warn(
+                    "A Box action space works best symmetric and normalised, [-1, 1] (or [0, 1]); "
+                    "rescale actions inside the env or with the RescaleAction wrapper."
+                )
+
+
+def _check_render_modes(env: Env[Any, Any]) -> None:
+    """Render the env, and a fresh copy in every other declared non-window mode (needs a spec)."""
+    if env.render_mode is not None:
+        env_render_passive_checker(env)
+    # "human" would open a window
+    others = [m for m in env.metadata.get("render_modes", []) if m not in (env.render_mode, "human")]
+    if others and env.spec is None:
+        logger.warn(
+            f"Render modes {others} were not checked: the env has no spec to make a copy in "
+            "another mode from; make it with `palaestra.make` to check them."
+        )
+        return
+    for mode in others:
+        other = env.spec.make(render_mode=mode)  # type: ignore[union-attr]
+        try:
+            other.reset(seed=0)
+            env_render_passive_checker(other)
+        finally:
+            other.close()
+
+
+def _check_close_twice(env: Env[Any, Any]) -> None:
+    """Closing twice must work; checked on a fresh copy when there is a spec, else on ``env``."""
+    target = env.spec.make() if env.spec is not None else env
+    target.close()
+    try:
+        target.close()
+    except Exception as e:
+        raise EnvCheckError(
+            f"Calling `env.close()` twice must be allowed, the second call raised {e!r}"
+        ) from e
 
 
 def check_env(
@@ -129,37 +319,45 @@ def check_env(
 ) -> None:
     """Check that ``env`` follows the palaestra (Gymnasium 1.x) environment API.
 
+    The spaces, then every ``check_*`` function of this module, then rendering (the env's
+    own mode and, through its spec, each other declared mode except ``"human"``) and
+    closing twice.
+
     Args:
         env: The environment, ideally unwrapped.
-        warn: Ignored (kept for Gymnasium compatibility).
-        skip_render_check: Skip calling ``render``.
-        skip_close_check: Skip calling ``close`` twice.
+        warn: Ignored (kept for Gymnasium compatibility; passing it warns).
+        skip_render_check: Skip the render checks.
+        skip_close_check: Skip the close check.
 
     Raises:
-        Error: The first contract violation found, with what to change.
+        EnvCheckError: The first contract violation found, with what to change.
         TypeError: ``env`` is not a palaestra ``Env``.
     """
+    if warn is not None:
+        logger.warn("`check_env(warn=...)` is ignored.")
     if not isinstance(env, Env):
         raise TypeError(f"The environment must inherit from palaestra.Env, actual class: {type(env)}.")
     if env.unwrapped is not env:
         logger.warn(
-            f"The environment ({env}) is different from the unwrapped version ({env.unwrapped}). "
-            "This could effect the environment checker as the environment most likely has a "
-            "wrapper applied to it. We recommend using the raw environment for `check_env` "
-            "using `env.unwrapped`."
+            f"check_env got a wrapped env ({env}); wrappers can hide or change what is checked, "
+            "so pass `env.unwrapped` to check the env itself."
         )
-    for attr, check in (("action_space", check_action_space), ("observation_space", check_observation_space)):
-        if not hasattr(env, attr):
-            raise AttributeError(f"The environment must specify an {attr.replace('_', ' ')}.")
-        check(getattr(env, attr))
-    _check_reset(env)
-    _check_step(env)
-    if not skip_render_check and env.render_mode is not None:
-        env.reset(seed=0)
-        env_render_passive_checker(env)
+    for kind, check in (("action", check_action_space), ("observation", check_observation_space)):
+        if not hasattr(env, f"{kind}_space"):
+            raise AttributeError(f"The environment must specify an {kind} space.")
+        check(getattr(env, f"{kind}_space"))
+        check_space_limit(getattr(env, f"{kind}_space"), kind)
+    check_seed_deprecation(env)
+    check_reset_return_info_deprecation(env)
+    env_reset_passive_checker(env)
+    check_reset_return_type(env)
+    check_reset_seed_determinism(env)
+    check_reset_options(env)
+    env.reset(seed=0)
+    env_step_passive_checker(env, env.action_space.sample())
+    check_step_determinism(env)
+    check_returned_data_not_reused(env)
+    if not skip_render_check:
+        _check_render_modes(env)
     if not skip_close_check:
-        env.close()
-        try:
-            env.close()
-        except Exception as e:
-            raise Error(f"Calling `env.close()` twice must be allowed, the second call raised {e!r}") from e
+        _check_close_twice(env)

@@ -6,9 +6,9 @@ import numpy as np
 
 from palaestra.error import InvalidSeed
 
-__all__ = ["OwnsGenerator", "RandomNumberGenerator", "np_random"]
+__all__ = ["RNG", "OwnsGenerator", "RandomNumberGenerator", "np_random"]
 
-RandomNumberGenerator = np.random.Generator
+RNG = RandomNumberGenerator = np.random.Generator
 
 
 def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:

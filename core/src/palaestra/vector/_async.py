@@ -31,6 +31,7 @@ from palaestra.vector._spaces import batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
 from palaestra.vector.utils import (
+    clear_mpi_env_vars,
     concatenate,
     create_empty_array,
     create_shared_memory,
@@ -212,7 +213,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 args=(child, parent, config),
                 daemon=self.daemon,
             )
-            process.start()
+            with clear_mpi_env_vars():
+                process.start()
             child.close()
             self._workers.append(Worker(process, parent, tuple(block)))
         self.processes = [w.process for w in self._workers]

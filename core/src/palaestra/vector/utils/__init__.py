@@ -1,5 +1,6 @@
 """Utilities for batching spaces and elements across sub-environments."""
 
+from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import CloudpickleWrapper
 from palaestra.vector.utils._shared_memory import (
     create_shared_memory,
@@ -18,6 +19,7 @@ __all__ = [
     "CloudpickleWrapper",
     "batch_differing_spaces",
     "batch_space",
+    "clear_mpi_env_vars",
     "concatenate",
     "create_empty_array",
     "create_shared_memory",

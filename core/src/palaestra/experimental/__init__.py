@@ -1,0 +1,1 @@
+"""APIs that may still change: :mod:`palaestra.experimental.functional` (stateless envs)."""
