@@ -153,8 +153,13 @@ def test_plugin_may_not_register_in_another_namespace(site, isolated):
 def test_disable_autoload_switch(grid_dist, sandbox, monkeypatch):
     monkeypatch.setenv("PALAESTRA_DISABLE_PLUGIN_AUTOLOAD", "1")
     host = sandbox()
-    with palaestra.use_host(host), pytest.raises(NamespaceNotFound):
+    switched_off = (
+        "It is provided by the plugin `grid` of the distribution `grid-envs`, which is installed but "
+        "switched off: PALAESTRA_DISABLE_PLUGIN_AUTOLOAD=1 turns plugin discovery off (unset it)."
+    )
+    with palaestra.use_host(host), pytest.raises(NamespaceNotFound) as info:
         palaestra.make("grid/Counter-v0")
+    assert str(info.value) == f"Namespace grid not found. {switched_off}"
     assert host.plugins() == {}
 
 
@@ -170,14 +175,43 @@ def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
     monkeypatch.setenv("PALAESTRA_PLUGINS", "other")
     host = sandbox()
     assert set(host.plugins()) == {"other"}
-    with palaestra.use_host(host), pytest.raises(NamespaceNotFound):
+    with palaestra.use_host(host), pytest.raises(NamespaceNotFound) as info:
         palaestra.make("grid/Counter-v0")
+    assert str(info.value).endswith(
+        "which is installed but switched off: PALAESTRA_PLUGINS='other' does not list `grid` "
+        "(add it, or unset PALAESTRA_PLUGINS)."
+    )
+    with palaestra.use_host(host), pytest.raises(NamespaceNotFound) as info:
+        palaestra.make("nowhere/Counter-v0")
+    assert "switched off" not in str(info.value)  # not installed at all: no claim about switches
 
 
 def test_explicit_host_arguments_override_environment(grid_dist, sandbox, monkeypatch):
     monkeypatch.setenv("PALAESTRA_DISABLE_PLUGIN_AUTOLOAD", "1")
     assert set(sandbox(autoload=True).plugins()) == {"grid"}
-    assert sandbox(autoload=True, allow=["nothing"]).plugins() == {}
+    host = sandbox(autoload=True, allow=["nothing"])
+    assert host.plugins() == {}
+    with (
+        palaestra.use_host(host),
+        pytest.raises(NamespaceNotFound, match=r"created with allow=\['nothing'\]"),
+    ):
+        palaestra.make("grid/Counter-v0")
+    with (
+        palaestra.use_host(sandbox(autoload=False)),
+        pytest.raises(NamespaceNotFound, match="autoload=False"),
+    ):
+        palaestra.make("grid/Counter-v0")
+
+
+@pytest.mark.needs_plugins
+def test_a_switched_off_reference_suite_is_not_called_missing(monkeypatch):
+    monkeypatch.setenv("PALAESTRA_PLUGINS", "toy_text")
+    with palaestra.use_host(palaestra.PluginHost()), pytest.raises(MissingSuiteError) as info:
+        palaestra.make("CartPole-v1")
+    message = str(info.value)
+    assert "`palaestra-classic-control`, which is installed but switched off" in message
+    assert "PALAESTRA_PLUGINS='toy_text' does not list `classic_control`" in message
+    assert "pip install" not in message
 
 
 def test_missing_reference_suite_names_the_extra(isolated):

@@ -15,6 +15,7 @@ __all__ = [
     "allowed_namespaces",
     "autoload_disabled",
     "discover",
+    "switched_off",
 ]
 
 GROUP = "palaestra.plugins"
@@ -68,3 +69,40 @@ def discover(path: Sequence[str] | None = None) -> dict[str, list[PluginRecord]]
                 record = PluginRecord(ep.name, ep.value, name, dist.version)
                 table.setdefault(ep.name, []).append(record)
     return table
+
+
+def switched_off(
+    namespace: str,
+    *,
+    autoload: bool | None,
+    allow: frozenset[str] | None,
+    path: Sequence[str] | None = None,
+) -> str | None:
+    """Why the installed plugin declaring ``namespace`` is not loadable, or None.
+
+    Only for error messages: it reads the installed metadata again.
+
+    Args:
+        namespace: The namespace an id asked for.
+        autoload: The host's ``autoload`` argument (``None``: follow the environment).
+        allow: The host's ``allow`` argument (``None``: follow the environment).
+        path: The host's search path.
+    """
+    records = discover(path).get(namespace)
+    if not records:
+        return None
+    if autoload is False:
+        reason = "this PluginHost was created with autoload=False"
+    elif autoload is None and autoload_disabled():
+        reason = f"{DISABLE_ENV}={os.environ[DISABLE_ENV]} turns plugin discovery off (unset it)"
+    elif allow is not None:
+        reason = f"this PluginHost was created with allow={sorted(allow)}, which leaves it out"
+    else:
+        reason = (
+            f"{ALLOW_ENV}={os.environ.get(ALLOW_ENV, '')!r} does not list `{namespace}` "
+            f"(add it, or unset {ALLOW_ENV})"
+        )
+    return (
+        f"It is provided by the plugin `{namespace}` of the distribution `{records[0].distribution}`, "
+        f"which is installed but switched off: {reason}."
+    )

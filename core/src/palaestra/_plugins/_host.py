@@ -12,9 +12,15 @@ import pluggy
 
 from palaestra import hookspecs
 from palaestra._markers import PROJECT_NAME
-from palaestra._plugins._discovery import PluginRecord, allowed_namespaces, autoload_disabled, discover
+from palaestra._plugins._discovery import (
+    PluginRecord,
+    allowed_namespaces,
+    autoload_disabled,
+    discover,
+    switched_off,
+)
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
-from palaestra._plugins._suites import install_hint
+from palaestra._plugins._suites import install_hint, suite_of
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound, WrapperSetNotFound
@@ -111,7 +117,12 @@ class PluginHost:
                 self.load_namespace(namespace)
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
-        """An install hint for a reference suite, or a note on plugins that failed."""
+        """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
+        owner = suite_of(namespace, name)
+        if owner is not None and owner not in self.table:
+            reason = switched_off(owner, autoload=self._autoload, allow=self._allow, path=self._search_path)
+            if reason is not None:
+                return reason
         hint = install_hint(namespace, name, set(self.table))
         if hint is not None:
             return hint

@@ -6,7 +6,7 @@ plugins once installed.
 
 from __future__ import annotations
 
-__all__ = ["REFERENCE_SUITES", "install_hint"]
+__all__ = ["REFERENCE_SUITES", "install_hint", "suite_of"]
 
 # namespace -> (extra, distribution, env names the suite provides in the default namespace)
 REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
@@ -49,6 +49,17 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
         ),
     ),
 }
+
+
+def suite_of(namespace: str | None, name: str) -> str | None:
+    """The plugin namespace that provides ``namespace``/``name``.
+
+    That is the namespace itself, or for a default-namespace name the reference suite that
+    registers it there (None if no suite does).
+    """
+    if namespace is not None:
+        return namespace
+    return next((ns for ns, (_, _, names) in REFERENCE_SUITES.items() if name in names), None)
 
 
 def install_hint(namespace: str | None, name: str, installed: set[str]) -> str | None:
