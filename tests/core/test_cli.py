@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import palaestra
 from palaestra.cli import main
 
 pytestmark = pytest.mark.needs_plugins
@@ -51,16 +52,105 @@ def test_run_is_reproducible_with_a_seed(capsys):
     ("args", "message"),
     [
         (["run", "CartPol-v1"], "Did you mean: `CartPole`?"),
-        (["run", "Humanoid-v5"], 'pip install "palaestra[mujoco]"'),
+        (["run", "Humanoid-v5"], "switched off: PALAESTRA_PLUGINS='classic_control' does not list `mujoco`"),
         (["info", "nope/Thing-v0"], "Namespace nope not found"),
         (["run", "CartPole-v1", "--episodes", "0"], "--episodes must be positive"),
         (["run", "CartPole-v1", "--seed", "-3"], "--seed must be a non-negative integer"),
     ],
 )
 def test_errors_are_one_line_with_nonzero_exit(args, message):
-    # Every reference suite is installed here; load only one so the others count as missing.
+    # Every reference suite is installed here; only one is let load, so the others are switched off.
     result = run(*args, env={**os.environ, "PALAESTRA_PLUGINS": "classic_control"})
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("palaestra: error:")
     assert message in lines[0]
+
+
+def test_check_lists_warnings_once_and_passes():
+    result = run("check", "CartPole-v1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "warning: A Box observation space has a lower bound of -infinity; is that intended?",
+        "warning: A Box observation space has an upper bound of infinity; is that intended?",
+        "CartPole-v1: passed check_env (2 warnings)",
+    ]
+
+
+def test_check_fails_with_the_violation(capsys):
+    import numpy as np
+
+    from palaestra import Env, spaces
+
+    class Truncating(Env):
+        def __init__(self):
+            self.observation_space = spaces.Box(-1, 1, (2,), np.float32)
+            self.action_space = spaces.Discrete(2)
+
+        def reset(self, *, seed=None, options=None):
+            super().reset(seed=seed)
+            return np.zeros(2, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(2, np.float32), 0.0, False, True, {}
+
+    palaestra.register("CliTruncating-v0", entry_point=Truncating)
+    try:
+        assert main(["check", "CliTruncating-v0", "--skip-render"]) == 1
+    finally:
+        del palaestra.registry["CliTruncating-v0"]
+    assert "palaestra: error: The env truncates after one step" in capsys.readouterr().err
+
+
+def test_bench_reports_rates(capsys):
+    assert main(["bench", "CartPole-v1", "--seconds", "0.2"]) == 0
+    assert main(["bench", "CartPole-v1", "--seconds", "0.2", "--num-envs", "3", "--mode", "sync"]) == 0
+    single, vector = capsys.readouterr().out.splitlines()
+    rate = float(single.split(": ")[1].split(" ")[0].replace(",", ""))
+    assert rate > 1000 and single.endswith("steps/s through make()")
+    assert vector.startswith("CartPole-v1: ") and vector.endswith("sub-env steps/s, 3 envs in SyncVectorEnv")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bench", "CartPole-v1", "--seconds", "0"], "--seconds must be positive, got 0.0"),
+        (["bench", "CartPole-v1", "--num-envs", "0"], "--num-envs must be positive, got 0"),
+        (["play", "CartPole-v1"], "CartPole-v1 has no keyboard mapping of its own; give one with --key"),
+        (["play", "CartPole-v1", "--key", "a"], "--key expects KEYS=ACTION"),
+        (["play", "CartPole-v1", "--key", "a=left"], "the action 'left' is not a number or JSON list"),
+    ],
+)
+def test_bench_and_play_errors(args, message, capsys):
+    assert main(args) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_play_passes_the_key_mapping_and_quits_on_escape(monkeypatch):
+    import pygame
+
+    from palaestra.utils import play as play_module
+
+    real_play, calls = play_module.play, []
+
+    def recording_play(env, **kwargs):
+        calls.append(kwargs)
+        return real_play(env, **kwargs)
+
+    monkeypatch.setattr(play_module, "play", recording_play)
+    pygame.display.init()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+    assert main(["play", "CartPole-v1", "--key", "a=0", "--key", "d=1", "--seed", "3", "--fps", "500"]) == 0
+    assert calls == [{"keys_to_action": {"a": 0, "d": 1}, "seed": 3, "fps": 500, "zoom": None, "noop": 0}]
+
+
+def test_play_keys_become_arrays_of_the_action_dtype():
+    import numpy as np
+
+    from palaestra.cli._commands import parse_keys
+    from palaestra.spaces import Box
+
+    keys = parse_keys(["a=[-1.0]", "wd=[0.5]"], Box(-1, 1, (1,), np.float32))
+    assert list(keys) == ["a", "wd"]
+    assert keys["wd"].dtype == np.float32 and keys["wd"].tolist() == [0.5]
+    assert parse_keys([], Box(-1, 1, (1,))) is None

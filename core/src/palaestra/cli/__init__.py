@@ -1,4 +1,4 @@
-"""The ``palaestra`` command line: list, info, run."""
+"""The ``palaestra`` command line: list, info, run, check, bench, play."""
 
 from palaestra.cli._main import main
 

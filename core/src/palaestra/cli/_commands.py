@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 import warnings
 from collections import defaultdict
 from typing import Any, TextIO
 
-from palaestra._plugins._default import get_host
-from palaestra._registry._api import make
+import numpy as np
 
-__all__ = ["cmd_info", "cmd_list", "cmd_run"]
+from palaestra._plugins._default import get_host
+from palaestra._registry._api import make, make_vec
+
+__all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run"]
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -115,3 +118,86 @@ def _episode(env: Any, seed: int | None) -> tuple[float, int]:
         length += 1
         if terminated or truncated:
             return total, length
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run ``check_env`` on the unwrapped env; warnings are listed, a violation fails."""
+    from palaestra.utils.env_checker import check_env
+
+    out = out or sys.stdout
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = make(args.id)
+        try:
+            check_env(env.unwrapped, skip_render_check=args.skip_render)
+        finally:
+            env.close()
+    messages = list(dict.fromkeys(str(w.message) for w in caught))  # once each, in order
+    for message in messages:
+        print(f"warning: {message.removeprefix('WARN: ')}", file=out)
+    print(f"{args.id}: passed check_env ({len(messages)} warnings)", file=out)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Steps per second through ``make`` (or ``make_vec`` with ``--num-envs``), random actions."""
+    from palaestra.utils.performance import benchmark_step, benchmark_vector_step
+
+    out = out or sys.stdout
+    if args.seconds <= 0:
+        raise ValueError(f"--seconds must be positive, got {args.seconds}")
+    if args.num_envs is None:
+        env = make(args.id)
+        try:
+            rate = benchmark_step(env, target_duration=args.seconds, seed=0)
+        finally:
+            env.close()
+        print(f"{args.id}: {rate:,.0f} steps/s through make()", file=out)
+        return 0
+    if args.num_envs <= 0:
+        raise ValueError(f"--num-envs must be positive, got {args.num_envs}")
+    envs = make_vec(args.id, num_envs=args.num_envs, vectorization_mode=args.mode)
+    try:
+        rate = benchmark_vector_step(envs, target_duration=args.seconds, seed=0)
+        label = type(envs.unwrapped).__name__
+    finally:
+        envs.close()
+    print(f"{args.id}: {rate:,.0f} sub-env steps/s, {args.num_envs} envs in {label}", file=out)
+    return 0
+
+
+def parse_keys(pairs: list[str], action_space: Any) -> dict[str, Any] | None:
+    """``["a=0", "wd=[1, 0.5]"]`` to ``play``'s ``keys_to_action`` (values are JSON)."""
+    if not pairs:
+        return None
+    mapping: dict[str, Any] = {}
+    for pair in pairs:
+        keys, sep, value = pair.partition("=")
+        if not sep or not keys:
+            raise ValueError(f"--key expects KEYS=ACTION, e.g. --key a=0 or --key wd=[1,0.5]; got {pair!r}")
+        try:
+            action = json.loads(value)
+        except json.JSONDecodeError:
+            raise ValueError(f"--key {pair!r}: the action {value!r} is not a number or JSON list") from None
+        dtype = getattr(action_space, "dtype", None)
+        mapping[keys] = np.asarray(action, dtype=dtype) if isinstance(action, list) else action
+    return mapping
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the env with the keyboard in a window (Escape or closing the window quits)."""
+    from palaestra.utils.play import MissingKeysToAction, play
+
+    env = make(args.id, render_mode="rgb_array")
+    try:
+        keys = parse_keys(args.key, env.action_space)
+        noop = 0 if args.noop is None else json.loads(args.noop)
+        try:
+            play(env, keys_to_action=keys, seed=args.seed, fps=args.fps, zoom=args.zoom, noop=noop)
+        except MissingKeysToAction:
+            raise ValueError(
+                f"{args.id} has no keyboard mapping of its own; give one with --key, e.g. --key a=0 --key d=1"
+            ) from None
+    finally:
+        env.close()
+    return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from palaestra.cli._commands import cmd_info, cmd_list, cmd_run
+from palaestra.cli._commands import cmd_bench, cmd_check, cmd_info, cmd_list, cmd_play, cmd_run
 from palaestra.error import Error
 
 __all__ = ["build_parser", "main"]
@@ -25,13 +25,39 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, default=None, help="seed of the first episode")
     run.add_argument("--max-steps", type=int, default=None, help="override max_episode_steps")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    check = sub.add_parser("check", help="run check_env on an environment (API conformance)")
+    check.add_argument("id")
+    check.add_argument("--skip-render", action="store_true", help="do not check rendering")
+    bench = sub.add_parser("bench", help="measure steps per second with random actions")
+    bench.add_argument("id")
+    bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default 3)")
+    bench.add_argument("--num-envs", type=int, default=None, help="measure make_vec with this many envs")
+    bench.add_argument(
+        "--mode", default=None, help="make_vec's vectorization_mode: sync, async, vector_entry_point, ns/name"
+    )
+    play = sub.add_parser("play", help="play an environment with the keyboard in a window")
+    play.add_argument("id")
+    play.add_argument(
+        "--key", action="append", default=[], metavar="KEYS=ACTION", help="e.g. --key a=0 --key wd=[1,0.5]"
+    )
+    play.add_argument("--noop", default=None, help="action when no mapped key is pressed (JSON, default 0)")
+    play.add_argument("--seed", type=int, default=None, help="seed of every reset")
+    play.add_argument("--fps", type=int, default=None, help="frames per second (default: the env's)")
+    play.add_argument("--zoom", type=float, default=None, help="window scale")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the exit code."""
     args = build_parser().parse_args(argv)
-    commands = {"list": cmd_list, "info": cmd_info, "run": cmd_run}
+    commands = {
+        "list": cmd_list,
+        "info": cmd_info,
+        "run": cmd_run,
+        "check": cmd_check,
+        "bench": cmd_bench,
+        "play": cmd_play,
+    }
     try:
         return commands[args.command](args)
     except (Error, ValueError, TypeError, ImportError, KeyError) as e:
