@@ -221,13 +221,18 @@ def check_step_determinism(env: Env[Any, Any], seed: int = 123) -> None:
 def check_returned_data_not_reused(env: Env[Any, Any], seed: int = 123) -> None:
     """No two results of reset/step share an array or mutable object (users keep old ones)."""
     env.action_space.seed(seed)
-    results = [("env.reset() (call 1)", env.reset(seed=seed))]
-    for _ in range(2):
+    results: list[tuple[str, tuple[Any, Any]]] = []
+
+    def keep(call: str, obs: Any, info: Any) -> None:
+        results.append((f"{call} (call {len(results) + 1})", (obs, info)))
+
+    keep("env.reset()", *env.reset(seed=seed))
+    for _ in range(2):  # two steps, unless the episode ends first
         obs, _, terminated, truncated, info = env.step(env.action_space.sample())
-        results.append((f"env.step() (call {len(results) + 1})", (obs, info)))
+        keep("env.step()", obs, info)
         if terminated or truncated:
             break
-    results.append((f"env.reset() (call {len(results) + 1})", env.reset(seed=seed)))
+    keep("env.reset()", *env.reset(seed=seed))
     for (call_1, data_1), (call_2, data_2) in combinations(results, 2):
         for index, what in ((0, "observations"), (1, "infos")):
             _require(
