@@ -195,3 +195,35 @@ def test_func_env_unimplemented_functions_say_what_to_write():
 
 def test_experimental_is_a_lazy_top_level_name():
     assert palaestra.experimental.functional.FuncEnv is FuncEnv
+
+
+def test_call_async_passes_a_name_keyword_through():
+    envs = AsyncVectorEnv([lambda: info_env(0), lambda: info_env(1)], num_workers=1)
+    try:
+        envs.call_async("label_with", name="x")
+        assert envs.call_wait() == ("x-0", "x-1")
+    finally:
+        envs.close()
+
+
+def test_vector_episode_statistics_reset_takes_a_positional_seed():
+    from palaestra.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(palaestra.make_vec("CartPole-v1", 2, vectorization_mode="sync"))
+    positional, _ = envs.reset(3)
+    keyword, _ = envs.reset(seed=3)
+    assert np.array_equal(positional, keyword)
+
+
+def test_space_checks_take_gymnasiums_keywords():
+    from palaestra.spaces import Box
+    from palaestra.utils.passive_env_checker import check_action_space, check_observation_space
+
+    with pytest.warns(UserWarning, match="A Box steering space maximum and minimum values are equal"):
+        check_action_space(Box(0, 0, (1,)), space_type="steering")
+    seen = []
+    check_observation_space(
+        palaestra.spaces.Tuple([Box(0, 0, (1,))]),
+        check_box_space_fn=lambda box, kind: seen.append((box.shape, kind)),
+    )
+    assert seen == [((1,), "observation")]

@@ -57,3 +57,58 @@ def test_gymnasium_public_names_exist(suffix):
     ours = importlib.import_module("palaestra" + suffix)
     missing = sorted(n for n in public_names(reference) if not hasattr(ours, n))
     assert not missing, f"palaestra{suffix} lacks {missing}"
+
+
+def _signature(obj):
+    try:
+        parameters = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature
+        return None
+    listed = []
+    for p in parameters:
+        default = "-" if p.default is inspect.Parameter.empty else repr(p.default)
+        if "0x" in default or len(default) > 60:  # a function or registry object: not comparable
+            default = "<object>"
+        listed.append((p.name, p.kind, default))
+    return listed
+
+
+def _callables(reference, ours):
+    """Pairs to compare, as (label, reference callable, our callable).
+
+    Each public function and class, and the public methods (and ``__init__``) that a
+    reference class defines itself.
+    """
+    for name in sorted(public_names(reference)):
+        a, b = getattr(reference, name), getattr(ours, name, None)
+        if not callable(a) or b is None:
+            continue
+        yield name, a, b
+        if inspect.isclass(a):
+            for method, value in vars(a).items():
+                public = method == "__init__" or not method.startswith("_")
+                if public and inspect.isfunction(value) and hasattr(b, method):
+                    yield f"{name}.{method}", value, getattr(b, method)
+
+
+@pytest.mark.parametrize("suffix", MODULES)
+def test_signatures_extend_gymnasiums(suffix):
+    """Same parameters in the same order, kinds and defaults; palaestra may add more after them."""
+    reference = importlib.import_module("gymnasium" + suffix)
+    ours = importlib.import_module("palaestra" + suffix)
+    mismatches = []
+    for label, a, b in _callables(reference, ours):
+        theirs, mine = _signature(a), _signature(b)
+        if theirs is None or mine is None:
+            continue
+        var_kw = inspect.Parameter.VAR_KEYWORD
+        theirs_fixed = [p for p in theirs if p[1] is not var_kw]
+        mine_fixed = [p for p in mine if p[1] is not var_kw]
+        prefix = mine_fixed[: len(theirs_fixed)]
+        same = len(prefix) == len(theirs_fixed) and all(
+            t[:2] == m[:2] and (t[2] == m[2] or t[2] == "<object>")
+            for t, m in zip(theirs_fixed, prefix, strict=True)
+        )
+        if not same or (len(theirs) != len(theirs_fixed) and len(mine) == len(mine_fixed)):
+            mismatches.append(f"{label}: Gymnasium {theirs} vs palaestra {mine}")
+    assert not mismatches, "\n".join(mismatches)

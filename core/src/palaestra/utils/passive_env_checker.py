@@ -6,6 +6,7 @@ Problems that break the API contract raise; questionable but workable choices wa
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,31 +26,48 @@ __all__ = [
 ]
 
 
-def _check_space(space: Any, kind: str) -> None:
+BoxCheck = Callable[[spaces.Box, str], None]
+
+
+def _check_box(space: spaces.Box, kind: str) -> None:
+    if np.any(space.low == space.high):
+        logger.warn(f"A Box {kind} space maximum and minimum values are equal.")
+
+
+def _check_space(space: Any, kind: str, check_box: BoxCheck | None) -> None:
     if not isinstance(space, spaces.Space):
         raise TypeError(
             f"The {kind} space does not inherit from `palaestra.spaces.Space`, actual type: "
             f"{type(space)}. Build it from palaestra.spaces."
         )
     if isinstance(space, spaces.Box):
-        if np.any(space.low == space.high):
-            logger.warn(f"A Box {kind} space maximum and minimum values are equal.")
+        (check_box or _check_box)(space, kind)
     elif isinstance(space, (spaces.Tuple, spaces.Dict)):
         subspaces = space.spaces.values() if isinstance(space, spaces.Dict) else space.spaces
         if len(subspaces) == 0:
             raise Error(f"An empty {type(space).__name__} {kind} space is not allowed.")
         for sub in subspaces:
-            _check_space(sub, kind)
+            _check_space(sub, kind, check_box)
 
 
-def check_observation_space(space: Any) -> None:
-    """Check an observation space is a valid palaestra space."""
-    _check_space(space, "observation")
+def check_observation_space(
+    space: Any, *, space_type: str = "observation", check_box_space_fn: BoxCheck | None = None
+) -> None:
+    """Check an observation space is a valid palaestra space.
+
+    Args:
+        space: The space (Tuple and Dict spaces are checked member by member).
+        space_type: The word used for the space in messages.
+        check_box_space_fn: Replaces the check of each Box, called as ``fn(box, space_type)``.
+    """
+    _check_space(space, space_type, check_box_space_fn)
 
 
-def check_action_space(space: Any) -> None:
-    """Check an action space is a valid palaestra space."""
-    _check_space(space, "action")
+def check_action_space(
+    space: Any, *, space_type: str = "action", check_box_space_fn: BoxCheck | None = None
+) -> None:
+    """Check an action space is a valid palaestra space (arguments as :func:`check_observation_space`)."""
+    _check_space(space, space_type, check_box_space_fn)
 
 
 def _check_obs_type(obs: Any, space: spaces.Space[Any], pre: str) -> None:

@@ -394,8 +394,11 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.call_async(name, *args, **kwargs)
         return self.call_wait()
 
-    def call_async(self, name: str, *args: Any, **kwargs: Any) -> None:
-        """Send the call to the workers without waiting."""
+    def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Send the call to the workers without waiting.
+
+        ``name`` is positional-only, so the method called may itself take a ``name`` keyword.
+        """
         self._assert_ready("call_async")
         self._send_all(("call", (name, args, kwargs)))
         self._state = AsyncState.WAITING_CALL

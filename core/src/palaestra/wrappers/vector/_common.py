@@ -56,8 +56,8 @@ class RecordEpisodeStatistics(VectorWrapper[Any, Any, Any]):
         self.return_queue: deque[float] = deque(maxlen=buffer_length)
         self.length_queue: deque[int] = deque(maxlen=buffer_length)
 
-    def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    def reset(  # seed and options may be positional here, as in Gymnasium
+        self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset and restart the counters of the reset sub-envs."""
         from palaestra.vector._autoreset import check_reset_mask
