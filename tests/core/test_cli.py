@@ -68,12 +68,30 @@ def test_errors_are_one_line_with_nonzero_exit(args, message):
 
 
 def test_check_lists_warnings_once_and_passes():
-    result = run("check", "CartPole-v1")
+    result = run("check", "CartPole-v1", "Pendulum-v1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "warning: A Box observation space has a lower bound of -infinity; is that intended?",
-        "warning: A Box observation space has an upper bound of infinity; is that intended?",
+        "CartPole-v1: warning: A Box observation space has a lower bound of -infinity; is that intended?",
+        "CartPole-v1: warning: A Box observation space has an upper bound of infinity; is that intended?",
         "CartPole-v1: passed check_env (2 warnings)",
+        "Pendulum-v1: warning: A Box action space works best symmetric and normalised, [-1, 1] (or [0, 1]); "
+        "rescale actions inside the env or with the RescaleAction wrapper.",
+        "Pendulum-v1: passed check_env (1 warning)",
+    ]
+
+
+def test_check_a_whole_plugin(capsys):
+    assert main(["check", "--plugin", "toy_text", "--skip-render"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{env_id}: passed check_env (0 warnings)"
+        for env_id in (
+            "Blackjack-v1",
+            "CliffWalking-v1",
+            "CliffWalkingSlippery-v1",
+            "FrozenLake-v1",
+            "FrozenLake8x8-v1",
+            "Taxi-v4",
+        )
     ]
 
 
@@ -96,10 +114,13 @@ def test_check_fails_with_the_violation(capsys):
 
     palaestra.register("CliTruncating-v0", entry_point=Truncating)
     try:
-        assert main(["check", "CliTruncating-v0", "--skip-render"]) == 1
+        assert main(["check", "CliTruncating-v0", "CartPole-v1", "--skip-render"]) == 1
     finally:
         del palaestra.registry["CliTruncating-v0"]
-    assert "palaestra: error: The env truncates after one step" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert captured.out.startswith("CliTruncating-v0: FAILED check_env: The env truncates after one step")
+    assert "CartPole-v1: passed check_env" in captured.out  # the others are still checked
+    assert captured.err == "palaestra: error: 1 of 2 envs failed check_env: CliTruncating-v0\n"
 
 
 def test_bench_reports_rates(capsys):
@@ -114,6 +135,8 @@ def test_bench_reports_rates(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
+        (["check"], "Give env ids to check, or --plugin NAME"),
+        (["check", "--plugin", "nope"], "No installed plugin is called 'nope'"),
         (["bench", "CartPole-v1", "--seconds", "0"], "--seconds must be positive, got 0.0"),
         (["bench", "CartPole-v1", "--num-envs", "0"], "--num-envs must be positive, got 0"),
         (["play", "CartPole-v1"], "CartPole-v1 has no keyboard mapping of its own; give one with --key"),

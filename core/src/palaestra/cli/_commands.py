@@ -120,22 +120,58 @@ def _episode(env: Any, seed: int | None) -> tuple[float, int]:
             return total, length
 
 
-def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run ``check_env`` on the unwrapped env; warnings are listed, a violation fails."""
+def _plugin_ids(plugin: str) -> list[str]:
+    """Every id the plugin ``plugin`` (its entry-point name) registers."""
+    host = get_host()
+    records = host.table.get(plugin)
+    if not records:
+        raise ValueError(
+            f"No installed plugin is called {plugin!r}; `palaestra list` shows what is installed."
+        )
+    host.load_namespace(plugin)
+    registry = host.registry
+    return sorted(env_id for env_id in registry if registry.owner(env_id) == records[0].distribution)
+
+
+def _check_one(env_id: str, skip_render: bool) -> list[str]:
+    """Run ``check_env`` on ``env_id``'s unwrapped env; the warnings it gave, once each."""
     from palaestra.utils.env_checker import check_env
 
-    out = out or sys.stdout
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        env = make(args.id)
+        env = make(env_id)
         try:
-            check_env(env.unwrapped, skip_render_check=args.skip_render)
+            check_env(env.unwrapped, skip_render_check=skip_render)
         finally:
             env.close()
-    messages = list(dict.fromkeys(str(w.message) for w in caught))  # once each, in order
-    for message in messages:
-        print(f"warning: {message.removeprefix('WARN: ')}", file=out)
-    print(f"{args.id}: passed check_env ({len(messages)} warnings)", file=out)
+    return list(dict.fromkeys(str(w.message).removeprefix("WARN: ") for w in caught))
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run ``check_env`` on each env; warnings are listed, any violation fails the command.
+
+    A plugin author checks a whole suite with ``--plugin NAME``.
+    """
+    from palaestra.error import EnvCheckError
+
+    out = out or sys.stdout
+    ids = list(args.ids) + (_plugin_ids(args.plugin) if args.plugin else [])
+    if not ids:
+        raise ValueError("Give env ids to check, or --plugin NAME for every env of an installed plugin.")
+    failed = []
+    for env_id in ids:
+        try:
+            messages = _check_one(env_id, args.skip_render)
+        except EnvCheckError as e:
+            print(f"{env_id}: FAILED check_env: {e}", file=out)
+            failed.append(env_id)
+            continue
+        for message in messages:
+            print(f"{env_id}: warning: {message}", file=out)
+        count = f"{len(messages)} warning" + ("" if len(messages) == 1 else "s")
+        print(f"{env_id}: passed check_env ({count})", file=out)
+    if failed:
+        raise EnvCheckError(f"{len(failed)} of {len(ids)} envs failed check_env: {', '.join(failed)}")
     return 0
 
 
