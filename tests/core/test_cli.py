@@ -112,15 +112,25 @@ def test_check_fails_with_the_violation(capsys):
         def step(self, action):
             return np.zeros(2, np.float32), 0.0, False, True, {}
 
+    class Exploding(Truncating):
+        def reset(self, *, seed=None, options=None):
+            raise RuntimeError("boom")
+
     palaestra.register("CliTruncating-v0", entry_point=Truncating)
+    palaestra.register("CliExploding-v0", entry_point=Exploding)
     try:
-        assert main(["check", "CliTruncating-v0", "CartPole-v1", "--skip-render"]) == 1
+        assert main(["check", "CliTruncating-v0", "CliExploding-v0", "CartPole-v1", "--skip-render"]) == 1
     finally:
         del palaestra.registry["CliTruncating-v0"]
+        del palaestra.registry["CliExploding-v0"]
     captured = capsys.readouterr()
-    assert captured.out.startswith("CliTruncating-v0: FAILED check_env: The env truncates after one step")
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("CliTruncating-v0: FAILED check_env: The env truncates after one step")
+    assert lines[1] == "CliExploding-v0: FAILED check_env: RuntimeError: boom"
     assert "CartPole-v1: passed check_env" in captured.out  # the others are still checked
-    assert captured.err == "palaestra: error: 1 of 2 envs failed check_env: CliTruncating-v0\n"
+    assert (
+        captured.err == "palaestra: error: 2 of 3 envs failed check_env: CliTruncating-v0, CliExploding-v0\n"
+    )
 
 
 def test_bench_reports_rates(capsys):
@@ -142,6 +152,7 @@ def test_bench_reports_rates(capsys):
         (["play", "CartPole-v1"], "CartPole-v1 has no keyboard mapping of its own; give one with --key"),
         (["play", "CartPole-v1", "--key", "a"], "--key expects KEYS=ACTION"),
         (["play", "CartPole-v1", "--key", "a=left"], "the action 'left' is not a number or JSON list"),
+        (["play", "CartPole-v1", "--key", "a=0", "--noop", "x"], "--noop: the action 'x' is not a number"),
     ],
 )
 def test_bench_and_play_errors(args, message, capsys):

@@ -166,6 +166,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(f"{env_id}: FAILED check_env: {e}", file=out)
             failed.append(env_id)
             continue
+        except Exception as e:  # the env (or making it) broke: a failure of that env, not of the run
+            print(f"{env_id}: FAILED check_env: {type(e).__name__}: {e}", file=out)
+            failed.append(env_id)
+            continue
         for message in messages:
             print(f"{env_id}: warning: {message}", file=out)
         count = f"{len(messages)} warning" + ("" if len(messages) == 1 else "s")
@@ -202,8 +206,19 @@ def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def parse_action(text: str, action_space: Any, option: str) -> Any:
+    """An action written as JSON: a number, or a list (made an array of the space's dtype)."""
+    try:
+        action = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"{option}: the action {text!r} is not a number or JSON list") from None
+    if isinstance(action, list):
+        return np.asarray(action, dtype=getattr(action_space, "dtype", None))
+    return action
+
+
 def parse_keys(pairs: list[str], action_space: Any) -> dict[str, Any] | None:
-    """``["a=0", "wd=[1, 0.5]"]`` to ``play``'s ``keys_to_action`` (values are JSON)."""
+    """``["a=0", "wd=[1, 0.5]"]`` to ``play``'s ``keys_to_action``."""
     if not pairs:
         return None
     mapping: dict[str, Any] = {}
@@ -211,12 +226,7 @@ def parse_keys(pairs: list[str], action_space: Any) -> dict[str, Any] | None:
         keys, sep, value = pair.partition("=")
         if not sep or not keys:
             raise ValueError(f"--key expects KEYS=ACTION, e.g. --key a=0 or --key wd=[1,0.5]; got {pair!r}")
-        try:
-            action = json.loads(value)
-        except json.JSONDecodeError:
-            raise ValueError(f"--key {pair!r}: the action {value!r} is not a number or JSON list") from None
-        dtype = getattr(action_space, "dtype", None)
-        mapping[keys] = np.asarray(action, dtype=dtype) if isinstance(action, list) else action
+        mapping[keys] = parse_action(value, action_space, f"--key {pair!r}")
     return mapping
 
 
@@ -227,7 +237,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     env = make(args.id, render_mode="rgb_array")
     try:
         keys = parse_keys(args.key, env.action_space)
-        noop = 0 if args.noop is None else json.loads(args.noop)
+        noop = 0 if args.noop is None else parse_action(args.noop, env.action_space, "--noop")
         try:
             play(env, keys_to_action=keys, seed=args.seed, fps=args.fps, zoom=args.zoom, noop=noop)
         except MissingKeysToAction:
