@@ -70,17 +70,17 @@ def install_hint(namespace: str | None, name: str, installed: set[str]) -> str |
         name: The env name (may be empty when only the namespace is known).
         installed: Namespaces whose plugins are installed.
     """
-    for suite_ns, (extra, dist, names) in REFERENCE_SUITES.items():
-        if suite_ns in installed:
-            if namespace is None and name in names:
-                return (
-                    f"It belongs to the `{dist}` suite, which is installed but does not provide it in "
-                    "this version."
-                )
-            continue
-        if namespace == suite_ns or (namespace is None and name in names):
-            return (
-                f"It is provided by the distribution `{dist}`, which is not installed. "
-                f'Install it with: pip install "palaestra[{extra}]"'
-            )
+    owner = suite_of(namespace, name)
+    if owner not in REFERENCE_SUITES:
+        return None
+    extra, dist, _ = REFERENCE_SUITES[owner]
+    if owner not in installed:
+        return (
+            f"It is provided by the distribution `{dist}`, which is not installed. "
+            f'Install it with: pip install "palaestra[{extra}]"'
+        )
+    if namespace is None:
+        return (
+            f"It belongs to the `{dist}` suite, which is installed but does not provide it in this version."
+        )
     return None

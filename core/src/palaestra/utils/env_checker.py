@@ -162,10 +162,11 @@ def check_reset_seed_determinism(env: Env[Any, Any]) -> None:
         state_5 != state_1,
         "`env.reset(seed=456)` leaves `np_random` as seed 123 did; call `super().reset(seed=seed)` in `reset`.",
     )
-    default = inspect.signature(env.reset).parameters.get("seed")
-    if default is not None and default.default is not None:
+    seed_parameter = inspect.signature(env.reset).parameters.get("seed")
+    if seed_parameter is not None and seed_parameter.default is not None:
         logger.warn(
-            f"The default of `reset`'s `seed` should be None (an unseeded reset), it is {default.default!r}."
+            "The default of `reset`'s `seed` should be None (an unseeded reset), "
+            f"it is {seed_parameter.default!r}."
         )
 
 
