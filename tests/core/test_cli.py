@@ -32,6 +32,12 @@ def test_info_shows_spec_spaces_and_render_modes():
     assert "id=Pendulum-v1" in out and "max_episode_steps=200" in out
     assert "action_space=Box(-2.0, 2.0, (1,), float32)" in out
     assert "render_modes=['human', 'rgb_array']" in out
+    assert "snapshots=yes" in out
+
+
+def test_info_says_when_an_env_cannot_take_snapshots_and_why(capsys):
+    assert main(["info", "LunarLander-v3"]) == 0
+    assert "snapshots=no (a Box2D world cannot be copied or restored" in capsys.readouterr().out
 
 
 def test_run_reports_returns_and_summary(capsys):

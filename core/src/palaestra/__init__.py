@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from palaestra._registry._make_vec import VectorizeMode
     from palaestra._registry._registry import Registry
     from palaestra._registry._spec import EnvSpec, WrapperSpec
+    from palaestra._snapshot import Snapshot
     from palaestra.spaces import Space
 
     registry: Registry
@@ -31,6 +32,7 @@ __all__ = [
     "ObservationWrapper",
     "PluginHost",
     "RewardWrapper",
+    "Snapshot",
     "Space",
     "VectorizeMode",
     "Wrapper",
@@ -64,6 +66,7 @@ _LAZY_NAMES = {
     "Env": "palaestra._core",
     "ObservationWrapper": "palaestra._core",
     "RewardWrapper": "palaestra._core",
+    "Snapshot": "palaestra._snapshot",
     "Wrapper": "palaestra._core",
     "EnvSpec": "palaestra._registry._spec",
     "WrapperSpec": "palaestra._registry._spec",

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import TYPE_CHECKING, Any, Generic, Literal, SupportsFloat, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, SupportsFloat, TypeVar
 
 import numpy as np
 
+from palaestra import _snapshot, error
+from palaestra._snapshot import Snapshot
 from palaestra.utils import seeding
 from palaestra.utils._record_constructor import RecordConstructorArgs
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from typing_extensions import Self
 
     from palaestra._registry._spec import EnvSpec, WrapperSpec
@@ -52,6 +56,15 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
     metadata: dict[str, Any] = {"render_modes": []}
     render_mode: str | None = None
     spec: EnvSpec | None = None
+
+    #: The instance attributes that hold the env's state between steps, which
+    #: :meth:`snapshot` copies; ``None`` (the default) means the env cannot take snapshots.
+    snapshot_fields: ClassVar[tuple[str, ...] | None] = None
+    #: Why the env cannot take snapshots, for the error :meth:`snapshot` raises.
+    snapshot_unsupported_reason: ClassVar[str] = (
+        "its class lists no snapshot_fields (env authors: name the attributes that hold the "
+        "state there, see the plugin-author guide)"
+    )
 
     action_space: Space[ActType]
     observation_space: Space[ObsType]
@@ -97,6 +110,60 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
     def unwrapped(self) -> Env[ObsType, ActType]:
         """The innermost environment (this one, for a plain ``Env``)."""
         return self
+
+    def snapshot(self) -> Snapshot:
+        """Save the env's state (and its wrappers'), to go back to it with :meth:`restore`.
+
+        Stepping after ``restore(snapshot)`` with the same actions gives the same
+        observations, rewards, flags and infos as stepping on from the moment the snapshot
+        was taken, including draws from ``np_random``. The action and observation spaces'
+        own samplers are not part of the state. A snapshot can be restored many times and
+        pickled (with the simulator state where the env has one).
+
+        Raises:
+            SnapshotNotSupported: The env's simulator cannot save its state.
+        """
+        return Snapshot(
+            _snapshot.owner_of(self),
+            self._snapshot_state(),
+            env_id=None if self.spec is None else self.spec.id,
+            rng=_snapshot.generator_state(self._np_random, self._np_random_seed),
+        )
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Return the env (and its wrappers) to the state saved by :meth:`snapshot`.
+
+        Raises:
+            SnapshotError: The snapshot comes from a differently built env.
+        """
+        layers: list[Env[Any, Any]] = [self]
+        while isinstance(layers[-1], Wrapper):
+            layers.append(layers[-1].env)
+        spec = layers[-1].spec
+        _snapshot.check_fits(layers, None if spec is None else spec.id, snapshot)
+        self._restore_snapshot(snapshot)
+
+    def _restore_snapshot(self, snapshot: Snapshot) -> None:
+        self._restore_state(snapshot.state)
+        if snapshot.rng is None:
+            self._np_random = self._np_random_seed = None
+        else:
+            self._np_random = _snapshot.restored_generator(self._np_random, snapshot.rng)
+            self._np_random_seed = snapshot.rng[2]
+
+    def _snapshot_state(self) -> dict[str, Any]:
+        """Copies of the env's state attributes; override for state a simulator holds."""
+        if self.snapshot_fields is None:
+            raise error.SnapshotNotSupported(
+                f"{self} cannot take snapshots: {self.snapshot_unsupported_reason}"
+            )
+        return _snapshot.copy_fields(
+            self, self.snapshot_fields, "list the attributes that hold the state in snapshot_fields"
+        )
+
+    def _restore_state(self, state: Mapping[str, Any]) -> None:
+        """Set the state attributes from a snapshot's copies (which must stay unchanged)."""
+        _snapshot.restore_fields(self, state)
 
     def __str__(self) -> str:
         if self.spec is None:
@@ -222,6 +289,31 @@ class Wrapper(
         from palaestra._registry._spec import WrapperSpec
 
         return WrapperSpec(cls.class_name(), f"{cls.__module__}:{cls.__name__}", kwargs)
+
+    #: The attributes that hold this wrapper's state, which :meth:`snapshot` copies; ``None``
+    #: (the default) copies every attribute except the env below, spaces and functions.
+    snapshot_fields: ClassVar[tuple[str, ...] | None] = None
+
+    def snapshot(self) -> Snapshot:
+        """Save the state of the env below and of this wrapper (see :meth:`Env.snapshot`)."""
+        return Snapshot(_snapshot.owner_of(self), self._snapshot_state(), self.env.snapshot())
+
+    def _restore_snapshot(self, snapshot: Snapshot) -> None:
+        self.env._restore_snapshot(snapshot.inner)  # type: ignore[arg-type]
+        self._restore_state(snapshot.state)
+
+    def _snapshot_state(self) -> dict[str, Any]:
+        from palaestra.spaces import Space
+
+        fields = self.snapshot_fields
+        if fields is None:
+            fields = tuple(_snapshot.wrapper_state_names(self, (Env, Space)))
+        return _snapshot.copy_fields(
+            self,
+            fields,
+            f"set {type(self).__name__}.snapshot_fields to the attributes that hold its state "
+            "(() when it has none)",
+        )
 
     def has_wrapper_attr(self, name: str) -> bool:
         """Whether this wrapper or any env below it has attribute ``name``."""

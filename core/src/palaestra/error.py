@@ -34,6 +34,8 @@ __all__ = [
     "PluginLoadError",
     "RegistrationError",
     "ResetNeeded",
+    "SnapshotError",
+    "SnapshotNotSupported",
     "SubEnvError",
     "UnregisteredEnv",
     "UnsupportedMode",
@@ -141,6 +143,14 @@ class EnvCheckError(Error, AssertionError):
     Also an ``AssertionError``: Gymnasium's checks fail with one, so ``except`` clauses
     written for them keep working.
     """
+
+
+class SnapshotNotSupported(Error, NotImplementedError):
+    """The environment cannot save and restore its state (``Env.snapshot``)."""
+
+
+class SnapshotError(Error, ValueError):
+    """A snapshot does not fit the environment it is restored into, or cannot be taken."""
 
 
 class DeprecatedWrapper(ImportError):

@@ -12,8 +12,10 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._api import make, make_vec
+from palaestra.error import SnapshotNotSupported
 
 __all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run"]
 
@@ -57,9 +59,18 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"action_space={env.action_space}", file=out)
         print(f"render_modes={env.metadata.get('render_modes', [])}", file=out)
         print(f"render_fps={env.metadata.get('render_fps')}", file=out)
+        print(f"snapshots={_snapshot_support(env)}", file=out)
     finally:
         env.close()
     return 0
+
+
+def _snapshot_support(env: Env[Any, Any]) -> str:
+    try:
+        env.unwrapped.snapshot()
+    except SnapshotNotSupported:
+        return f"no ({env.unwrapped.snapshot_unsupported_reason})"
+    return "yes"
 
 
 def _bar(done: int, total: int, width: int = 30) -> str:

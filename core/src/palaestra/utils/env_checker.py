@@ -17,7 +17,7 @@ import numpy as np
 
 from palaestra import logger, spaces
 from palaestra._core import Env
-from palaestra.error import EnvCheckError
+from palaestra.error import EnvCheckError, SnapshotNotSupported
 from palaestra.utils.passive_env_checker import (
     check_action_space,
     check_observation_space,
@@ -35,6 +35,7 @@ __all__ = [
     "check_reset_seed_determinism",
     "check_returned_data_not_reused",
     "check_seed_deprecation",
+    "check_snapshot",
     "check_space_limit",
     "check_step_determinism",
     "data_equivalence",
@@ -243,6 +244,42 @@ def check_returned_data_not_reused(env: Env[Any, Any], seed: int = 123) -> None:
             )
 
 
+def check_snapshot(env: Env[Any, Any], seed: int = 123, steps: int = 5) -> None:
+    """After ``restore(snapshot)`` the env goes on exactly as it did after ``snapshot()``.
+
+    Skipped for envs that cannot take snapshots and for nondeterministic specs.
+    """
+    if _declared_nondeterministic(env):
+        return
+    env.action_space.seed(seed)
+    env.reset(seed=seed)
+    env.step(env.action_space.sample())
+    try:
+        snapshot = env.snapshot()
+    except SnapshotNotSupported:
+        return
+    actions = [env.action_space.sample() for _ in range(steps)]
+
+    def play() -> list[Any]:
+        results: list[Any] = []
+        for action in actions:
+            result = env.step(action)
+            results.append(deepcopy(result))
+            if result[2] or result[3]:
+                results.append(deepcopy(env.reset()))
+        return [*results, _generator_state(env)]
+
+    first = play()
+    env.restore(snapshot)
+    second = play()
+    _require(
+        data_equivalence(first, second, exact=True),
+        "After env.restore(snapshot), the same actions give different results than they did right "
+        "after env.snapshot(); snapshot_fields (or _snapshot_state/_restore_state) must cover every "
+        "attribute that step and reset read and write, and randomness must come from `self.np_random`.",
+    )
+
+
 def check_reset_return_info_deprecation(env: Env[Any, Any]) -> None:
     """Warn when ``reset`` still takes the removed ``return_info`` argument."""
     if "return_info" in inspect.signature(env.reset).parameters:
@@ -325,7 +362,8 @@ def check_env(
 ) -> None:
     """Check that ``env`` follows the palaestra (Gymnasium 1.x) environment API.
 
-    The spaces, then every ``check_*`` function of this module, then rendering (the env's
+    The spaces, then every ``check_*`` function of this module (``check_snapshot`` for
+    envs that can take snapshots), then rendering (the env's
     own mode and, through its spec, each other declared mode except ``"human"``) and
     closing twice.
 
@@ -363,6 +401,7 @@ def check_env(
     env_step_passive_checker(env, env.action_space.sample())
     check_step_determinism(env)
     check_returned_data_not_reused(env)
+    check_snapshot(env)
     if not skip_render_check:
         _check_render_modes(env)
     if not skip_close_check:

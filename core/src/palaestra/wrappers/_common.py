@@ -35,6 +35,8 @@ class TimeLimit(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         max_episode_steps: Steps after which ``truncated`` is set (positive int).
     """
 
+    snapshot_fields = ("_elapsed_steps",)
+
     def __init__(self, env: Env[Any, Any], max_episode_steps: int) -> None:
         if not isinstance(max_episode_steps, int) or isinstance(max_episode_steps, bool):
             raise TypeError(
@@ -74,6 +76,8 @@ class OrderEnforcing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         env: The env to guard.
         disable_render_order_enforcing: Allow ``render`` before ``reset``.
     """
+
+    snapshot_fields = ("_has_reset",)
 
     def __init__(self, env: Env[Any, Any], disable_render_order_enforcing: bool = False) -> None:
         RecordConstructorArgs.__init__(self, disable_render_order_enforcing=disable_render_order_enforcing)
@@ -118,6 +122,8 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     After the first checks the wrapper forwards calls without further work.
     """
+
+    snapshot_fields = ()  # which checks already ran is not episode state
 
     def __init__(self, env: Env[Any, Any]) -> None:
         RecordConstructorArgs.__init__(self)

@@ -72,6 +72,8 @@ class HumanRendering(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     ``make`` adds it when ``render_mode="human"`` is asked of an env that only renders arrays.
     """
 
+    snapshot_fields = ()  # the window shows whatever comes next
+
     ACCEPTED_RENDER_MODES = ("rgb_array", "rgb_array_list", "depth_array", "depth_array_list")
 
     def __init__(self, env: Env[Any, Any]) -> None:
@@ -237,6 +239,8 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
         disable_logger: Ignored (kept for Gymnasium compatibility).
         gc_trigger: Run the garbage collector after saving a video of episode ``i``.
     """
+
+    snapshot_fields = ()  # a restore does not rewind the video being written
 
     def __init__(
         self,

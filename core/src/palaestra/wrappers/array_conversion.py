@@ -207,6 +207,8 @@ class ArrayConversion(ConvertingWrapper, Wrapper[Any, Any, Any, Any], RecordCons
         target_device: Device for the agent's arrays.
     """
 
+    snapshot_fields = ()  # conversion only
+
     def __init__(
         self,
         env: Env[Any, Any],

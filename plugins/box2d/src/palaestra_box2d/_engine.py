@@ -17,6 +17,13 @@ except ImportError as e:  # pragma: no cover - the plugin depends on it
         'Box2D is not installed: pip install "palaestra[box2d]"  (Python >= 3.14 builds box2d-py, which needs swig)'
     ) from e
 
-__all__ = ["Box2D", "ContactListener"]
+__all__ = ["NO_SNAPSHOTS", "Box2D", "ContactListener"]
 
 ContactListener = Box2D.b2ContactListener
+
+# Why the Box2D envs cannot take snapshots (Env.snapshot_unsupported_reason).
+NO_SNAPSHOTS = (
+    "a Box2D world cannot be copied or restored: the engine keeps contacts and solver "
+    "warm-starting state that its Python bindings cannot write back, so a world rebuilt from "
+    "body positions and velocities would not continue the same trajectory"
+)

@@ -15,7 +15,7 @@ import numpy as np
 from palaestra import Env, spaces
 from palaestra.utils import EzPickle
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
-from palaestra_box2d._engine import Box2D, ContactListener
+from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 
 __all__ = ["BipedalWalker"]
 
@@ -106,6 +106,8 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
         hardcore: Add stumps, stairs and pits to the terrain.
     """
+
+    snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
 

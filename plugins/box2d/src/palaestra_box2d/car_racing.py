@@ -17,7 +17,7 @@ from palaestra import Env, spaces
 from palaestra.error import InvalidAction
 from palaestra.utils import EzPickle
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
-from palaestra_box2d._engine import Box2D, ContactListener
+from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d.car_dynamics import Car
 
 __all__ = ["CarRacing"]
@@ -120,6 +120,8 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
             reset unless ``options={"randomize": False}``).
         continuous: Continuous (steer, gas, brake) or five discrete actions.
     """
+
+    snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
 

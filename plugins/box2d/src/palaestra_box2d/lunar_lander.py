@@ -17,7 +17,7 @@ from palaestra import Env, logger, spaces
 from palaestra.error import InvalidAction
 from palaestra.utils import EzPickle
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
-from palaestra_box2d._engine import Box2D, ContactListener
+from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 
 __all__ = ["LunarLander"]
 
@@ -86,6 +86,8 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
         wind_power: Peak wind force (recommended ``[0, 20]``).
         turbulence_power: Peak turbulence torque (recommended ``[0, 2]``).
     """
+
+    snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
 

@@ -52,6 +52,8 @@ class AcrobotEnv(Env[np.ndarray, int]):
         render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
     """
 
+    snapshot_fields = ("state",)
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
 
     dt = 0.2

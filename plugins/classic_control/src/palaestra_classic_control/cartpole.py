@@ -63,6 +63,8 @@ class CartPoleEnv(Env[np.ndarray, int]):
         render_mode: ``"human"``, ``"rgb_array"`` or ``None``.
     """
 
+    snapshot_fields = ("_s", "steps_beyond_terminated")
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
 
     gravity = Constant()

@@ -55,6 +55,8 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         goal_velocity: Minimum velocity at the goal.
     """
 
+    snapshot_fields = ("state", "_own_state")
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
 
     min_action = Constant()

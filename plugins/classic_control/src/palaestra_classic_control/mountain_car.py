@@ -27,6 +27,8 @@ class MountainCarEnv(Env[np.ndarray, int]):
         goal_velocity: Minimum velocity at the goal.
     """
 
+    snapshot_fields = ("_s",)
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # The valley, the car's limits and its engine: the same for every instance.
     min_position, max_position, goal_position = -1.2, 0.6, 0.5

@@ -35,6 +35,8 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         g: Gravitational acceleration.
     """
 
+    snapshot_fields = ("_s", "last_u")  # last_u: the torque arrow in renders
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # A unit mass on a massless unit rod, integrated every 0.05 s; only gravity varies.
     m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (the reference's attribute name)

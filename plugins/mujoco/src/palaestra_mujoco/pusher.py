@@ -38,6 +38,8 @@ class PusherEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    snapshot_fields = (*SuiteEnv.snapshot_fields, "goal_pos", "cylinder_pos")
+
     # The arm, the cylinder and the goal are separate islands: solving them apart is what
     # the reference does, and it rounds differently from solving them together.
     skipped_stages = ()

@@ -31,6 +31,8 @@ class ReacherEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    snapshot_fields = (*SuiteEnv.snapshot_fields, "goal")
+
     def __init__(
         self,
         xml_file: str = "reacher.xml",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -36,6 +36,8 @@ class TabularEnv(Env[int, int]):
     every reset draws one for the initial state, as the reference does, so seeded runs give
     the same numbers. Cumulative probabilities are computed once, at construction.
     """
+
+    snapshot_fields: ClassVar[tuple[str, ...]] = ("s", "lastaction")
 
     def _finalize_tables(self, num_states: int, num_actions: int) -> None:
         """Precompute what :meth:`step` needs; call after filling ``self.P``."""

@@ -53,6 +53,9 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
         sab: Follow Sutton & Barto's rules exactly.
     """
 
+    # The dealer card's face and suit are drawn at reset for renders.
+    snapshot_fields = ("player", "dealer", "dealer_top_card_suit", "dealer_top_card_value_str")
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
@@ -63,6 +66,8 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
         self.render_mode = render_mode
         self.player: list[int] = []
         self.dealer: list[int] = []
+        self.dealer_top_card_suit = ""  # drawn at reset
+        self.dealer_top_card_value_str = ""
         self._canvas: Any = None
 
     def _draw(self) -> int:

@@ -46,6 +46,8 @@ class TaxiEnv(TabularEnv):
         fickle_probability: Probability that an episode has a fickle passenger.
     """
 
+    snapshot_fields = (*TabularEnv.snapshot_fields, "fickle_step", "taxi_orientation")
+
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(

@@ -1,0 +1,168 @@
+"""Env state snapshots: what ``Env.snapshot()`` returns and ``Env.restore()`` takes.
+
+A snapshot mirrors the env stack: one layer per wrapper and one for the env itself, each
+holding copies of the attributes that carry that layer's state between steps, and the
+innermost layer also the state of the env's generator. Everything is copied when taken
+and again when restored, so one snapshot can be restored any number of times, and it
+pickles whenever the copied values do.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterable, Mapping
+from copy import deepcopy
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from palaestra import error
+
+__all__ = ["Snapshot"]
+
+
+@dataclass(frozen=True, repr=False)
+class Snapshot:
+    """The state of an environment (and its wrappers) at one moment.
+
+    Made by :meth:`palaestra.Env.snapshot`, consumed by :meth:`palaestra.Env.restore`;
+    treat the fields as opaque.
+
+    Attributes:
+        owner: ``"module:Class"`` of the env or wrapper this layer was taken from.
+        state: Copies of that layer's state attributes, by name.
+        inner: The layer below a wrapper; ``None`` for the innermost env.
+        env_id: The innermost env's spec id (``None`` without a spec, and on wrapper layers).
+        rng: The innermost env's generator as ``(bit generator name, state, seed)``;
+            ``None`` on wrapper layers and when the env had not created its generator yet.
+    """
+
+    owner: str
+    state: Mapping[str, Any]
+    inner: Snapshot | None = None
+    env_id: str | None = None
+    rng: tuple[str, dict[str, Any], int | None] | None = None
+
+    @property
+    def layers(self) -> tuple[str, ...]:
+        """The class names of the layers, outermost first."""
+        names = []
+        layer: Snapshot | None = self
+        while layer is not None:
+            names.append(layer.owner.rpartition(":")[2])
+            layer = layer.inner
+        return tuple(names)
+
+    def __repr__(self) -> str:
+        innermost = self
+        while innermost.inner is not None:
+            innermost = innermost.inner
+        label = f"{innermost.env_id}: " if innermost.env_id is not None else ""
+        return f"Snapshot({label}{' > '.join(self.layers)})"
+
+
+def owner_of(obj: object) -> str:
+    """The ``"module:Class"`` name a snapshot layer records for ``obj``."""
+    cls = type(obj)
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def copy_fields(obj: object, names: Iterable[str], fix: str) -> dict[str, Any]:
+    """Deep copies of ``obj``'s attributes ``names`` (aliasing between them is kept)."""
+    memo: dict[int, Any] = {}
+    copied = {}
+    for name in names:
+        try:
+            value = getattr(obj, name)
+        except AttributeError as e:
+            raise error.SnapshotError(
+                f"cannot snapshot {type(obj).__name__}: it lists {name!r} in snapshot_fields but "
+                f"has no such attribute; {fix}"
+            ) from e
+        try:
+            copied[name] = deepcopy(value, memo)
+        except Exception as e:
+            raise error.SnapshotError(
+                f"cannot snapshot {type(obj).__name__}: its attribute {name!r} "
+                f"({type(value).__name__}) cannot be copied ({e}); {fix}"
+            ) from e
+    return copied
+
+
+def restore_fields(obj: object, state: Mapping[str, Any]) -> None:
+    """Set ``obj``'s attributes from fresh copies of ``state`` (the snapshot stays reusable)."""
+    for name, value in deepcopy(dict(state)).items():
+        setattr(obj, name, value)
+
+
+# Attributes every wrapper has that describe the stack rather than hold state.
+_WRAPPER_PLUMBING = frozenset(
+    {"env", "_action_space", "_observation_space", "_metadata", "_cached_spec", "_saved_kwargs"}
+)
+# Values a wrapper refers to but does not own: the envs below it, spaces, code.
+_NOT_STATE = (
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    partial,
+)
+
+
+def wrapper_state_names(wrapper: object, not_state: tuple[type, ...]) -> list[str]:
+    """A wrapper's own attributes that may carry state, for wrappers without snapshot_fields."""
+    return [
+        name
+        for name, value in vars(wrapper).items()
+        if name not in _WRAPPER_PLUMBING and not isinstance(value, _NOT_STATE + not_state)
+    ]
+
+
+def generator_state(generator: np.random.Generator | None, seed: int | None) -> Any:
+    """The generator's state for a snapshot, or ``None`` when there is no generator yet."""
+    if generator is None:
+        return None
+    bit_generator = generator.bit_generator
+    return (type(bit_generator).__name__, deepcopy(bit_generator.state), seed)
+
+
+def restored_generator(
+    current: np.random.Generator | None, saved: tuple[str, dict[str, Any], int | None]
+) -> np.random.Generator:
+    """A generator in the saved state.
+
+    It is ``current`` itself when the kind matches, so objects holding a reference to the
+    env's generator draw from the restored stream too.
+    """
+    name, state, _ = saved
+    if current is None or type(current.bit_generator).__name__ != name:
+        kind = getattr(np.random, name, None)
+        if not (isinstance(kind, type) and issubclass(kind, np.random.BitGenerator)):
+            raise error.SnapshotError(f"the snapshot's generator uses an unknown bit generator {name!r}")
+        current = np.random.Generator(kind())
+    current.bit_generator.state = deepcopy(state)
+    return current
+
+
+def check_fits(layers: list[Any], env_id: str | None, snapshot: object) -> None:
+    """Raise unless ``snapshot`` was taken from a stack shaped like ``layers`` (outermost first)."""
+    if not isinstance(snapshot, Snapshot):
+        raise TypeError(f"restore() takes a Snapshot made by env.snapshot(), got {type(snapshot).__name__}")
+    saved: list[Snapshot] = []
+    layer: Snapshot | None = snapshot
+    while layer is not None:
+        saved.append(layer)
+        layer = layer.inner
+    here = " > ".join(type(env).__name__ for env in layers)
+    if [s.owner for s in saved] != [owner_of(env) for env in layers]:
+        raise error.SnapshotError(
+            f"the snapshot was taken from {' > '.join(snapshot.layers)} and does not fit {here}; "
+            "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
+        )
+    if env_id is not None and saved[-1].env_id is not None and env_id != saved[-1].env_id:
+        raise error.SnapshotError(
+            f"the snapshot was taken from {saved[-1].env_id} and does not fit {env_id}; "
+            "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
+        )
