@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["wrappers.md", "writing-wrappers.md"]
+PAGES = ["wrappers.md", "writing-wrappers.md", "snapshots.md"]
 
 
 def python_blocks(page):
