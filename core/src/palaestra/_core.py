@@ -136,12 +136,16 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         Raises:
             SnapshotError: The snapshot comes from a differently built env.
         """
+        self._check_snapshot(snapshot)
+        self._restore_snapshot(snapshot)
+
+    def _check_snapshot(self, snapshot: object) -> None:
+        """Raise unless ``snapshot`` fits this stack (before anything is changed)."""
         layers: list[Env[Any, Any]] = [self]
         while isinstance(layers[-1], Wrapper):
             layers.append(layers[-1].env)
         spec = layers[-1].spec
         _snapshot.check_fits(layers, None if spec is None else spec.id, snapshot)
-        self._restore_snapshot(snapshot)
 
     def _restore_snapshot(self, snapshot: Snapshot) -> None:
         self._restore_state(snapshot.state)

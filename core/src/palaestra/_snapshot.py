@@ -20,7 +20,7 @@ import numpy as np
 
 from palaestra import error
 
-__all__ = ["Snapshot"]
+__all__ = ["Snapshot", "VectorSnapshot"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -61,6 +61,46 @@ class Snapshot:
             innermost = innermost.inner
         label = f"{innermost.env_id}: " if innermost.env_id is not None else ""
         return f"Snapshot({label}{' > '.join(self.layers)})"
+
+
+@dataclass(frozen=True, repr=False)
+class VectorSnapshot:
+    """The state of every sub-env of a sync or async vector env at one moment.
+
+    Attributes:
+        envs: Each sub-env's :class:`Snapshot`, in sub-env order.
+        autoreset: Which sub-envs ended their episode on the last step (and so are reset,
+            or must be reset, before their next step).
+    """
+
+    envs: tuple[Snapshot, ...]
+    autoreset: tuple[bool, ...]
+
+    def __repr__(self) -> str:
+        return f"VectorSnapshot({len(self.envs)} x {self.envs[0]!r})" if self.envs else "VectorSnapshot()"
+
+
+def vector_restore_plan(snapshot: object, num_envs: int) -> tuple[list[Snapshot], list[bool]]:
+    """Per sub-env snapshots and pending-autoreset flags for ``VectorEnv.restore``."""
+    if isinstance(snapshot, VectorSnapshot):
+        if len(snapshot.envs) != num_envs:
+            raise error.SnapshotError(
+                f"the snapshot holds {len(snapshot.envs)} sub-envs and this vector env has {num_envs}; "
+                "restore it into a vector env of the same size"
+            )
+        return list(snapshot.envs), list(snapshot.autoreset)
+    if isinstance(snapshot, Snapshot):  # one env's state for every sub-env
+        return [snapshot] * num_envs, [False] * num_envs
+    if isinstance(snapshot, (list, tuple)) and all(isinstance(s, Snapshot) for s in snapshot):
+        if len(snapshot) != num_envs:
+            raise error.SnapshotError(
+                f"got {len(snapshot)} snapshots for a vector env of {num_envs} sub-envs; give one per sub-env"
+            )
+        return list(snapshot), [False] * num_envs
+    raise TypeError(
+        "restore() takes a VectorSnapshot made by envs.snapshot(), one env's Snapshot (copied to "
+        f"every sub-env) or a list of one Snapshot per sub-env, got {type(snapshot).__name__}"
+    )
 
 
 def owner_of(obj: object) -> str:
@@ -155,14 +195,17 @@ def check_fits(layers: list[Any], env_id: str | None, snapshot: object) -> None:
     while layer is not None:
         saved.append(layer)
         layer = layer.inner
-    here = " > ".join(type(env).__name__ for env in layers)
-    if [s.owner for s in saved] != [owner_of(env) for env in layers]:
-        raise error.SnapshotError(
-            f"the snapshot was taken from {' > '.join(snapshot.layers)} and does not fit {here}; "
-            "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
-        )
-    if env_id is not None and saved[-1].env_id is not None and env_id != saved[-1].env_id:
-        raise error.SnapshotError(
-            f"the snapshot was taken from {saved[-1].env_id} and does not fit {env_id}; "
-            "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
-        )
+    saved_id = saved[-1].env_id
+    fits = [s.owner for s in saved] == [owner_of(env) for env in layers]
+    if fits and (env_id is None or saved_id is None or env_id == saved_id):
+        return
+
+    def describe(env_id: str | None, names: Iterable[str]) -> str:
+        stack = " > ".join(names)
+        return stack if env_id is None else f"{env_id} ({stack})"
+
+    raise error.SnapshotError(
+        f"the snapshot was taken from {describe(saved_id, snapshot.layers)} and does not fit "
+        f"{describe(env_id, (type(env).__name__ for env in layers))}; "
+        "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
+    )

@@ -1,5 +1,6 @@
 """Vectorised environments: several sub-environments stepped as one batch."""
 
+from palaestra._snapshot import VectorSnapshot
 from palaestra.vector import utils
 from palaestra.vector._async import AsyncVectorEnv
 from palaestra.vector._batched import BatchedVectorEnv
@@ -23,6 +24,7 @@ __all__ = [
     "VectorEnv",
     "VectorObservationWrapper",
     "VectorRewardWrapper",
+    "VectorSnapshot",
     "VectorWrapper",
     "async_worker",
     "utils",

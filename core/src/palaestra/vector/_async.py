@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from palaestra._core import Env
+from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
@@ -432,6 +433,30 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""
         return self.call("render")
+
+    # -- snapshots ----------------------------------------------------------------------------
+
+    def snapshot(self) -> VectorSnapshot:
+        """Save every sub-env's state (taken in the workers, pickled back to the parent)."""
+        self._assert_ready("snapshot")
+        self._send_all(("snapshot", None))
+        saved: list[tuple[Snapshot, bool]] = []
+        self._gather(self._deadline(None), saved.extend)
+        return VectorSnapshot(tuple(s for s, _ in saved), tuple(p for _, p in saved))
+
+    def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
+        """Return the sub-envs to a saved state (see :meth:`VectorEnv.restore`).
+
+        Each worker checks its sub-envs' snapshots before changing them; when one does not
+        fit, sub-envs of other workers may already be restored, so restore a fitting
+        snapshot before stepping on.
+        """
+        self._assert_ready("restore")
+        snapshots, pending = vector_restore_plan(snapshot, self.num_envs)
+        for worker in self._workers:
+            part = ([snapshots[i] for i in worker.indices], [pending[i] for i in worker.indices])
+            worker.conn.send_bytes(pickle.dumps(("restore", part)))
+        self._gather(self._deadline(None), lambda _: None)
 
     # -- closing ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra._core import Env
+from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
 from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
 from palaestra.vector._info import add_info
@@ -149,6 +150,24 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             )
         for env, value in zip(self.envs, values, strict=True):
             env.set_wrapper_attr(name, value)
+
+    def snapshot(self) -> VectorSnapshot:
+        """Save every sub-env's state and which of them await an autoreset."""
+        return VectorSnapshot(
+            tuple(env.snapshot() for env in self.envs), tuple(self._autoreset_envs.tolist())
+        )
+
+    def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
+        """Return the sub-envs to a saved state (see :meth:`VectorEnv.restore`).
+
+        Every snapshot is checked against its sub-env before any sub-env changes.
+        """
+        snapshots, pending = vector_restore_plan(snapshot, self.num_envs)
+        for env, saved in zip(self.envs, snapshots, strict=True):
+            env._check_snapshot(saved)
+        for env, saved in zip(self.envs, snapshots, strict=True):
+            env._restore_snapshot(saved)
+        self._autoreset_envs[:] = pending
 
     def close_extras(self, **kwargs: Any) -> None:
         """Close every sub-env."""

@@ -8,10 +8,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from palaestra import logger
+from palaestra.error import SnapshotNotSupported
 from palaestra.utils import seeding
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from palaestra._registry._spec import EnvSpec
+    from palaestra._snapshot import Snapshot, VectorSnapshot
     from palaestra.spaces import Space
 
 __all__ = [
@@ -87,6 +91,32 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release what the subclass holds (processes, envs)."""
+
+    def snapshot(self) -> VectorSnapshot:
+        """Save every sub-env's state (see :meth:`palaestra.Env.snapshot`).
+
+        Supported by :class:`SyncVectorEnv` and :class:`AsyncVectorEnv`.
+
+        Raises:
+            SnapshotNotSupported: This vector env (or wrapper) cannot take snapshots.
+        """
+        raise self._no_snapshots()
+
+    def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
+        """Return the sub-envs to a saved state.
+
+        Args:
+            snapshot: What :meth:`snapshot` returned; or one env's :class:`~palaestra.Snapshot`,
+                which every sub-env takes (to try different actions from one state); or a
+                list of one ``Snapshot`` per sub-env.
+        """
+        raise self._no_snapshots()
+
+    def _no_snapshots(self) -> SnapshotNotSupported:
+        return SnapshotNotSupported(
+            f"{self} cannot take snapshots: only the sync and async vectorizers can "
+            "(make_vec(..., vectorization_mode='sync' or 'async')), outside vector wrappers"
+        )
 
     @property
     def unwrapped(self) -> VectorEnv[Any, Any, Any]:

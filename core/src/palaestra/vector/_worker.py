@@ -144,6 +144,25 @@ class _Block:
             out.append(value(*args, **kwargs) if callable(value) else value)
         return out
 
+    def snapshot(self, _: Any) -> list[tuple[Any, bool]]:
+        """Each env's snapshot and whether it awaits an autoreset."""
+        out = []
+        for j, env in enumerate(self.envs):
+            self.index = self.first + j
+            out.append((env.snapshot(), self.autoreset[j]))
+        return out
+
+    def restore(self, payload: tuple[list[Any], list[bool]]) -> None:
+        """Restore every env of the block, after checking that each snapshot fits."""
+        snapshots, pending = payload
+        for j, env in enumerate(self.envs):
+            self.index = self.first + j
+            env._check_snapshot(snapshots[j])
+        for j, env in enumerate(self.envs):
+            self.index = self.first + j
+            env._restore_snapshot(snapshots[j])
+        self.autoreset = list(pending)
+
     def set_attr(self, payload: tuple[str, list[Any]]) -> None:
         """Set an attribute on every env of the block."""
         name, values = payload
@@ -179,6 +198,8 @@ def _serve(conn: Any, block: _Block) -> None:
         "call": block.call,
         "setattr": block.set_attr,
         "spaces": block.spaces,
+        "snapshot": block.snapshot,
+        "restore": block.restore,
     }
     from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 
