@@ -149,11 +149,7 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
 
     def _restore_snapshot(self, snapshot: Snapshot) -> None:
         self._restore_state(snapshot.state)
-        if snapshot.rng is None:
-            self._np_random = self._np_random_seed = None
-        else:
-            self._np_random = _snapshot.restored_generator(self._np_random, snapshot.rng)
-            self._np_random_seed = snapshot.rng[2]
+        _snapshot.restore_generator(self, snapshot.rng)
 
     def _snapshot_state(self) -> dict[str, Any]:
         """Copies of the env's state attributes; override for state a simulator holds."""

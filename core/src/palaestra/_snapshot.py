@@ -168,6 +168,15 @@ def generator_state(generator: np.random.Generator | None, seed: int | None) -> 
     return (type(bit_generator).__name__, deepcopy(bit_generator.state), seed)
 
 
+def restore_generator(owner: Any, saved: tuple[str, dict[str, Any], int | None] | None) -> None:
+    """Put ``owner``'s own generator (``_np_random``, ``_np_random_seed``) in the saved state."""
+    if saved is None:
+        owner._np_random = owner._np_random_seed = None
+    else:
+        owner._np_random = restored_generator(owner._np_random, saved)
+        owner._np_random_seed = saved[2]
+
+
 def restored_generator(
     current: np.random.Generator | None, saved: tuple[str, dict[str, Any], int | None]
 ) -> np.random.Generator:

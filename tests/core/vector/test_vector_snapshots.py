@@ -24,7 +24,8 @@ def play(envs, actions):
     out = []
     for action in actions:
         obs, rewards, terminations, truncations, infos = envs.step(action)
-        out.append((obs.tolist(), rewards.tolist(), terminations.tolist(), truncations.tolist(), repr(infos)))
+        obs = [o.tolist() for o in obs] if isinstance(obs, tuple) else obs.tolist()  # Blackjack: a tuple
+        out.append((obs, rewards.tolist(), terminations.tolist(), truncations.tolist(), repr(infos)))
     return out
 
 
@@ -118,12 +119,62 @@ def test_vector_restore_errors_name_the_mismatch(mode):
     other.close()
 
 
-def test_vector_envs_without_snapshots_say_which_vectorizers_have_them():
+# Every natively batched env of the reference suites (make_vec's default for these ids).
+NATIVE_IDS = [
+    "CartPole-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Pendulum-v1",
+    "Acrobot-v1",
+    "FrozenLake-v1",
+    "CliffWalking-v1",
+    "Taxi-v4",
+    "Blackjack-v1",
+]
+
+
+@pytest.mark.parametrize("num_envs", [3, 60], ids=["loop", "arrays"])  # CartPole: loop up to 48
+@pytest.mark.parametrize("env_id", NATIVE_IDS)
+def test_natively_batched_envs_restore_their_whole_batch(env_id, num_envs):
+    envs = palaestra.make_vec(env_id, num_envs=num_envs, max_episode_steps=20)
+    assert type(envs).__module__.startswith(("palaestra_classic_control", "palaestra_toy_text"))
+    envs.reset(seed=1)
+    envs.action_space.seed(2)
+    actions = [envs.action_space.sample() for _ in range(50)]
+    play(envs, actions[:12])
+    snapshot = envs.snapshot()
+    expected = play(envs, actions)  # crosses truncation at step 20 and autoresets
+    envs.restore(snapshot)
+    assert play(envs, actions) == expected
+    fresh = palaestra.make_vec(env_id, num_envs=num_envs, max_episode_steps=20)
+    fresh.restore(pickle.loads(pickle.dumps(snapshot)))
+    assert play(fresh, actions) == expected
+
+
+def test_a_natively_batched_snapshot_only_fits_its_own_kind():
     native = palaestra.make_vec("CartPole-v1", num_envs=2)
-    with pytest.raises(SnapshotNotSupported, match="only the sync and async vectorizers can"):
-        native.snapshot()
-    with pytest.raises(SnapshotNotSupported, match="CartPoleVectorEnv"):
-        native.restore(VectorSnapshot((), ()))
+    native.reset(seed=0)
+    with pytest.raises(
+        TypeError, match="restore\\(\\) takes a Snapshot made by env.snapshot\\(\\), got VectorSnapshot"
+    ):
+        native.restore(make_vec(num_envs=2).snapshot())
+    with pytest.raises(
+        SnapshotError, match="taken from Pendulum-v1 \\(PendulumVectorEnv\\) and does not fit CartPole-v1"
+    ):
+        native.restore(palaestra.make_vec("Pendulum-v1", num_envs=2).snapshot())
+
+
+def test_vector_wrappers_cannot_take_snapshots_and_say_so():
+    from palaestra.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(make_vec(num_envs=2))
+    with pytest.raises(
+        SnapshotNotSupported,
+        match="RecordEpisodeStatistics.*lists no snapshot_fields.*vector wrappers cannot",
+    ):
+        envs.snapshot()
+    with pytest.raises(SnapshotNotSupported, match="vector wrappers cannot"):
+        envs.restore(VectorSnapshot((), ()))
 
 
 def test_vector_snapshot_repr():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,6 +28,9 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         render_mode: The render mode.
         autoreset_mode: An :class:`AutoresetMode` or its value.
     """
+
+    # Subclasses add the attributes holding their sub-envs' state.
+    snapshot_fields: ClassVar[tuple[str, ...]] = ("generators", "steps", "_needs_reset", "_has_reset")
 
     def __init__(
         self,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -12,10 +12,7 @@ from palaestra.error import SnapshotNotSupported
 from palaestra.utils import seeding
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from palaestra._registry._spec import EnvSpec
-    from palaestra._snapshot import Snapshot, VectorSnapshot
     from palaestra.spaces import Space
 
 __all__ = [
@@ -92,31 +89,49 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
     def close_extras(self, **kwargs: Any) -> None:
         """Release what the subclass holds (processes, envs)."""
 
-    def snapshot(self) -> VectorSnapshot:
-        """Save every sub-env's state (see :meth:`palaestra.Env.snapshot`).
+    #: For natively batched envs: the instance attributes holding the state of all
+    #: sub-envs, which :meth:`snapshot` copies (with ``np_random``); ``None``: no snapshots.
+    snapshot_fields: ClassVar[tuple[str, ...] | None] = None
 
-        Supported by :class:`SyncVectorEnv` and :class:`AsyncVectorEnv`.
+    def snapshot(self) -> Any:
+        """Save the state of every sub-env (see :meth:`palaestra.Env.snapshot`).
+
+        :class:`SyncVectorEnv` and :class:`AsyncVectorEnv` return a :class:`VectorSnapshot`;
+        a natively batched env that lists ``snapshot_fields`` returns one
+        :class:`~palaestra.Snapshot` of its whole batch.
 
         Raises:
             SnapshotNotSupported: This vector env (or wrapper) cannot take snapshots.
         """
-        raise self._no_snapshots()
+        if self.snapshot_fields is None:
+            raise SnapshotNotSupported(
+                f"{self} cannot take snapshots: its class lists no snapshot_fields (the sync and async "
+                "vectorizers take snapshots of any sub-envs that can; vector wrappers cannot)"
+            )
+        from palaestra import _snapshot
 
-    def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
+        return _snapshot.Snapshot(
+            _snapshot.owner_of(self),
+            _snapshot.copy_fields(self, self.snapshot_fields, "list the state attributes in snapshot_fields"),
+            env_id=None if self.spec is None else self.spec.id,
+            rng=_snapshot.generator_state(self._np_random, self._np_random_seed),
+        )
+
+    def restore(self, snapshot: Any) -> None:
         """Return the sub-envs to a saved state.
 
         Args:
-            snapshot: What :meth:`snapshot` returned; or one env's :class:`~palaestra.Snapshot`,
-                which every sub-env takes (to try different actions from one state); or a
-                list of one ``Snapshot`` per sub-env.
+            snapshot: What :meth:`snapshot` returned. The sync and async vectorizers also
+                take one env's :class:`~palaestra.Snapshot`, which every sub-env then takes
+                (to try different actions from one state), or a list of one per sub-env.
         """
-        raise self._no_snapshots()
+        from palaestra import _snapshot
 
-    def _no_snapshots(self) -> SnapshotNotSupported:
-        return SnapshotNotSupported(
-            f"{self} cannot take snapshots: only the sync and async vectorizers can "
-            "(make_vec(..., vectorization_mode='sync' or 'async')), outside vector wrappers"
-        )
+        if self.snapshot_fields is None:
+            self.snapshot()  # raises, saying why
+        _snapshot.check_fits([self], None if self.spec is None else self.spec.id, snapshot)
+        _snapshot.restore_fields(self, snapshot.state)
+        _snapshot.restore_generator(self, snapshot.rng)
 
     @property
     def unwrapped(self) -> VectorEnv[Any, Any, Any]:

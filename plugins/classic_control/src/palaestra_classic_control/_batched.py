@@ -34,6 +34,8 @@ class BatchedEnv(BatchedVectorEnv):
         autoreset_mode: An :class:`AutoresetMode` or its value.
     """
 
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "state")
+
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "autoreset_mode": AutoresetMode.NEXT_STEP}
     state_size = 0
 

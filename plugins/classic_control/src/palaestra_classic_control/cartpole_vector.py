@@ -53,6 +53,8 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         sutton_barto_reward: 0 per step and -1 on failure instead of +1 per step.
     """
 
+    snapshot_fields = ("state", "_steps", "_done", "_done_count", "low", "high")
+
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(

@@ -98,6 +98,8 @@ class PendulumVectorEnv(BatchedEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
+    snapshot_fields = (*BatchedEnv.snapshot_fields, "last_u")
+
     metadata = {**BatchedEnv.metadata, "render_fps": 30}
     state_size = 2
     single_action_space = spaces.Box(-2.0, 2.0, (1,), np.float32)
@@ -177,6 +179,8 @@ class AcrobotVectorEnv(BatchedEnv):
         render_mode: ``"rgb_array"`` or ``None``.
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
+
+    snapshot_fields = (*BatchedEnv.snapshot_fields, "_fresh")
 
     metadata = {**BatchedEnv.metadata, "render_fps": 15}
     state_size = 4
@@ -289,6 +293,8 @@ class ContinuousMountainCarVectorEnv(BatchedEnv):
         goal_velocity: Minimum velocity at the goal.
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
+
+    snapshot_fields = (*BatchedEnv.snapshot_fields, "envs")  # the sub-envs step themselves
 
     metadata = {**BatchedEnv.metadata, "render_fps": 30}
     state_size = 2

@@ -74,6 +74,8 @@ class _Batched(BatchedVectorEnv):
 class _TabularBatched(_Batched):
     """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
 
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions")
+
     reset_prob: Any = 1
 
     def __init__(
@@ -263,6 +265,8 @@ class TaxiVectorEnv(_TabularBatched):
         **kwargs: ``TaxiEnv`` arguments (``is_rainy``, ``fickle_passenger``, ...).
     """
 
+    snapshot_fields = (*_TabularBatched.snapshot_fields, "fickle_steps")
+
     env_class = TaxiEnv
     reset_prob = 1.0
 
@@ -328,6 +332,8 @@ class BlackjackVectorEnv(_Batched):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
         **kwargs: ``BlackjackEnv`` arguments (``natural``, ``sab``).
     """
+
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "players", "dealers", "faces")
 
     env_class = BlackjackEnv
 
