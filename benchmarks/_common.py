@@ -17,6 +17,23 @@ def per_call(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
     return best
 
 
+def per_call_pair(
+    reference: Callable[[], object], ours: Callable[[], object], number: int, repeat: int = 7
+) -> tuple[float, float]:
+    """Best seconds per call of each function, their runs interleaved.
+
+    Alternating the two keeps a slow spell of a shared VM from landing on one side only.
+    """
+    best = [float("inf"), float("inf")]
+    for _ in range(repeat):
+        for side, fn in enumerate((reference, ours)):
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            best[side] = min(best[side], (time.perf_counter() - start) / number)
+    return best[0], best[1]
+
+
 def report(label: str, reference: float, ours: float, unit: str = "us", goal: float | None = None) -> None:
     """Print reference vs palaestra time per call and the speed-up ratio."""
     ratio = reference / ours

@@ -12,7 +12,7 @@ import gymnasium
 import palaestra
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import per_call, report
+from _common import per_call_pair, report
 from bench_classic_control import stepper
 
 GOALS = {"LunarLander-v3": 1.2, "BipedalWalker-v3": 1.2}
@@ -30,8 +30,7 @@ def main() -> None:
     warnings.simplefilter("ignore")
     for env_id in IDS:
         number = 500 if env_id.startswith("CarRacing") else 10000  # Gymnasium's draws a big frame per step
-        reference = per_call(stepper(gymnasium, env_id), number)
-        ours = per_call(stepper(palaestra, env_id), number)
+        reference, ours = per_call_pair(stepper(gymnasium, env_id), stepper(palaestra, env_id), number)
         report(f"step {env_id}", reference, ours, goal=GOALS.get(env_id))
 
 

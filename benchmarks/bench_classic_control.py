@@ -13,7 +13,7 @@ import numpy as np
 import palaestra
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import per_call, report
+from _common import per_call_pair, report
 
 GOALS = {"CartPole-v1": 3.0}
 IDS = ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1", "Acrobot-v1"]
@@ -54,12 +54,10 @@ def main() -> None:
     """Time one step through the full make() wrapper stack for each env, then batched CartPole."""
     warnings.simplefilter("ignore")
     for env_id in IDS:
-        reference = per_call(stepper(gymnasium, env_id), 20000)
-        ours = per_call(stepper(palaestra, env_id), 20000)
+        reference, ours = per_call_pair(stepper(gymnasium, env_id), stepper(palaestra, env_id), 20000)
         report(f"step {env_id}", reference, ours, goal=GOALS.get(env_id, 1.5))
     for n, number, goal in ((16, 5000, 2.0), (4096, 300, 1.0)):
-        reference = per_call(vector_stepper(gymnasium, n), number)
-        ours = per_call(vector_stepper(palaestra, n), number)
+        reference, ours = per_call_pair(vector_stepper(gymnasium, n), vector_stepper(palaestra, n), number)
         report(f"CartPoleVectorEnv N={n} (one batched step)", reference, ours, goal=goal)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import palaestra
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import per_call, report
+from _common import per_call_pair, report
 
 IDS = ["Blackjack-v1", "Taxi-v4", "CliffWalking-v1", "FrozenLake-v1", "FrozenLake8x8-v1"]
 
@@ -54,20 +54,15 @@ def main() -> None:
     for env_id in IDS:
         report(
             f"step {env_id}",
-            per_call(stepper(gymnasium, env_id), 20000),
-            per_call(stepper(palaestra, env_id), 20000),
+            *per_call_pair(stepper(gymnasium, env_id), stepper(palaestra, env_id), 20000),
             goal=1.5,
         )
     for env_id in IDS:
         for n, number, goal in ((16, 300, 1.0), (1024, 10, 5.0)):
             ref = gymnasium.vector.SyncVectorEnv([lambda env_id=env_id: gymnasium.make(env_id)] * n)
             ours = palaestra.make_vec(env_id, n)
-            report(
-                f"batched {env_id} N={n} vs Gymnasium Sync",
-                per_call(vector_stepper(ref, n), number, 3),
-                per_call(vector_stepper(ours, n), number, 3),
-                goal=goal,
-            )
+            timings = per_call_pair(vector_stepper(ref, n), vector_stepper(ours, n), number, 3)
+            report(f"batched {env_id} N={n} vs Gymnasium Sync", *timings, goal=goal)
 
 
 if __name__ == "__main__":
