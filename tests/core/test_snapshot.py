@@ -292,3 +292,17 @@ def test_check_snapshot_catches_state_the_snapshot_leaves_out():
         check_snapshot(ForgetfulWalk())
     with pytest.raises(error.EnvCheckError, match="snapshot_fields"):
         check_env(ForgetfulWalk())
+
+
+def test_check_snapshot_reports_a_snapshot_that_cannot_be_taken_as_a_check_failure():
+    class Typo(NoisyWalk):
+        snapshot_fields = ("positoin",)
+
+    with pytest.raises(error.EnvCheckError, match=r"env.snapshot\(\) failed: .*'positoin'"):
+        check_snapshot(Typo())
+
+
+def test_snapshots_compare_by_identity_and_can_key_a_dict():
+    env = NoisyWalk()
+    first, second = env.snapshot(), env.snapshot()
+    assert first != second and {first: 1}[first] == 1

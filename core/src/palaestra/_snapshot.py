@@ -23,7 +23,7 @@ from palaestra import error
 __all__ = ["Snapshot", "VectorSnapshot"]
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)  # compared and hashed by identity
 class Snapshot:
     """The state of an environment (and its wrappers) at one moment.
 
@@ -63,7 +63,7 @@ class Snapshot:
         return f"Snapshot({label}{' > '.join(self.layers)})"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)  # compared and hashed by identity
 class VectorSnapshot:
     """The state of every sub-env of a sync or async vector env at one moment.
 

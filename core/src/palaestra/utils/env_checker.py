@@ -17,7 +17,7 @@ import numpy as np
 
 from palaestra import logger, spaces
 from palaestra._core import Env
-from palaestra.error import EnvCheckError, SnapshotNotSupported
+from palaestra.error import EnvCheckError, SnapshotError, SnapshotNotSupported
 from palaestra.utils.passive_env_checker import (
     check_action_space,
     check_observation_space,
@@ -258,6 +258,8 @@ def check_snapshot(env: Env[Any, Any], seed: int = 123, steps: int = 5) -> None:
         snapshot = env.snapshot()
     except SnapshotNotSupported:
         return
+    except SnapshotError as e:
+        raise EnvCheckError(f"env.snapshot() failed: {e}") from e
     actions = [env.action_space.sample() for _ in range(steps)]
 
     def play() -> list[Any]:
