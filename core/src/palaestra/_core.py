@@ -123,12 +123,7 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         Raises:
             SnapshotNotSupported: The env's simulator cannot save its state.
         """
-        return Snapshot(
-            _snapshot.owner_of(self),
-            self._snapshot_state(),
-            env_id=None if self.spec is None else self.spec.id,
-            rng=_snapshot.generator_state(self._np_random, self._np_random_seed),
-        )
+        return _snapshot.take_innermost(self, self._snapshot_state())
 
     def restore(self, snapshot: Snapshot) -> None:
         """Return the env (and its wrappers) to the state saved by :meth:`snapshot`.

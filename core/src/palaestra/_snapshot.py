@@ -160,39 +160,37 @@ def wrapper_state_names(wrapper: object, not_state: tuple[type, ...]) -> list[st
     ]
 
 
-def generator_state(generator: np.random.Generator | None, seed: int | None) -> Any:
-    """The generator's state for a snapshot, or ``None`` when there is no generator yet."""
-    if generator is None:
-        return None
-    bit_generator = generator.bit_generator
-    return (type(bit_generator).__name__, deepcopy(bit_generator.state), seed)
+def take_innermost(owner: Any, state: Mapping[str, Any]) -> Snapshot:
+    """The snapshot of an object that owns a generator: an env or a natively batched vector env.
+
+    It holds ``state``, the spec id and the state of ``np_random``.
+    """
+    generator, spec = owner._np_random, owner.spec
+    rng = None
+    if generator is not None:  # else not created yet: restoring drops the current one
+        bit_generator = generator.bit_generator
+        rng = (type(bit_generator).__name__, deepcopy(bit_generator.state), owner._np_random_seed)
+    return Snapshot(owner_of(owner), state, env_id=None if spec is None else spec.id, rng=rng)
 
 
 def restore_generator(owner: Any, saved: tuple[str, dict[str, Any], int | None] | None) -> None:
-    """Put ``owner``'s own generator (``_np_random``, ``_np_random_seed``) in the saved state."""
+    """Put ``owner``'s own generator (``_np_random``, ``_np_random_seed``) in the saved state.
+
+    The generator object is kept when its kind matches, so objects holding a reference to
+    it draw from the restored stream too.
+    """
     if saved is None:
         owner._np_random = owner._np_random_seed = None
-    else:
-        owner._np_random = restored_generator(owner._np_random, saved)
-        owner._np_random_seed = saved[2]
-
-
-def restored_generator(
-    current: np.random.Generator | None, saved: tuple[str, dict[str, Any], int | None]
-) -> np.random.Generator:
-    """A generator in the saved state.
-
-    It is ``current`` itself when the kind matches, so objects holding a reference to the
-    env's generator draw from the restored stream too.
-    """
-    name, state, _ = saved
-    if current is None or type(current.bit_generator).__name__ != name:
+        return
+    name, state, seed = saved
+    generator = owner._np_random
+    if generator is None or type(generator.bit_generator).__name__ != name:
         kind = getattr(np.random, name, None)
         if not (isinstance(kind, type) and issubclass(kind, np.random.BitGenerator)):
             raise error.SnapshotError(f"the snapshot's generator uses an unknown bit generator {name!r}")
-        current = np.random.Generator(kind())
-    current.bit_generator.state = deepcopy(state)
-    return current
+        generator = np.random.Generator(kind())
+    generator.bit_generator.state = deepcopy(state)
+    owner._np_random, owner._np_random_seed = generator, seed
 
 
 def check_fits(layers: list[Any], env_id: str | None, snapshot: object) -> None:

@@ -103,18 +103,11 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         Raises:
             SnapshotNotSupported: This vector env (or wrapper) cannot take snapshots.
         """
-        if self.snapshot_fields is None:
-            raise SnapshotNotSupported(
-                f"{self} cannot take snapshots: its class lists no snapshot_fields (the sync and async "
-                "vectorizers take snapshots of any sub-envs that can; vector wrappers cannot)"
-            )
         from palaestra import _snapshot
 
-        return _snapshot.Snapshot(
-            _snapshot.owner_of(self),
-            _snapshot.copy_fields(self, self.snapshot_fields, "list the state attributes in snapshot_fields"),
-            env_id=None if self.spec is None else self.spec.id,
-            rng=_snapshot.generator_state(self._np_random, self._np_random_seed),
+        fields = self._snapshot_fields()
+        return _snapshot.take_innermost(
+            self, _snapshot.copy_fields(self, fields, "list the state attributes in snapshot_fields")
         )
 
     def restore(self, snapshot: Any) -> None:
@@ -127,11 +120,18 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         """
         from palaestra import _snapshot
 
-        if self.snapshot_fields is None:
-            self.snapshot()  # raises, saying why
+        self._snapshot_fields()
         _snapshot.check_fits([self], None if self.spec is None else self.spec.id, snapshot)
         _snapshot.restore_fields(self, snapshot.state)
         _snapshot.restore_generator(self, snapshot.rng)
+
+    def _snapshot_fields(self) -> tuple[str, ...]:
+        if self.snapshot_fields is None:
+            raise SnapshotNotSupported(
+                f"{self} cannot take snapshots: its class lists no snapshot_fields (the sync and async "
+                "vectorizers take snapshots of any sub-envs that can; vector wrappers cannot)"
+            )
+        return self.snapshot_fields
 
     @property
     def unwrapped(self) -> VectorEnv[Any, Any, Any]:
