@@ -11,7 +11,7 @@ from palaestra.error import PluginLoadError, VectorizerNotFound
 from palaestra.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 from palaestra.vector.utils import CloudpickleWrapper
 from tests.fixtures.fake_dists import hooks_source, make_dist
-from tests.fixtures.vector_envs import InfoEnv
+from tests.fixtures.vector_envs import CrashEnv, InfoEnv
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
 pytestmark = pytest.mark.needs_plugins
@@ -288,3 +288,21 @@ def test_batched_vector_env_base_bookkeeping():
         env.check_step_allowed()
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         BatchedVectorEnv(0)
+
+
+def test_sync_errors_name_the_sub_env_that_raised():
+    envs = SyncVectorEnv(
+        [functools.partial(CrashEnv, i, crash_index=2, crash_at=2, where="reset") for i in range(3)]
+    )
+    with pytest.raises(KeyError, match="bad reset seed in env 2") as caught:
+        envs.reset(seed=[0, 1, 99])
+    assert caught.value.sub_env_index == 2
+    envs = SyncVectorEnv([functools.partial(CrashEnv, i, crash_index=1, crash_at=2) for i in range(3)])
+    envs.reset(seed=0)
+    envs.step(np.zeros(3, int))
+    with pytest.raises(ValueError, match="env 1 exploded at step 2") as caught:
+        envs.step(np.zeros(3, int))
+    assert caught.value.sub_env_index == 1
+    with pytest.raises(AttributeError) as caught:
+        envs.call("no_such_method")
+    assert caught.value.sub_env_index == 0

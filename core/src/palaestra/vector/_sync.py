@@ -85,7 +85,11 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         infos: dict[str, Any] = {}
         for i, env in enumerate(self.envs):
             if mask[i]:
-                self._env_obs[i], env_info = env.reset(seed=seeds[i], options=options)
+                try:
+                    self._env_obs[i], env_info = env.reset(seed=seeds[i], options=options)
+                except Exception as e:
+                    _name_sub_env(e, i)
+                    raise
                 add_info(infos, env_info, i, self.num_envs)
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         return (deepcopy(self._observations) if self.copy else self._observations), infos
@@ -96,23 +100,31 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         mode = self.autoreset_mode
         for i, action in enumerate(iterate(self.action_space, actions)):
             env = self.envs[i]
-            if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
-                self._env_obs[i], env_info = env.reset()
-                self._rewards[i] = 0.0
-                self._terminations[i] = False
-                self._truncations[i] = False
-            else:
-                if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
-                    raise RuntimeError(
-                        f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
-                        "reset(options={'reset_mask': mask}) before stepping again"
-                    )
-                obs, reward, terminated, truncated, env_info = env.step(action)
-                self._env_obs[i] = obs
-                self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
-                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-                    add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
+            try:
+                if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
                     self._env_obs[i], env_info = env.reset()
+                    self._rewards[i] = 0.0
+                    self._terminations[i] = False
+                    self._truncations[i] = False
+                else:
+                    if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
+                        raise RuntimeError(
+                            f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
+                            "reset(options={'reset_mask': mask}) before stepping again"
+                        )
+                    obs, reward, terminated, truncated, env_info = env.step(action)
+                    self._env_obs[i] = obs
+                    self._rewards[i], self._terminations[i], self._truncations[i] = (
+                        reward,
+                        terminated,
+                        truncated,
+                    )
+                    if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+                        add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
+                        self._env_obs[i], env_info = env.reset()
+            except Exception as e:
+                _name_sub_env(e, i)
+                raise
             add_info(infos, env_info, i, self.num_envs)
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
@@ -130,9 +142,13 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call method ``name`` on every sub-env (or read the attribute if not callable)."""
         results = []
-        for env in self.envs:
-            function = env.get_wrapper_attr(name)
-            results.append(function(*args, **kwargs) if callable(function) else function)
+        for i, env in enumerate(self.envs):
+            try:
+                function = env.get_wrapper_attr(name)
+                results.append(function(*args, **kwargs) if callable(function) else function)
+            except Exception as e:
+                _name_sub_env(e, i)
+                raise
         return tuple(results)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
@@ -173,3 +189,8 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Close every sub-env."""
         for env in getattr(self, "envs", []):
             env.close()
+
+
+def _name_sub_env(error: Exception, index: int) -> None:
+    # As with AsyncVectorEnv, the error says which sub-env raised it.
+    error.sub_env_index = index  # type: ignore[attr-defined]
