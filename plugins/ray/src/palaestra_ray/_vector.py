@@ -1,0 +1,456 @@
+"""RayVectorEnv: sub-environments in Ray actors, a contiguous block per actor."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from palaestra import logger
+from palaestra._core import Env
+from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    DependencyNotInstalled,
+    NoAsyncCallError,
+    SubEnvError,
+    VectorTimeoutError,
+    WorkerDiedError,
+)
+from palaestra.spaces import Space
+from palaestra.vector import AutoresetMode
+from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._processes import split_blocks
+from palaestra.vector._spaces import batched_spaces
+from palaestra.vector._vector_env import SubEnvVectorEnv
+from palaestra.vector.utils import (
+    batch_differing_spaces,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    iterate,
+)
+from palaestra_ray._actor import EnvBlock
+from palaestra_ray._merge import join_observations, merge_infos
+
+__all__ = ["RayVectorEnv"]
+
+CLOSE_GRACE = 5.0
+
+
+@functools.cache
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            f'RayVectorEnv needs Ray ({e}); install it with `pip install "palaestra[ray]"`'
+        ) from e
+    return ray
+
+
+@functools.cache
+def _remote_block() -> Any:
+    return _ray().remote(EnvBlock)
+
+
+class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
+    """Run sub-environments in Ray actors, on this machine or across a Ray cluster.
+
+    Each actor runs a contiguous block of sub-envs as a :class:`~palaestra.vector.SyncVectorEnv`
+    and the batches are joined here, so observations, rewards, flags, infos and autoreset
+    behave as a SyncVectorEnv of the same env functions does. A step costs a Ray round
+    trip (about a millisecond), so use it for envs whose steps are slow or for more envs
+    than one machine holds; for cheap envs on one machine, AsyncVectorEnv is faster.
+
+    Ray is started with ``ray.init(**ray_init_kwargs)`` when it is not running yet, and
+    left running when this env closes (``ray.shutdown()`` stops it).
+
+    Args:
+        env_fns: Functions that each build one sub-environment; Ray pickles them to the
+            actors (with cloudpickle, so lambdas work).
+        num_actors: Number of actors (default: the cluster's CPU count, at most
+            ``len(env_fns)``).
+        actor_options: Options for every actor, as ``ActorClass.options(**actor_options)``
+            takes them (``num_cpus``, ``resources``, ``scheduling_strategy``, ``runtime_env``...).
+        ray_init_kwargs: Arguments of ``ray.init`` when this env starts Ray (e.g.
+            ``{"address": "auto"}`` to join a cluster); ignored, with a warning, when Ray runs.
+        copy: Return new observation arrays (else one buffer, overwritten every step).
+        observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever).
+    """
+
+    def __init__(
+        self,
+        env_fns: Sequence[Callable[[], Env[Any, Any]]],
+        num_actors: int | None = None,
+        actor_options: dict[str, Any] | None = None,
+        ray_init_kwargs: dict[str, Any] | None = None,
+        copy: bool = True,
+        observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        step_timeout: float | None = None,
+    ) -> None:
+        self.closed = False
+        self._actors: list[Any] = []
+        self._pending: tuple[str, list[Any], list[int] | None] | None = None
+        if len(env_fns) == 0:
+            raise ValueError("RayVectorEnv needs at least one env function, got an empty sequence")
+        if num_actors is not None and (not isinstance(num_actors, (int, np.integer)) or num_actors < 1):
+            raise ValueError(f"`num_actors` must be a positive integer or None, got {num_actors!r}")
+        self.env_fns = env_fns
+        self.num_envs = len(env_fns)
+        self.copy = copy
+        self.observation_mode = observation_mode
+        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self.step_timeout = step_timeout
+        self.actor_options = dict(actor_options or {})
+        ray = _ray()
+        _start_ray(ray, ray_init_kwargs)
+        self.num_actors = min(num_actors or _cluster_cpus(ray), self.num_envs)
+        self.blocks = split_blocks(self.num_envs, self.num_actors)
+        try:
+            self._start_actors(ray)
+        except BaseException:
+            self.close(terminate=True)
+            raise
+
+    # -- construction -----------------------------------------------------------------
+
+    def _start_actors(self, ray: Any) -> None:
+        block_class = _remote_block()
+        if self.actor_options:
+            block_class = block_class.options(**self.actor_options)
+        self._actors = [block_class.remote(block.start) for block in self.blocks]
+        built = []
+        for actor, block in zip(self._actors, self.blocks, strict=True):
+            fns = [self.env_fns[i] for i in block]
+            try:
+                built.append(actor.build.remote(fns))
+            except Exception as e:  # Ray pickles the arguments here
+                raise TypeError(
+                    f"env_fns[{block.start}:{block.stop}] cannot be sent to a Ray actor: {e}. "
+                    "Use functions Ray can pickle (module-level functions, functools.partial, lambdas "
+                    "without unpicklable captures)."
+                ) from e
+        per_env = [s for described in self._get(built, "build") for s in described]
+        self._check_spaces(per_env)
+        # Every block batches with "different" (shapes and dtypes only): the spaces of all
+        # sub-envs were checked above, against the mode asked for.
+        mode = self.observation_mode if isinstance(self.observation_mode, str) else "different"
+        self.actor_pids = tuple(
+            self._get([a.start.remote(mode, self.autoreset_mode) for a in self._actors], "start")
+        )
+
+    def _check_spaces(self, per_env: list[tuple[Any, Any, dict[str, Any], Any]]) -> None:
+        obs_spaces = [s[0] for s in per_env]
+        act_spaces = [s[1] for s in per_env]
+        spaces = batched_spaces(obs_spaces, act_spaces, self.observation_mode)
+        self.single_observation_space, self.observation_space = spaces[0], spaces[1]
+        self.single_action_space, self.action_space = spaces[2], spaces[3]
+        self.metadata = dict(per_env[0][2])
+        self.metadata["autoreset_mode"] = self.autoreset_mode
+        self.render_mode = per_env[0][3]
+        if self.observation_mode == "different":
+            self._block_obs_spaces = [batch_differing_spaces([obs_spaces[i] for i in b]) for b in self.blocks]
+        else:
+            self._block_obs_spaces = [batch_space(self.single_observation_space, len(b)) for b in self.blocks]
+        self._observations = create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
+        self._block_obs: list[Any] = [None] * self.num_actors
+
+    # -- talking to the actors ------------------------------------------------------------
+
+    def _get(
+        self, refs: list[Any], what: str, timeout: float | None = None, active: list[int] | None = None
+    ) -> list[Any]:
+        """The answers of the actors ``active`` (default all), errors re-raised naming the culprit."""
+        ray = _ray()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            return ray.get(refs, timeout=timeout)  # type: ignore[no-any-return]
+        except (ray.exceptions.RayError, ray.exceptions.GetTimeoutError):
+            pass  # find out which actor failed, after all have answered or the time is up
+        blocks = self.blocks if active is None else [self.blocks[k] for k in active]
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        _, waiting = ray.wait(refs, num_returns=len(refs), timeout=remaining)
+        if waiting:
+            late = [blocks[refs.index(r)] for r in waiting]
+            self.close(terminate=True)
+            raise VectorTimeoutError(
+                f"The Ray actor(s) running {_describe(late)} did not answer `{what}` within {timeout} s; "
+                "the vector env has been closed.",
+                indices=tuple(i for block in late for i in block),
+            )
+        results, failure = [], None
+        for ref, block in zip(refs, blocks, strict=True):
+            try:
+                results.append(ray.get(ref))
+            except ray.exceptions.RayActorError as e:
+                self.close(terminate=True)
+                raise WorkerDiedError(
+                    f"The Ray actor running {_describe([block])} died during `{what}`; the vector env "
+                    f"has been closed. Ray says: {_first_line(e)}",
+                    indices=tuple(block),
+                    exitcode=None,
+                ) from None
+            except ray.exceptions.RayTaskError as e:
+                failure = failure or e
+                results.append(None)
+        if failure is not None:
+            _reraise(failure)
+        return results
+
+    def _send(self, what: str, calls: list[Any], active: list[int] | None = None) -> None:
+        self._pending = (what, calls, active)
+
+    def _wait(self, what: str, timeout: float | None) -> list[Any]:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                f"Trying to call `{what}_wait` on a closed RayVectorEnv; make a new one."
+            )
+        if self._pending is None or self._pending[0] != what:
+            raise NoAsyncCallError(f"Calling `{what}_wait` without any prior call to `{what}_async`.", what)
+        _, refs, active = self._pending
+        self._pending = None
+        return self._get(refs, what, self.step_timeout if timeout is None else timeout, active)
+
+    def _assert_ready(self, name: str) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(f"Trying to call `{name}` on a closed RayVectorEnv; make a new one.")
+        if self._pending is not None:
+            raise AlreadyPendingCallError(
+                f"Calling `{name}` while waiting for a pending call to `{self._pending[0]}` to complete",
+                self._pending[0],
+            )
+
+    def _batch(self, parts: list[Any], active: list[int]) -> tuple[Any, dict[str, Any]]:
+        infos: dict[str, Any] = {}
+        for k, (obs, part_infos) in zip(active, parts, strict=True):
+            self._block_obs[k] = obs
+            merge_infos(infos, part_infos, self.blocks[k].start, self.num_envs)
+        # copy=False fills one buffer every time, as SyncVectorEnv does.
+        out = self._observations
+        if self.copy:
+            out = create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros)
+        return join_observations(
+            self._block_obs, self._block_obs_spaces, self.single_observation_space, out
+        ), infos
+
+    # -- reset and step -------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset sub-envs (all, or those in ``options["reset_mask"]``)."""
+        self.reset_async(seed=seed, options=options)
+        return self.reset_wait()
+
+    def reset_async(
+        self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Send the reset to the actors without waiting."""
+        self._assert_ready("reset_async")
+        seeds = seeds_for(seed, self.num_envs)
+        mask = None
+        if options is not None and "reset_mask" in options:
+            options = dict(options)
+            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        active = [k for k, b in enumerate(self.blocks) if mask is None or mask[b.start : b.stop].any()]
+        calls = []
+        for k in active:
+            block = self.blocks[k]
+            block_options = options
+            if mask is not None:
+                block_options = {**(options or {}), "reset_mask": mask[block.start : block.stop].copy()}
+            calls.append(self._actors[k].reset.remote([seeds[i] for i in block], block_options))
+        self._send("reset", calls, active)
+
+    def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
+        """Wait for the reset; ``timeout`` seconds (default ``step_timeout``)."""
+        assert self._pending is not None or self.closed
+        active = self._pending[2] if self._pending is not None else None
+        parts = self._wait("reset", timeout)
+        return self._batch(parts, active or list(range(self.num_actors)))
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Send each actor its block's actions without waiting."""
+        self._assert_ready("step_async")
+        if isinstance(actions, np.ndarray) and len(actions) == self.num_envs:
+            chunks = [actions[b.start : b.stop] for b in self.blocks]
+        else:
+            per_env = list(iterate(self.action_space, actions))
+            if len(per_env) != self.num_envs:
+                raise ValueError(f"Expected actions for {self.num_envs} sub-envs, got {len(per_env)}")
+            chunks = [self._block_actions(per_env, b) for b in self.blocks]
+        self._send("step", [a.step.remote(c) for a, c in zip(self._actors, chunks, strict=True)])
+
+    def _block_actions(self, per_env: list[Any], block: range) -> Any:
+        out = create_empty_array(self.single_action_space, n=len(block), fn=np.zeros)
+        return concatenate(self.single_action_space, [per_env[i] for i in block], out)
+
+    def step_wait(
+        self, timeout: float | None = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the step; ``timeout`` seconds (default ``step_timeout``)."""
+        parts = self._wait("step", timeout)
+        observations, infos = self._batch([(p[0], p[4]) for p in parts], list(range(self.num_actors)))
+        rewards, terminations, truncations = (np.concatenate([p[k] for p in parts]) for k in (1, 2, 3))
+        return observations, rewards, terminations, truncations, infos
+
+    # -- calls and attributes ---------------------------------------------------------------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` on every sub-env (or read the attribute)."""
+        self.call_async(name, *args, **kwargs)
+        return self.call_wait()
+
+    def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Send the call to the actors without waiting."""
+        self._assert_ready("call_async")
+        self._send("call", [a.call.remote(name, args, kwargs) for a in self._actors])
+
+    def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
+        """Wait for the call's results, one per sub-env."""
+        return tuple(value for part in self._wait("call", timeout) for value in part)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
+        self._assert_ready("set_attr")
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(
+                "Values must be a list or tuple with length equal to the number of environments. "
+                f"Got `{len(values)}` values for {self.num_envs} environments."
+            )
+        calls = [
+            a.set_attr.remote(name, [values[i] for i in b])
+            for a, b in zip(self._actors, self.blocks, strict=True)
+        ]
+        self._get(calls, "set_attr", self.step_timeout)
+
+    def render(self) -> tuple[Any, ...]:
+        """Each sub-env's frame."""
+        return self.call("render")
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    def snapshot(self) -> VectorSnapshot:
+        """Save every sub-env's state (taken in the actors)."""
+        self._assert_ready("snapshot")
+        parts = self._get([a.snapshot.remote() for a in self._actors], "snapshot", self.step_timeout)
+        return VectorSnapshot(
+            tuple(s for p in parts for s in p.envs), tuple(f for p in parts for f in p.autoreset)
+        )
+
+    def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
+        """Return the sub-envs to a saved state (see :meth:`palaestra.vector.VectorEnv.restore`).
+
+        Each actor checks its sub-envs' snapshots before changing them; when one does not
+        fit, other actors' sub-envs may already be restored, so restore a fitting snapshot
+        before stepping on.
+        """
+        self._assert_ready("restore")
+        snapshots, pending = vector_restore_plan(snapshot, self.num_envs)
+        calls = [
+            a.restore.remote(VectorSnapshot(tuple(snapshots[i] for i in b), tuple(pending[i] for i in b)))
+            for a, b in zip(self._actors, self.blocks, strict=True)
+        ]
+        self._get(calls, "restore", self.step_timeout)
+
+    # -- closing -----------------------------------------------------------------------------
+
+    def close_extras(self, timeout: float | None = None, terminate: bool = False, **kwargs: Any) -> None:
+        """Close the sub-envs and stop the actors (Ray itself keeps running).
+
+        Args:
+            timeout: Seconds to wait for the sub-envs to close (default 5).
+            terminate: Skip closing the sub-envs and kill the actors at once.
+            **kwargs: Ignored (accepted for signature compatibility).
+        """
+        ray = _ray()
+        self._pending = None
+        actors, self._actors = self._actors, []
+        if not terminate and actors:
+            try:
+                ray.wait(
+                    [a.close.remote() for a in actors],
+                    num_returns=len(actors),
+                    timeout=CLOSE_GRACE if timeout is None else timeout,
+                )
+            except Exception as e:  # a dead actor cannot close its envs; kill the rest anyway
+                logger.warn(f"RayVectorEnv could not close every sub-env: {e}")
+        for actor in actors:
+            with contextlib.suppress(Exception):  # already gone
+                ray.kill(actor)
+
+    def close(self, **kwargs: Any) -> None:
+        """Close the sub-envs and stop the actors (idempotent); always returns."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_extras(**kwargs)
+
+    def __repr__(self) -> str:
+        label = f"{self.spec.id}, " if self.spec is not None else ""
+        return f"RayVectorEnv({label}num_envs={self.num_envs}, num_actors={getattr(self, 'num_actors', '?')})"
+
+
+def _start_ray(ray: Any, init_kwargs: dict[str, Any] | None) -> None:
+    if not ray.is_initialized():
+        ray.init(**(init_kwargs or {}))
+    elif init_kwargs:
+        logger.warn(f"Ray is already running; RayVectorEnv ignores ray_init_kwargs={init_kwargs}")
+
+
+def _cluster_cpus(ray: Any) -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _describe(blocks: list[range]) -> str:
+    return ", ".join(
+        f"sub-env {b.start}" if len(b) == 1 else f"sub-envs {b.start}-{b.stop - 1}" for b in blocks
+    )
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def _reraise(failure: Any) -> None:
+    """Raise a Ray task error as the sub-env's own exception, naming the sub-env."""
+    original = failure.cause
+    text = str(failure)
+    if not isinstance(original, BaseException):
+        raise SubEnvError(
+            f"A RayVectorEnv actor raised {failure.cause_cls.__name__}:\n{text}",
+            index=-1,
+            error_type=failure.cause_cls.__name__,
+            worker_traceback=text,
+        )
+    index = getattr(original, "sub_env_index", None)
+    cause = SubEnvError(
+        f"{'Sub-env ' + str(index) if index is not None else 'A RayVectorEnv actor'} raised "
+        f"{type(original).__name__}: {original}\n--- actor traceback ---\n{text}",
+        index=-1 if index is None else index,
+        error_type=type(original).__name__,
+        worker_traceback=text,
+    )
+    if index is not None and hasattr(original, "add_note"):
+        original.add_note(f"Raised by sub-env {index} of a RayVectorEnv (actor traceback in the cause).")
+    raise original from cause

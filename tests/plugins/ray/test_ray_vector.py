@@ -1,0 +1,339 @@
+"""RayVectorEnv against SyncVectorEnv on real Ray actors: same batches, same semantics."""
+
+import functools
+import time
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import (
+    AlreadyPendingCallError,
+    ClosedEnvironmentError,
+    NoAsyncCallError,
+    SubEnvError,
+    VectorTimeoutError,
+    WorkerDiedError,
+)
+from palaestra.spaces import Dict, Discrete
+from palaestra.vector import AutoresetMode, SyncVectorEnv, VectorSnapshot
+from palaestra_ray import RayVectorEnv
+from tests.fixtures.info_env import make_info_env_class
+from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
+
+VaryingInfoEnv = make_info_env_class(palaestra)
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+def assert_same(a, b, path="result"):
+    """Equal values, dtypes and structure (dicts of arrays, object arrays of arrays)."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
+        for key in a:
+            assert_same(a[key], b[key], f"{path}[{key!r}]")
+    elif isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape, path
+        if a.dtype == object:
+            for x, y in zip(a, b, strict=True):
+                assert_same(x, y, path)
+        else:
+            np.testing.assert_array_equal(a, b, err_msg=path)
+    elif isinstance(a, tuple):
+        assert len(a) == len(b), path
+        for x, y in zip(a, b, strict=True):
+            assert_same(x, y, path)
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+def varying(index):
+    return VaryingInfoEnv(index)
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_same_batches_as_sync_in_every_autoreset_mode(mode):
+    fns = [functools.partial(varying, i) for i in range(5)]
+    ours = RayVectorEnv(fns, num_actors=2, autoreset_mode=mode)
+    reference = SyncVectorEnv(fns, autoreset_mode=mode)
+    assert [list(b) for b in ours.blocks] == [[0, 1, 2], [3, 4]]
+    assert ours.metadata["autoreset_mode"] is mode
+    assert_same(ours.reset(seed=7), reference.reset(seed=7))
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        actions = rng.integers(0, 3, 5)
+        expected = reference.step(actions)
+        assert_same(ours.step(actions), expected)
+        if mode is AutoresetMode.DISABLED and (expected[2] | expected[3]).any():
+            mask = expected[2] | expected[3]
+            assert_same(
+                ours.reset(options={"reset_mask": mask}), reference.reset(options={"reset_mask": mask})
+            )
+    ours.close()
+
+
+def test_make_vec_loads_the_ray_vectorizer_and_matches_cartpole_sync():
+    envs = palaestra.make_vec(
+        "CartPole-v1", 4, vectorization_mode="ray/actors", vector_kwargs={"num_actors": 2}
+    )
+    reference = palaestra.make_vec("CartPole-v1", 4, vectorization_mode="sync")
+    assert isinstance(envs, RayVectorEnv) and envs.num_actors == 2
+    assert envs.spec.kwargs["vectorization_mode"] == "ray/actors"
+    assert envs.observation_space == reference.observation_space
+    assert envs.action_space == reference.action_space
+    assert_same(envs.reset(seed=1), reference.reset(seed=1))
+    for t in range(300):
+        actions = np.array([(t // 3 + i) % 2 for i in range(4)])
+        assert_same(envs.step(actions), reference.step(actions))
+    envs.close()
+
+
+def test_reset_mask_skips_blocks_with_nothing_to_reset():
+    fns = [functools.partial(InfoEnv, 3, i) for i in range(4)]
+    ours = RayVectorEnv(fns, num_actors=2, autoreset_mode="Disabled")
+    reference = SyncVectorEnv(fns, autoreset_mode="Disabled")
+    assert_same(ours.reset(seed=3), reference.reset(seed=3))
+    ended = np.zeros(4, bool)
+    while not ended[0]:  # sub-env i ends after 3 + i steps at most
+        result = reference.step(np.ones(4, int))
+        assert_same(ours.step(np.ones(4, int)), result)
+        ended |= result[2]
+    assert not ended[2:].any()
+    # Only the first actor's block has sub-envs to reset: the second is not called.
+    assert_same(ours.reset(options={"reset_mask": ended}), reference.reset(options={"reset_mask": ended}))
+    # Step on until an ended sub-env is stepped again: both refuse, naming the same one.
+    stepped = [ours, reference]
+    errors = []
+    for _ in range(10):
+        results = []
+        for envs in stepped:
+            try:
+                results.append(envs.step(np.ones(4, int)))
+            except RuntimeError as e:
+                results.append(e)
+        if isinstance(results[1], RuntimeError):
+            errors = results
+            break
+        assert_same(results[0], results[1])
+    ours_error, reference_error = errors
+    assert isinstance(ours_error, RuntimeError) and str(reference_error) in str(ours_error)
+    assert ours_error.sub_env_index == reference_error.sub_env_index
+    with pytest.raises(ValueError, match=r"reset_mask.*shape `\(4,\)`"):
+        ours.reset(options={"reset_mask": np.ones(3, bool)})
+    ours.close()
+
+
+def test_dict_observations_copy_false_and_different_spaces():
+    def dict_env(n):
+        env = InfoEnv(3, n)
+        base = palaestra.wrappers.TransformObservation(
+            env,
+            lambda obs: {"pos": obs, "n": n},
+            Dict({"pos": env.observation_space, "n": Discrete(n + 1)}),
+        )
+        return base
+
+    fns = [functools.partial(dict_env, i) for i in range(3)]
+    ours = RayVectorEnv(fns, num_actors=2, observation_mode="different", copy=False)
+    reference = SyncVectorEnv(fns, observation_mode="different", copy=False)
+    assert ours.observation_space == reference.observation_space
+    first, _ = ours.reset(seed=0)
+    assert_same(first, reference.reset(seed=0)[0])
+    second = ours.step(np.zeros(3, int))[0]
+    assert second["pos"] is first["pos"]  # copy=False: one buffer, overwritten
+    assert_same(second, reference.step(np.zeros(3, int))[0])
+    with pytest.raises(RuntimeError, match="Sub-env 1's observation space .* differs from sub-env 0's"):
+        RayVectorEnv(fns, num_actors=2)
+    ours.close()
+
+
+def test_calls_attributes_render_and_seeds_cross_actors():
+    fns = [functools.partial(InfoEnv, 3, i, "rgb_array") for i in range(3)]
+    envs = RayVectorEnv(fns, num_actors=2)
+    envs.reset(seed=[5, None, 6])
+    assert envs.render_mode == "rgb_array"
+    assert envs.call("add", 10, b=1) == (11, 12, 13)
+    envs.call_async("label_with", name="x")  # a method taking `name` (call_async's is positional)
+    assert envs.call_wait() == ("x-0", "x-1", "x-2")
+    envs.set_attr("label", ["a", "b", "c"])
+    assert envs.get_attr("label") == ("a", "b", "c")
+    envs.set_attr("label", "same")
+    assert envs.get_attr("label") == ("same",) * 3
+    seeds = envs.np_random_seed
+    assert (seeds[0], seeds[2]) == (5, 6) and seeds[1] not in (5, 6)
+    frames = envs.render()
+    assert len(frames) == 3 and all(f.shape == (4, 4, 3) for f in frames)
+    with pytest.raises(ValueError, match="Got `2` values for 3 environments"):
+        envs.set_attr("label", ["a", "b"])
+    with pytest.raises(ValueError, match="length must match num_envs=3"):
+        envs.reset(seed=[1, 2])
+    envs.close()
+
+
+def test_snapshots_restore_every_block():
+    envs = palaestra.make_vec(
+        "CartPole-v1", 3, vectorization_mode="ray/actors", vector_kwargs={"num_actors": 2}
+    )
+    envs.reset(seed=11)
+    for _ in range(5):
+        envs.step(np.array([1, 0, 1]))
+    saved = envs.snapshot()
+    assert isinstance(saved, VectorSnapshot) and len(saved.envs) == 3
+    first = [envs.step(np.array([t % 2, 1, 0])) for t in range(30)]
+    envs.restore(saved)
+    again = [envs.step(np.array([t % 2, 1, 0])) for t in range(30)]
+    assert_same(tuple(first), tuple(again))
+    envs.restore(saved.envs[0])  # one env's state into every sub-env
+    obs = envs.step(np.array([1, 1, 1]))[0]
+    assert (obs == obs[0]).all()
+    with pytest.raises(palaestra.error.SnapshotError, match="holds 2 sub-envs and this vector env has 3"):
+        envs.restore(VectorSnapshot(saved.envs[:2], saved.autoreset[:2]))
+    envs.close()
+
+
+def test_sub_env_error_keeps_type_message_and_global_index():
+    fns = [functools.partial(CrashEnv, i, crash_index=3, crash_at=2) for i in range(4)]
+    envs = RayVectorEnv(fns, num_actors=2)
+    envs.reset(seed=0)
+    envs.step(np.zeros(4, int))
+    with pytest.raises(ValueError, match="env 3 exploded at step 2") as caught:
+        envs.step(np.zeros(4, int))
+    assert caught.value.sub_env_index == 3
+    assert isinstance(caught.value.__cause__, SubEnvError)
+    assert caught.value.__cause__.index == 3
+    assert "exploded" in caught.value.__cause__.worker_traceback
+    assert any("sub-env 3 of a RayVectorEnv" in note for note in caught.value.__notes__)
+    # The vector env stays usable: the other sub-envs still answer.
+    assert envs.call("add", 0) == (0, 1, 2, 3)
+    envs.close()
+
+
+def test_a_sub_env_that_fails_to_build_is_named():
+    def factory(i):
+        if i == 2:
+            raise OSError("no such map file: level-2.txt")
+        return InfoEnv(3, i)
+
+    with pytest.raises(OSError, match="level-2.txt") as caught:
+        RayVectorEnv([functools.partial(factory, i) for i in range(3)], num_actors=2)
+    assert caught.value.sub_env_index == 2
+
+
+@pytest.mark.parametrize("how", ["sigkill", "exit"])
+def test_a_dying_actor_gives_a_typed_error_naming_its_sub_envs(how):
+    fns = [functools.partial(DieEnv, i, die_index=2, how=how) for i in range(4)]
+    envs = RayVectorEnv(fns, num_actors=2)
+    pids = envs.actor_pids
+    envs.reset(seed=0)
+    envs.step(np.zeros(4, int))
+    start = time.monotonic()
+    with pytest.raises(WorkerDiedError, match="actor running sub-envs 2-3 died during `step`") as caught:
+        envs.step(np.zeros(4, int))
+    assert time.monotonic() - start < 10
+    assert caught.value.indices == (2, 3)
+    assert envs.closed
+    with pytest.raises(ClosedEnvironmentError, match="closed RayVectorEnv"):
+        envs.step(np.zeros(4, int))
+    assert_processes_gone(pids)
+
+
+def test_a_stuck_actor_times_out_naming_its_sub_envs():
+    fns = [functools.partial(StuckEnv, i, stuck_index=0) for i in range(2)]
+    envs = RayVectorEnv(fns, num_actors=2, step_timeout=1.0)
+    pids = envs.actor_pids
+    envs.reset(seed=0)
+    envs.step(np.zeros(2, int))
+    start = time.monotonic()
+    with pytest.raises(VectorTimeoutError, match=r"sub-env 0 did not answer `step` within 1.0 s") as caught:
+        envs.step(np.zeros(2, int))
+    assert time.monotonic() - start < 10
+    assert caught.value.indices == (0,)
+    assert envs.closed
+    assert_processes_gone(pids)
+
+
+def test_async_pairs_and_their_errors():
+    envs = RayVectorEnv([functools.partial(InfoEnv, 3, i) for i in range(2)], num_actors=2)
+    with pytest.raises(NoAsyncCallError, match="without any prior call to `step_async`"):
+        envs.step_wait()
+    envs.reset_async(seed=0)
+    with pytest.raises(AlreadyPendingCallError, match="pending call to `reset`"):
+        envs.step_async(np.zeros(2, int))
+    obs, _ = envs.reset_wait()
+    assert obs.shape == (2, 2)
+    envs.call_async("add", 1)
+    assert envs.call_wait() == (1, 2)
+    with pytest.raises(ValueError, match="Expected actions for 2 sub-envs, got 3"):
+        envs.step([0, 1, 2])
+    envs.close()
+    envs.close()  # idempotent
+    with pytest.raises(ClosedEnvironmentError, match="make a new one"):
+        envs.reset()
+
+
+def test_close_stops_every_actor_process():
+    envs = RayVectorEnv([functools.partial(InfoEnv, 3, i) for i in range(3)], num_actors=3)
+    pids = envs.actor_pids
+    assert len(set(pids)) == 3
+    envs.close()
+    assert_processes_gone(pids)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="at least one env function"):
+        RayVectorEnv([])
+    with pytest.raises(ValueError, match="`num_actors` must be a positive integer or None, got 0"):
+        RayVectorEnv([InfoEnv], num_actors=0)
+    with pytest.raises(ValueError, match="Invalid autoreset_mode 'later'"):
+        RayVectorEnv([InfoEnv], autoreset_mode="later")
+
+
+def test_default_actor_count_is_the_cluster_cpu_count():
+    envs = RayVectorEnv([functools.partial(InfoEnv, 3, i) for i in range(5)])
+    assert envs.num_actors == 2  # the test cluster has two CPUs
+    assert repr(envs) == "RayVectorEnv(num_envs=5, num_actors=2)"
+    envs.close()
+
+
+def assert_processes_gone(pids, within=10.0):
+    import os
+
+    deadline = time.monotonic() + within
+    alive = set(pids)
+    while alive and time.monotonic() < deadline:
+        for pid in list(alive):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                alive.discard(pid)
+        time.sleep(0.05)
+    assert not alive, f"actor processes {sorted(alive)} still running"
+
+
+def test_unpicklable_env_functions_are_named():
+    import threading
+
+    lock = threading.Lock()
+
+    def holds_a_lock():
+        with lock:
+            return InfoEnv()
+
+    with pytest.raises(TypeError, match=r"env_fns\[0:1\] cannot be sent to a Ray actor"):
+        RayVectorEnv([holds_a_lock], num_actors=1)
+
+
+def test_dropping_the_env_stops_its_actors():
+    import gc
+
+    envs = RayVectorEnv([functools.partial(InfoEnv, 3, i) for i in range(2)], num_actors=2)
+    pids = envs.actor_pids
+    del envs
+    gc.collect()
+    assert_processes_gone(pids, within=30.0)
+
+
+def test_init_arguments_while_ray_runs_are_ignored_with_a_warning():
+    with pytest.warns(UserWarning, match="Ray is already running; RayVectorEnv ignores ray_init_kwargs"):
+        envs = RayVectorEnv([InfoEnv], ray_init_kwargs={"num_cpus": 8})
+    envs.close()
