@@ -19,10 +19,8 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group("ray"))
 
 
-@pytest.fixture(scope="session")
-def ray_cluster():
-    import ray
-
+def start_ray(ray):
+    """Start the local Ray instance the tests use."""
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -30,5 +28,12 @@ def ray_cluster():
         # Workers import the test fixtures (tests.fixtures...) by module, as the driver does.
         runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}},
     )
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    import ray
+
+    start_ray(ray)
     yield ray
     ray.shutdown()

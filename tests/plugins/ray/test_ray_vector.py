@@ -337,3 +337,30 @@ def test_init_arguments_while_ray_runs_are_ignored_with_a_warning():
     with pytest.warns(UserWarning, match="Ray is already running; RayVectorEnv ignores ray_init_kwargs"):
         envs = RayVectorEnv([InfoEnv], ray_init_kwargs={"num_cpus": 8})
     envs.close()
+
+
+def test_envs_registered_in_this_process_reach_the_actors():
+    from palaestra import PluginHost, use_host
+
+    with use_host(PluginHost()):
+        palaestra.register(
+            "RayLocalInfo-v0", entry_point="tests.fixtures.vector_envs:InfoEnv", kwargs={"length": 2}
+        )
+        envs = palaestra.make_vec("RayLocalInfo-v0", 3, vectorization_mode="ray/actors")
+        obs, _ = envs.reset(seed=0)
+        assert envs.get_attr("length") == (2, 2, 2)
+        assert obs.shape == (3, 2)
+        envs.close()
+
+
+def test_closing_after_ray_shut_down_returns_without_restarting_ray(ray_cluster):
+    # This stops the session's Ray; it is started again for the tests that follow.
+    envs = RayVectorEnv([InfoEnv], num_actors=1)
+    ray_cluster.shutdown()
+    try:
+        envs.close()
+        assert not ray_cluster.is_initialized()
+    finally:
+        from tests.plugins.ray.conftest import start_ray
+
+        start_ray(ray_cluster)

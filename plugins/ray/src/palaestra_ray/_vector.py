@@ -386,6 +386,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         ray = _ray()
         self._pending = None
         actors, self._actors = self._actors, []
+        if not ray.is_initialized():
+            return  # Ray was shut down, and the actors with it (a call now would restart Ray)
         if not terminate and actors:
             try:
                 ray.wait(
