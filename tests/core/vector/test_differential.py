@@ -9,6 +9,7 @@ import pytest
 
 import palaestra
 from palaestra.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+from tests.fixtures.compare import assert_same_tree
 from tests.fixtures.info_env import make_info_env_class
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
@@ -16,22 +17,6 @@ pytestmark = pytest.mark.needs_plugins
 
 PalInfo = make_info_env_class(palaestra)
 GymInfo = make_info_env_class(gymnasium)
-
-
-def assert_same_tree(a, b, where):
-    if isinstance(a, dict):
-        assert sorted(a) == sorted(b), where
-        for key in a:
-            assert_same_tree(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, np.ndarray):
-        assert isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape, where
-        if a.dtype == object:
-            for x, y in zip(a, b, strict=True):
-                assert_same_tree(x, y, where)
-        else:
-            assert np.array_equal(a, b), f"{where}: {a} != {b}"
-    else:
-        assert type(a).__name__ == type(b).__name__ and a == b, where
 
 
 VECTORIZERS = {

@@ -18,33 +18,13 @@ from palaestra.error import (
 from palaestra.spaces import Dict, Discrete
 from palaestra.vector import AutoresetMode, SyncVectorEnv, VectorSnapshot
 from palaestra_ray import RayVectorEnv
+from tests.fixtures.compare import assert_same_tree
 from tests.fixtures.info_env import make_info_env_class
 from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
 
 VaryingInfoEnv = make_info_env_class(palaestra)
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
-
-
-def assert_same(a, b, path="result"):
-    """Equal values, dtypes and structure (dicts of arrays, object arrays of arrays)."""
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
-        for key in a:
-            assert_same(a[key], b[key], f"{path}[{key!r}]")
-    elif isinstance(a, np.ndarray):
-        assert isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape, path
-        if a.dtype == object:
-            for x, y in zip(a, b, strict=True):
-                assert_same(x, y, path)
-        else:
-            np.testing.assert_array_equal(a, b, err_msg=path)
-    elif isinstance(a, tuple):
-        assert len(a) == len(b), path
-        for x, y in zip(a, b, strict=True):
-            assert_same(x, y, path)
-    else:
-        assert a == b, f"{path}: {a!r} != {b!r}"
 
 
 def varying(index):
@@ -58,15 +38,15 @@ def test_same_batches_as_sync_in_every_autoreset_mode(mode):
     reference = SyncVectorEnv(fns, autoreset_mode=mode)
     assert [list(b) for b in ours.blocks] == [[0, 1, 2], [3, 4]]
     assert ours.metadata["autoreset_mode"] is mode
-    assert_same(ours.reset(seed=7), reference.reset(seed=7))
+    assert_same_tree(ours.reset(seed=7), reference.reset(seed=7))
     rng = np.random.default_rng(0)
     for _ in range(40):
         actions = rng.integers(0, 3, 5)
         expected = reference.step(actions)
-        assert_same(ours.step(actions), expected)
+        assert_same_tree(ours.step(actions), expected)
         if mode is AutoresetMode.DISABLED and (expected[2] | expected[3]).any():
             mask = expected[2] | expected[3]
-            assert_same(
+            assert_same_tree(
                 ours.reset(options={"reset_mask": mask}), reference.reset(options={"reset_mask": mask})
             )
     ours.close()
@@ -81,10 +61,10 @@ def test_make_vec_loads_the_ray_vectorizer_and_matches_cartpole_sync():
     assert envs.spec.kwargs["vectorization_mode"] == "ray/actors"
     assert envs.observation_space == reference.observation_space
     assert envs.action_space == reference.action_space
-    assert_same(envs.reset(seed=1), reference.reset(seed=1))
+    assert_same_tree(envs.reset(seed=1), reference.reset(seed=1))
     for t in range(300):
         actions = np.array([(t // 3 + i) % 2 for i in range(4)])
-        assert_same(envs.step(actions), reference.step(actions))
+        assert_same_tree(envs.step(actions), reference.step(actions))
     envs.close()
 
 
@@ -92,15 +72,17 @@ def test_reset_mask_skips_blocks_with_nothing_to_reset():
     fns = [functools.partial(InfoEnv, 3, i) for i in range(4)]
     ours = RayVectorEnv(fns, num_actors=2, autoreset_mode="Disabled")
     reference = SyncVectorEnv(fns, autoreset_mode="Disabled")
-    assert_same(ours.reset(seed=3), reference.reset(seed=3))
+    assert_same_tree(ours.reset(seed=3), reference.reset(seed=3))
     ended = np.zeros(4, bool)
     while not ended[0]:  # sub-env i ends after 3 + i steps at most
         result = reference.step(np.ones(4, int))
-        assert_same(ours.step(np.ones(4, int)), result)
+        assert_same_tree(ours.step(np.ones(4, int)), result)
         ended |= result[2]
     assert not ended[2:].any()
     # Only the first actor's block has sub-envs to reset: the second is not called.
-    assert_same(ours.reset(options={"reset_mask": ended}), reference.reset(options={"reset_mask": ended}))
+    assert_same_tree(
+        ours.reset(options={"reset_mask": ended}), reference.reset(options={"reset_mask": ended})
+    )
     # Step on until an ended sub-env is stepped again: both refuse, naming the same one.
     stepped = [ours, reference]
     errors = []
@@ -114,7 +96,7 @@ def test_reset_mask_skips_blocks_with_nothing_to_reset():
         if isinstance(results[1], RuntimeError):
             errors = results
             break
-        assert_same(results[0], results[1])
+        assert_same_tree(results[0], results[1])
     ours_error, reference_error = errors
     assert isinstance(ours_error, RuntimeError) and str(reference_error) in str(ours_error)
     assert ours_error.sub_env_index == reference_error.sub_env_index
@@ -138,10 +120,10 @@ def test_dict_observations_copy_false_and_different_spaces():
     reference = SyncVectorEnv(fns, observation_mode="different", copy=False)
     assert ours.observation_space == reference.observation_space
     first, _ = ours.reset(seed=0)
-    assert_same(first, reference.reset(seed=0)[0])
+    assert_same_tree(first, reference.reset(seed=0)[0])
     second = ours.step(np.zeros(3, int))[0]
     assert second["pos"] is first["pos"]  # copy=False: one buffer, overwritten
-    assert_same(second, reference.step(np.zeros(3, int))[0])
+    assert_same_tree(second, reference.step(np.zeros(3, int))[0])
     with pytest.raises(RuntimeError, match="Sub-env 1's observation space .* differs from sub-env 0's"):
         RayVectorEnv(fns, num_actors=2)
     ours.close()
@@ -182,7 +164,7 @@ def test_snapshots_restore_every_block():
     first = [envs.step(np.array([t % 2, 1, 0])) for t in range(30)]
     envs.restore(saved)
     again = [envs.step(np.array([t % 2, 1, 0])) for t in range(30)]
-    assert_same(tuple(first), tuple(again))
+    assert_same_tree(tuple(first), tuple(again))
     envs.restore(saved.envs[0])  # one env's state into every sub-env
     obs = envs.step(np.array([1, 1, 1]))[0]
     assert (obs == obs[0]).all()

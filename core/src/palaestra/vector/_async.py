@@ -25,7 +25,7 @@ from palaestra.error import (
     WorkerDiedError,
 )
 from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
 from palaestra.vector._spaces import batched_spaces
@@ -310,11 +310,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> None:
         """Send the reset to the workers without waiting."""
         self._assert_ready("reset_async")
-        seeds = seeds_for(seed, self.num_envs)
-        mask = None
-        if options is not None and "reset_mask" in options:
-            options = dict(options)
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         for worker in self._workers:
             payload = ([seeds[i] for i in worker.indices], options, mask)
             worker.conn.send_bytes(pickle.dumps(("reset", payload)))
@@ -419,13 +415,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
         self._assert_ready("set_attr")
-        if not isinstance(values, (list, tuple)):
-            values = [values] * self.num_envs
-        if len(values) != self.num_envs:
-            raise ValueError(
-                "Values must be a list or tuple with length equal to the number of environments. "
-                f"Got `{len(values)}` values for {self.num_envs} environments."
-            )
+        values = per_env_values(values, self.num_envs)
         for worker in self._workers:
             worker.conn.send_bytes(pickle.dumps(("setattr", (name, [values[i] for i in worker.indices]))))
         self._gather(self._deadline(None), lambda _: None)

@@ -8,7 +8,7 @@ import numpy as np
 
 from palaestra.vector._vector_env import AutoresetMode
 
-__all__ = ["check_reset_mask", "resolve_autoreset_mode", "seeds_for"]
+__all__ = ["check_reset_mask", "per_env_values", "reset_arguments", "resolve_autoreset_mode", "seeds_for"]
 
 
 def resolve_autoreset_mode(mode: str | AutoresetMode) -> AutoresetMode:
@@ -51,3 +51,30 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray[Any, Any]:
             f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
         )
     return mask
+
+
+def reset_arguments(
+    seed: int | list[int | None] | None, options: dict[str, Any] | None, num_envs: int
+) -> tuple[list[int | None], dict[str, Any] | None, np.ndarray[Any, Any] | None]:
+    """A vector ``reset``'s per-sub-env seeds, options without ``reset_mask``, and the mask.
+
+    The caller's options dict is not modified; the mask is None when none was given.
+    """
+    seeds = seeds_for(seed, num_envs)
+    mask = None
+    if options is not None and "reset_mask" in options:
+        options = dict(options)
+        mask = check_reset_mask(options.pop("reset_mask"), num_envs)
+    return seeds, options, mask
+
+
+def per_env_values(values: Any, num_envs: int) -> list[Any] | tuple[Any, ...]:
+    """``set_attr``'s values: one per sub-env, or one value repeated for all."""
+    if not isinstance(values, (list, tuple)):
+        return [values] * num_envs
+    if len(values) != num_envs:
+        raise ValueError(
+            "Values must be a list or tuple with length equal to the number of environments. "
+            f"Got `{len(values)}` values for {num_envs} environments."
+        )
+    return values

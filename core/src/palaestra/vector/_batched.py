@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra.utils import seeding
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
 from palaestra.vector._vector_env import AutoresetMode, VectorEnv
 
 __all__ = ["BatchedVectorEnv"]
@@ -67,11 +67,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             The reset mask (all True unless ``options["reset_mask"]`` is given) and the
             options without ``reset_mask`` (the caller's dict is not modified).
         """
-        seeds = seeds_for(seed, self.num_envs)
-        mask = np.ones(self.num_envs, dtype=np.bool_)
-        if options is not None and "reset_mask" in options:
-            options = dict(options)
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        seeds, options, given_mask = reset_arguments(seed, options, self.num_envs)
+        mask = np.ones(self.num_envs, dtype=np.bool_) if given_mask is None else given_mask
         for i in np.flatnonzero(mask):
             if seeds[i] is not None:
                 self.generators[i], _ = seeding.np_random(seeds[i])

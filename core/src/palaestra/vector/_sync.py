@@ -11,7 +11,7 @@ import numpy as np
 from palaestra._core import Env
 from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._spaces import batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
@@ -72,11 +72,7 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             seed: An int (sub-env i gets ``seed + i``), a list of per-env seeds, or None.
             options: Passed to every sub-env's reset; ``reset_mask`` selects sub-envs.
         """
-        seeds = seeds_for(seed, self.num_envs)
-        mask = None
-        if options is not None and "reset_mask" in options:
-            options = dict(options)  # the caller's dict stays as it was
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         if mask is None:
             mask = np.ones(self.num_envs, dtype=np.bool_)
         self._terminations[mask] = False
@@ -157,13 +153,7 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
-        if not isinstance(values, (list, tuple)):
-            values = [values] * self.num_envs
-        if len(values) != self.num_envs:
-            raise ValueError(
-                "Values must be a list or tuple with length equal to the number of environments. "
-                f"Got `{len(values)}` values for {self.num_envs} environments."
-            )
+        values = per_env_values(values, self.num_envs)
         for env, value in zip(self.envs, values, strict=True):
             env.set_wrapper_attr(name, value)
 

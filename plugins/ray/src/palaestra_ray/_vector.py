@@ -24,7 +24,7 @@ from palaestra.error import (
 )
 from palaestra.spaces import Space
 from palaestra.vector import AutoresetMode
-from palaestra.vector._autoreset import check_reset_mask, resolve_autoreset_mode, seeds_for
+from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._processes import split_blocks
 from palaestra.vector._spaces import batched_spaces
 from palaestra.vector._vector_env import SubEnvVectorEnv
@@ -256,11 +256,7 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> None:
         """Send the reset to the actors without waiting."""
         self._assert_ready("reset_async")
-        seeds = seeds_for(seed, self.num_envs)
-        mask = None
-        if options is not None and "reset_mask" in options:
-            options = dict(options)
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         active = [k for k, b in enumerate(self.blocks) if mask is None or mask[b.start : b.stop].any()]
         calls = []
         for k in active:
@@ -331,13 +327,7 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
         self._assert_ready("set_attr")
-        if not isinstance(values, (list, tuple)):
-            values = [values] * self.num_envs
-        if len(values) != self.num_envs:
-            raise ValueError(
-                "Values must be a list or tuple with length equal to the number of environments. "
-                f"Got `{len(values)}` values for {self.num_envs} environments."
-            )
+        values = per_env_values(values, self.num_envs)
         calls = [
             a.set_attr.remote(name, [values[i] for i in b])
             for a, b in zip(self._actors, self.blocks, strict=True)
