@@ -20,6 +20,8 @@ PLUGINS = (
     "plugins/box2d",
     "-e",
     "plugins/mujoco",
+    "-e",
+    "plugins/ray",
 )
 
 
@@ -33,8 +35,8 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """Strict mypy over the core."""
-    session.install(*GROUPS["lint"], "-e", "core")
+    """Strict mypy over the core and the Ray vectorizer."""
+    session.install(*GROUPS["lint"], "-e", "core", "-e", "plugins/ray")
     session.run("mypy")
 
 
@@ -72,6 +74,7 @@ def bench(session: nox.Session) -> None:
         "bench_vector.py",
         "bench_box2d.py",
         "bench_mujoco.py",
+        "bench_ray.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
