@@ -346,3 +346,28 @@ def test_closing_after_ray_shut_down_returns_without_restarting_ray(ray_cluster)
         from tests.plugins.ray.conftest import start_ray
 
         start_ray(ray_cluster)
+
+
+def test_custom_observation_spaces_and_per_env_wrappers():
+    from palaestra.spaces import Box
+    from palaestra.wrappers import TimeAwareObservation
+
+    single = Box(-1000, 1000, (2,), np.float32)
+    batched = Box(-1000, 1000, (3, 2), np.float32)
+    fns = [functools.partial(InfoEnv, 3, i) for i in range(3)]
+    envs = RayVectorEnv(fns, num_actors=2, observation_mode=(batched, single))
+    assert envs.single_observation_space == single and envs.observation_space == batched
+    obs, _ = envs.reset(seed=0)
+    assert obs.shape == (3, 2) and obs[:, 1].tolist() == [0, 1, 2]
+    envs.close()
+    envs = palaestra.make_vec(
+        "CartPole-v1",
+        3,
+        vectorization_mode="ray/actors",
+        wrappers=[lambda env: TimeAwareObservation(env)],
+    )
+    obs, _ = envs.reset(seed=0)
+    assert obs.shape == (3, 5) and (obs[:, 4] == 0).all()
+    obs = envs.step(np.zeros(3, int))[0]
+    assert (obs[:, 4] == 1).all()
+    envs.close()
