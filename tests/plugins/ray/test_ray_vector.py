@@ -371,3 +371,19 @@ def test_custom_observation_spaces_and_per_env_wrappers():
     obs = envs.step(np.zeros(3, int))[0]
     assert (obs[:, 4] == 1).all()
     envs.close()
+
+
+def test_a_sub_env_that_hangs_while_building_times_out():
+    def slow_factory(i):
+        if i == 1:
+            time.sleep(600)
+        return InfoEnv(3, i)
+
+    start = time.monotonic()
+    # Starting actor processes counts too: allow for a slow start of the other actor.
+    with pytest.raises(
+        VectorTimeoutError, match=r"sub-env.* 1 did not answer `build` within 5.0 s"
+    ) as caught:
+        RayVectorEnv([functools.partial(slow_factory, i) for i in range(2)], num_actors=2, step_timeout=5.0)
+    assert time.monotonic() - start < 20
+    assert 1 in caught.value.indices

@@ -83,7 +83,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         copy: Return new observation arrays (else one buffer, overwritten every step).
         observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
-        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever).
+        step_timeout: Default timeout in seconds for every ``*_wait``, and for building the
+            sub-envs (None waits forever).
     """
 
     def __init__(
@@ -139,13 +140,15 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                     "Use functions Ray can pickle (module-level functions, functools.partial, lambdas "
                     "without unpicklable captures)."
                 ) from e
-        per_env = [s for described in self._get(built, "build") for s in described]
+        per_env = [s for described in self._get(built, "build", self.step_timeout) for s in described]
         self._check_spaces(per_env)
-        # Every block batches with "different" (shapes and dtypes only): the spaces of all
-        # sub-envs were checked above, against the mode asked for.
+        # A custom (batched, single) pair describes the whole batch: blocks then batch with
+        # "different" (shapes and dtypes only); every sub-env's space was checked above.
         mode = self.observation_mode if isinstance(self.observation_mode, str) else "different"
         self.actor_pids = tuple(
-            self._get([a.start.remote(mode, self.autoreset_mode) for a in self._actors], "start")
+            self._get(
+                [a.start.remote(mode, self.autoreset_mode) for a in self._actors], "start", self.step_timeout
+            )
         )
 
     def _check_spaces(self, per_env: list[tuple[Any, Any, dict[str, Any], Any]]) -> None:
