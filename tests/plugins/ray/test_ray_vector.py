@@ -221,13 +221,16 @@ def test_a_dying_actor_gives_a_typed_error_naming_its_sub_envs(how):
 
 def test_a_stuck_actor_times_out_naming_its_sub_envs():
     fns = [functools.partial(StuckEnv, i, stuck_index=0) for i in range(2)]
-    envs = RayVectorEnv(fns, num_actors=2, step_timeout=1.0)
+    # A generous default (building includes starting the actor processes); the step's own
+    # timeout overrides it.
+    envs = RayVectorEnv(fns, num_actors=2, step_timeout=60.0)
     pids = envs.actor_pids
     envs.reset(seed=0)
     envs.step(np.zeros(2, int))
     start = time.monotonic()
+    envs.step_async(np.zeros(2, int))
     with pytest.raises(VectorTimeoutError, match=r"sub-env 0 did not answer `step` within 1.0 s") as caught:
-        envs.step(np.zeros(2, int))
+        envs.step_wait(timeout=1.0)
     assert time.monotonic() - start < 10
     assert caught.value.indices == (0,)
     assert envs.closed
