@@ -83,18 +83,19 @@ def register(
         # A user id in a plugin's namespace must not be overwritten by loading that plugin later.
         with contextlib.suppress(Exception):
             host.load_namespace(ns)
+    # Positional, in EnvSpec's field order (kwargs comes before additional_wrappers there).
     new_spec = EnvSpec(
-        id=get_env_id(ns, name, version),
-        entry_point=entry_point,
-        reward_threshold=reward_threshold,
-        nondeterministic=nondeterministic,
-        max_episode_steps=max_episode_steps,
-        order_enforce=order_enforce,
-        disable_env_checker=disable_env_checker,
-        kwargs=kwargs,
-        additional_wrappers=additional_wrappers,
-        vector_entry_point=vector_entry_point,
-        apply_api_compatibility=apply_api_compatibility,
+        get_env_id(ns, name, version),
+        entry_point,
+        reward_threshold,
+        nondeterministic,
+        max_episode_steps,
+        order_enforce,
+        disable_env_checker,
+        kwargs,
+        additional_wrappers,
+        vector_entry_point,
+        apply_api_compatibility,
     )
     host.registry.add(new_spec)
 

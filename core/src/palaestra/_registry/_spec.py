@@ -52,20 +52,22 @@ class EnvSpec:
         version: Parsed from ``id``.
     """
 
+    # Field order is the reference's: positional construction and to_json's key order.
     id: str
-    entry_point: Any = field(default=None)
-    reward_threshold: float | None = field(default=None)
-    nondeterministic: bool = field(default=False)
-    max_episode_steps: int | None = field(default=None)
-    order_enforce: bool = field(default=True)
-    disable_env_checker: bool = field(default=False)
+    entry_point: Any = None
+    reward_threshold: float | None = None
+    nondeterministic: bool = False
+    max_episode_steps: int | None = None
+    order_enforce: bool = True
+    disable_env_checker: bool = False
     kwargs: dict[str, Any] = field(default_factory=dict)
+    # Parsed from the id by __post_init__.
     namespace: str | None = field(init=False)
     name: str = field(init=False)
     version: int | None = field(init=False)
     additional_wrappers: tuple[WrapperSpec, ...] = field(default_factory=tuple)
-    vector_entry_point: Any = field(default=None)
-    apply_api_compatibility: bool = field(default=False)
+    vector_entry_point: Any = None
+    apply_api_compatibility: bool = False
 
     def __post_init__(self) -> None:
         self.namespace, self.name, self.version = parse_env_id(self.id)

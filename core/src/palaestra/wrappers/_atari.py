@@ -12,7 +12,7 @@ import numpy as np
 
 from palaestra._core import Env, Wrapper
 from palaestra.spaces import Box
-from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
 from palaestra.wrappers._observations import import_cv2
 
 __all__ = ["AtariPreprocessing"]
@@ -64,16 +64,7 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         grayscale_newaxis: bool = False,
         scale_obs: bool = False,
     ) -> None:
-        RecordConstructorArgs.__init__(
-            self,
-            noop_max=noop_max,
-            frame_skip=frame_skip,
-            screen_size=screen_size,
-            terminal_on_life_loss=terminal_on_life_loss,
-            grayscale_obs=grayscale_obs,
-            grayscale_newaxis=grayscale_newaxis,
-            scale_obs=scale_obs,
-        )
+        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
         Wrapper.__init__(self, env)
         self._cv2 = import_cv2()
         if frame_skip <= 0:

@@ -8,7 +8,7 @@ import numpy as np
 
 from palaestra import logger
 from palaestra._core import Env, Wrapper
-from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 
 __all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection"]
@@ -254,17 +254,7 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
         disable_logger: bool = True,
         gc_trigger: Any = lambda episode: True,
     ) -> None:
-        RecordConstructorArgs.__init__(
-            self,
-            video_folder=video_folder,
-            episode_trigger=episode_trigger,
-            step_trigger=step_trigger,
-            video_length=video_length,
-            name_prefix=name_prefix,
-            fps=fps,
-            disable_logger=disable_logger,
-            gc_trigger=gc_trigger,
-        )
+        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
         Wrapper.__init__(self, env)
         self._setup_recorder(
             self, video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger

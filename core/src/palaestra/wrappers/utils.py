@@ -9,20 +9,17 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import CustomSpaceError
-from palaestra.spaces import (
-    Box,
-    Dict,
-    Discrete,
-    Graph,
-    GraphInstance,
-    MultiBinary,
-    MultiDiscrete,
-    OneOf,
-    Sequence,
-    Space,
-    Text,
-    Tuple,
-)
+from palaestra.spaces._box import Box
+from palaestra.spaces._dict import Dict
+from palaestra.spaces._discrete import Discrete
+from palaestra.spaces._graph import Graph, GraphInstance
+from palaestra.spaces._multi_binary import MultiBinary
+from palaestra.spaces._multi_discrete import MultiDiscrete
+from palaestra.spaces._oneof import OneOf
+from palaestra.spaces._sequence import Sequence
+from palaestra.spaces._space import Space
+from palaestra.spaces._text import Text
+from palaestra.spaces._tuple import Tuple
 
 
 @singledispatch

@@ -13,15 +13,15 @@ from palaestra_classic_control._common import invalid_action, parse_reset_bounds
 __all__ = ["AcrobotEnv", "bound", "rk4", "wrap"]
 
 _INT = (int, np.int64)
+_GRAVITY = 9.8
 
 
 def wrap(x: float, m: float, M: float) -> float:
     """Wrap ``x`` into ``[m, M]`` by adding or subtracting the range."""
-    diff = M - m
-    while x > M:
-        x = x - diff
-    while x < m:
-        x = x + diff
+    span = M - m
+    while x > M or x < m:
+        # Whole periods, one at a time: the result rounds as repeated steps do.
+        x = x - span if x > M else x + span
     return x
 
 
@@ -56,21 +56,19 @@ class AcrobotEnv(Env[np.ndarray, int]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
 
+    # The physical model (class attributes, as in the reference, so they can be changed).
+    LINK_MASS_1 = LINK_MASS_2 = 1.0
+    LINK_LENGTH_1 = LINK_LENGTH_2 = 1.0
+    LINK_COM_POS_1 = LINK_COM_POS_2 = 0.5  # centre of mass along each link
+    LINK_MOI = 1.0  # moment of inertia of each link
+    MAX_VEL_1, MAX_VEL_2 = 4 * pi, 9 * pi
     dt = 0.2
-    LINK_LENGTH_1 = 1.0
-    LINK_LENGTH_2 = 1.0
-    LINK_MASS_1 = 1.0
-    LINK_MASS_2 = 1.0
-    LINK_COM_POS_1 = 0.5
-    LINK_COM_POS_2 = 0.5
-    LINK_MOI = 1.0
-    MAX_VEL_1 = 4 * pi
-    MAX_VEL_2 = 9 * pi
+    # The three actions, their optional noise, and which dynamics (book or NIPS paper).
     AVAIL_TORQUE = (-1.0, 0.0, +1)
-    torque_noise_max = 0.0
-    SCREEN_DIM = 500
-    book_or_nips = "book"
     actions_num = 3
+    torque_noise_max = 0.0
+    book_or_nips = "book"
+    SCREEN_DIM = 500
 
     def __init__(self, render_mode: str | None = None) -> None:
         self.render_mode = render_mode
@@ -118,46 +116,25 @@ class AcrobotEnv(Env[np.ndarray, int]):
         obs = np.array((cos(t1), sin(t1), cos(t2), sin(t2), v1, v2), dtype=np.float32)
         return obs, reward, terminated, False, {}
 
-    def _get_ob(self) -> np.ndarray:
-        s = self.state
-        assert s is not None, "Call reset before using AcrobotEnv object."
-        return np.array(
-            [np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32
-        )
-
-    def _terminal(self) -> bool:
-        s = self.state
-        assert s is not None, "Call reset before using AcrobotEnv object."
-        return bool(-cos(s[0]) - cos(s[1] + s[0]) > 1.0)
-
     def _dsdt(self, s_augmented: list[float]) -> list[float]:
-        m1 = self.LINK_MASS_1
-        m2 = self.LINK_MASS_2
-        l1 = self.LINK_LENGTH_1
-        lc1 = self.LINK_COM_POS_1
-        lc2 = self.LINK_COM_POS_2
-        I1 = self.LINK_MOI
-        I2 = self.LINK_MOI
-        g = 9.8
-        theta1, theta2, dtheta1, dtheta2, a = s_augmented
-        # Same operation order as the reference, so every rounding matches.
-        d1 = m1 * lc1**2 + m2 * (l1**2 + lc2**2 + 2 * l1 * lc2 * cos(theta2)) + I1 + I2
-        d2 = m2 * (lc2**2 + l1 * lc2 * cos(theta2)) + I2
-        phi2 = m2 * lc2 * g * cos(theta1 + theta2 - pi / 2.0)
-        phi1 = (
-            -m2 * l1 * lc2 * dtheta2**2 * sin(theta2)
-            - 2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin(theta2)
-            + (m1 * lc1 + m2 * l1) * g * cos(theta1 - pi / 2)
-            + phi2
-        )
-        if self.book_or_nips == "nips":
-            ddtheta2 = (a + d2 / d1 * phi1 - phi2) / (m2 * lc2**2 + I2 - d2**2 / d1)
-        else:
-            ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * dtheta1**2 * sin(theta2) - phi2) / (
-                m2 * lc2**2 + I2 - d2**2 / d1
-            )
-        ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
-        return [dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0]
+        """Time derivative of ``(theta1, theta2, omega1, omega2, torque)`` (torque is held)."""
+        theta1, theta2, omega1, omega2, torque = s_augmented
+        m1, m2, l1 = self.LINK_MASS_1, self.LINK_MASS_2, self.LINK_LENGTH_1
+        r1, r2, inertia = self.LINK_COM_POS_1, self.LINK_COM_POS_2, self.LINK_MOI
+        cos2, sin2 = cos(theta2), sin(theta2)
+        # Every sum and product below is grouped left to right exactly as the reference
+        # writes it (both links share one moment of inertia), so each rounding matches.
+        mass_11 = m1 * r1**2 + m2 * (l1**2 + r2**2 + 2 * l1 * r2 * cos2) + inertia + inertia
+        mass_12 = m2 * (r2**2 + l1 * r2 * cos2) + inertia
+        gravity_2 = m2 * r2 * _GRAVITY * cos(theta1 + theta2 - pi / 2.0)
+        velocity_terms = -m2 * l1 * r2 * omega2**2 * sin2 - 2 * m2 * l1 * r2 * omega2 * omega1 * sin2
+        gravity_1 = velocity_terms + (m1 * r1 + m2 * l1) * _GRAVITY * cos(theta1 - pi / 2) + gravity_2
+        drive = torque + mass_12 / mass_11 * gravity_1
+        if self.book_or_nips != "nips":  # the book's (and the Java code's) extra term
+            drive = drive - m2 * l1 * r2 * omega1**2 * sin2
+        alpha2 = (drive - gravity_2) / (m2 * r2**2 + inertia - mass_12**2 / mass_11)
+        alpha1 = -(mass_12 * alpha2 + gravity_1) / mass_11
+        return [omega1, omega2, alpha1, alpha2, 0.0]
 
     def render(self) -> np.ndarray | None:
         """Draw both links and the goal height."""
