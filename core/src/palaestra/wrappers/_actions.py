@@ -154,25 +154,7 @@ class StickyAction(ActionWrapper[Any, Any, Any], RecordConstructorArgs):
             raise InvalidProbability(
                 f"`repeat_action_probability` should be in the interval [0,1). Received {repeat_action_probability}"
             )
-        duration = (
-            (repeat_action_duration, repeat_action_duration)
-            if isinstance(repeat_action_duration, int)
-            else repeat_action_duration
-        )
-        if not isinstance(duration, tuple):
-            raise ValueError(
-                f"`repeat_action_duration` should be either an integer or a tuple. Received {duration}"
-            )
-        if len(duration) != 2:
-            raise ValueError(
-                f"`repeat_action_duration` should be a tuple of two integers. Received {duration}"
-            )
-        if duration[0] > duration[1]:
-            raise InvalidBound(f"`repeat_action_duration` is not a valid bound. Received {duration}")
-        if np.any(np.array(duration) < 1):
-            raise ValueError(
-                f"`repeat_action_duration` should be larger or equal than 1. Received {duration}"
-            )
+        duration = _duration_range(repeat_action_duration)
         RecordConstructorArgs.__init__(
             self,
             repeat_action_probability=repeat_action_probability,
@@ -242,8 +224,26 @@ class RepeatAction(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         """Apply the action up to ``num_repeats`` times."""
         total = 0.0
         for _ in range(self.num_repeats):
-            obs, reward, terminated, truncated, info = self.env.step(action)
-            total += float(reward)
-            if terminated or truncated:
+            result = self.env.step(action)
+            total += float(result[1])
+            if result[2] or result[3]:  # the episode ended: stop repeating
                 break
-        return obs, total, terminated, truncated, info
+        return result[0], total, result[2], result[3], result[4]
+
+
+# What a sticky-action duration range must satisfy, checked in this order.
+_DURATION_RULES: tuple[tuple[Callable[[Any], bool], type[Exception], str], ...] = (
+    (lambda d: isinstance(d, tuple), ValueError, "should be either an integer or a tuple"),
+    (lambda d: len(d) == 2, ValueError, "should be a tuple of two integers"),
+    (lambda d: d[0] <= d[1], InvalidBound, "is not a valid bound"),
+    (lambda d: min(d) >= 1, ValueError, "should be larger or equal than 1"),
+)
+
+
+def _duration_range(duration: int | tuple[int, int]) -> tuple[int, int]:
+    """``repeat_action_duration`` as an inclusive ``(min, max)`` of at least one step each."""
+    bounds = (duration, duration) if isinstance(duration, int) else duration
+    for holds, error, problem in _DURATION_RULES:
+        if not holds(bounds):
+            raise error(f"`repeat_action_duration` {problem}. Received {bounds}")
+    return bounds

@@ -60,9 +60,9 @@ class RenderCollection(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     def render(self) -> list[Any]:
         """The collected frames."""
-        frames = self.frame_list
-        if self.pop_frames:
-            self.frame_list = []
+        if not self.pop_frames:
+            return self.frame_list
+        frames, self.frame_list = self.frame_list, []
         return frames
 
 
@@ -187,13 +187,12 @@ class ObstructView(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         obstruction_width: int,
         is_noise_grayscale: bool = False,
     ) -> None:
-        if not 0 <= obstructed_pixels_ratio < 1:
+        ratio_ok, width_ok = 0 <= obstructed_pixels_ratio < 1, obstruction_width >= 1
+        if not (ratio_ok and width_ok):
             raise ValueError(
                 f"obstructed_pixels_ratio should be in the interval [0,1). Received {obstructed_pixels_ratio}"
-            )
-        if obstruction_width < 1:
-            raise ValueError(
-                f"obstruction_width should be larger or equal than 1. Received {obstruction_width}"
+                if not ratio_ok
+                else f"obstruction_width should be larger or equal than 1. Received {obstruction_width}"
             )
         RecordConstructorArgs.__init__(
             self,
