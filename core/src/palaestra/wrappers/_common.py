@@ -9,15 +9,8 @@ from typing import TYPE_CHECKING, Any, SupportsFloat
 from palaestra import logger
 from palaestra._core import Env, Wrapper
 from palaestra.error import ResetNeeded
+from palaestra.utils import passive_env_checker as passive
 from palaestra.utils._record_constructor import RecordConstructorArgs
-from palaestra.utils.passive_env_checker import (
-    check_action_space,
-    check_observation_space,
-    env_data_reuse_passive_checker,
-    env_render_passive_checker,
-    env_reset_passive_checker,
-    env_step_passive_checker,
-)
 
 if TYPE_CHECKING:
     from palaestra._registry._spec import EnvSpec
@@ -130,10 +123,10 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         Wrapper.__init__(self, env)
         if not hasattr(env, "action_space"):
             raise AttributeError("The environment must specify an action space.")
-        check_action_space(env.action_space)
+        passive.check_action_space(env.action_space)
         if not hasattr(env, "observation_space"):
             raise AttributeError("The environment must specify an observation space.")
-        check_observation_space(env.observation_space)
+        passive.check_observation_space(env.observation_space)
         self.checked_reset = False
         self.checked_step = False
         self.checked_render = False
@@ -145,16 +138,20 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         """Step; the first two steps are checked."""
         if not self.checked_step:
             self.checked_step = True
-            result = env_step_passive_checker(self.env, action)
+            result = passive.env_step_passive_checker(self.env, action)
             if self._previous_data is not None:
-                env_data_reuse_passive_checker(self._previous_data, (result[0], result[4]), "reset", "step")
+                passive.env_data_reuse_passive_checker(
+                    self._previous_data, (result[0], result[4]), "reset", "step"
+                )
             self._previous_data = (result[0], result[4])
             return result  # type: ignore[no-any-return]
         result = self.env.step(action)
         if not self.checked_data_reuse:
             self.checked_data_reuse = True
             if self._previous_data is not None:
-                env_data_reuse_passive_checker(self._previous_data, (result[0], result[4]), "step", "step")
+                passive.env_data_reuse_passive_checker(
+                    self._previous_data, (result[0], result[4]), "step", "step"
+                )
             self._previous_data = None
         return result
 
@@ -164,7 +161,7 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         """Reset; the first reset is checked."""
         if not self.checked_reset:
             self.checked_reset = True
-            result = env_reset_passive_checker(self.env, seed=seed, options=options)
+            result = passive.env_reset_passive_checker(self.env, seed=seed, options=options)
             self._previous_data = result if isinstance(result, tuple) and len(result) == 2 else None
             return result  # type: ignore[no-any-return]
         return self.env.reset(seed=seed, options=options)
@@ -173,7 +170,7 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         """Render; the first frame is checked."""
         if not self.checked_render:
             self.checked_render = True
-            return env_render_passive_checker(self.env)
+            return passive.env_render_passive_checker(self.env)
         return self.env.render()
 
     def close(self) -> None:
