@@ -167,7 +167,7 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         fixture.shape.vertices = vertices
         self.terrain.append(self.world.CreateStaticBody(fixtures=fixture))
 
-    def _generate_terrain(self) -> None:  # noqa: C901 - one state machine, kept whole
+    def _generate_terrain(self) -> None:
         """Walk a state machine over the terrain points; obstacles are static blocks."""
         rng = self.np_random
         step = TERRAIN_STEP
@@ -178,10 +178,9 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         stair_width: Any = 0
         stair_height = 0
         original_y: Any = 0
-        self.terrain, self.terrain_x, self.terrain_y = [], [], []
-        for i in range(TERRAIN_LENGTH):
-            x = i * step
-            self.terrain_x.append(x)
+        self.terrain, self.terrain_y = [], []
+        self.terrain_x = [i * step for i in range(TERRAIN_LENGTH)]
+        for i, x in enumerate(self.terrain_x):
             if state == GRASS and not oneshot:
                 velocity = 0.8 * velocity + 0.01 * np.sign(TERRAIN_HEIGHT - y)
                 if i > TERRAIN_STARTPAD:
@@ -195,9 +194,8 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
                 counter += 2
                 original_y = y
             elif state == PIT and not oneshot:
-                y = original_y
-                if counter > 1:
-                    y -= 4 * step
+                # Down at the pit's bottom, back at the rim on its last point.
+                y = original_y - 4 * step if counter > 1 else original_y
             elif state == STUMP and oneshot:
                 counter = rng.integers(1, 3)
                 size = counter * step
