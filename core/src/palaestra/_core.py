@@ -165,21 +165,6 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
             return f"<{type(self).__name__} instance>"
         return f"<{type(self).__name__}<{self.spec.id}>>"
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *args: object) -> Literal[False]:
-        self.close()
-        return False
-
-    def has_wrapper_attr(self, name: str) -> bool:
-        """Whether this env (or, on a wrapper, any env below it) has attribute ``name``."""
-        return hasattr(self, name)
-
-    def get_wrapper_attr(self, name: str) -> Any:
-        """Get attribute ``name`` from the first env in the stack that has it."""
-        return getattr(self, name)
-
     def set_wrapper_attr(self, name: str, value: Any, *, force: bool = True) -> bool:
         """Set attribute ``name`` on the first env in the stack that has it.
 
@@ -194,6 +179,21 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         if force or hasattr(self, name):
             setattr(self, name, value)
             return True
+        return False
+
+    def get_wrapper_attr(self, name: str) -> Any:
+        """Get attribute ``name`` from the first env in the stack that has it."""
+        return getattr(self, name)
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether this env (or, on a wrapper, any env below it) has attribute ``name``."""
+        return hasattr(self, name)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *args: object) -> Literal[False]:
+        self.close()
         return False
 
 

@@ -47,11 +47,13 @@ class Space(Generic[T_co]):
     @property
     def np_random(self) -> np.random.Generator:
         """The space's generator, seeded from OS entropy on first use."""
-        if self._np_random is None:
+        generator = self._np_random
+        if generator is None:
             self.seed()
-            if self._np_random is None:  # composite spaces seed only their children
-                self._np_random, _ = seeding.np_random()
-        return self._np_random
+            generator = self._np_random
+            if generator is None:  # composite spaces seed only their children
+                generator = self._np_random = seeding.np_random()[0]
+        return generator
 
     @property
     def shape(self) -> tuple[int, ...] | None:
