@@ -110,6 +110,53 @@ def test_unwrapped_env_matches_without_make():
     assert np.array_equal(ours.state, ref.state)
 
 
+@pytest.fixture(params=["compiled kernel", "python"])
+def float32_step(request, monkeypatch):
+    """Run a test once with the compiled MountainCarContinuous kernel and once without it."""
+    from palaestra_classic_control import continuous_mountain_car
+
+    if request.param == "python":
+        monkeypatch.setattr(continuous_mountain_car, "_compiled_move", None)
+    return request.param
+
+
+def test_the_compiled_float32_kernel_is_built():
+    """The package builds its C kernel where a compiler exists (as in CI); without one it
+    falls back to Python silently, so this test is what notices a broken build."""
+    from palaestra_classic_control import continuous_mountain_car
+
+    assert continuous_mountain_car._compiled_move is not None, (
+        "palaestra_classic_control._float32_kernels was not built: install a C compiler and the "
+        "Python headers, then reinstall palaestra-classic-control (uv sync --reinstall-package "
+        "palaestra-classic-control)"
+    )
+
+
+def test_the_kernel_leaves_clipped_forces_and_bounds_to_python_and_checks_its_arguments():
+    from palaestra_classic_control._float32_kernels import mountain_car_continuous_move as move
+    from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
+
+    constants = Continuous_MountainCarEnv()._constants32
+    position, velocity, terminated, reward = move(-0.5, 0.0, 0.5, constants)
+    assert (position, velocity, terminated) == (np.float32(position), np.float32(velocity), False)
+    assert reward == -0.5 * 0.5 * 0.1
+    assert move(-0.5, 0.0, 1.5, constants) is None  # clipped force
+    assert move(-0.5, 0.0, float("nan"), constants) is None
+    assert move(-0.5, 0.0699, 1.0, constants) is None  # over the speed limit
+    assert move(-1.19, -0.02, -1.0, constants) is None  # past the left end
+    assert move(0.449, 0.06, 1.0, constants)[2] is True  # at the goal
+    with pytest.raises(TypeError, match="takes 4 arguments, got 2"):
+        move(0.0, 0.0)
+    with pytest.raises(TypeError, match="tuple of 8 floats"):
+        move(0.0, 0.0, 0.0, constants[:3])
+    with pytest.raises(TypeError, match="must be real number, not str"):
+        move(0.0, "fast", 0.0, constants)
+
+
+def test_mountain_car_continuous_rollouts_match_without_the_kernel(float32_step):
+    test_rollouts_match_gymnasium_bit_for_bit("MountainCarContinuous-v0", {})
+
+
 def mountain_car_actions(rng, kind, observation, t):
     """Force sequences that reach every branch: clipping, speed limit, both ends, the goal."""
     if kind == "bang-bang":  # pumps energy: hits the speed limit, the right end and the goal
@@ -144,7 +191,7 @@ def mountain_car_actions(rng, kind, observation, t):
     ],
     ids=str,
 )
-def test_mountain_car_continuous_float32_steps_match_for_every_branch(constants):
+def test_mountain_car_continuous_float32_steps_match_for_every_branch(constants, float32_step):
     """The common step emulates numpy's float32 scalars in Python floats: same bits everywhere."""
     from gymnasium.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ref
 
@@ -167,7 +214,7 @@ def test_mountain_car_continuous_float32_steps_match_for_every_branch(constants)
             observation = theirs[0]
 
 
-def test_mountain_car_continuous_follows_state_and_constants_changed_from_outside():
+def test_mountain_car_continuous_follows_state_and_constants_changed_from_outside(float32_step):
     from gymnasium.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ref
 
     from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ours
@@ -191,7 +238,7 @@ def test_mountain_car_continuous_follows_state_and_constants_changed_from_outsid
     assert ours.power == 0.0025 and ours.goal_velocity == 0.01
 
 
-def test_mountain_car_continuous_refuses_nan_on_every_path():
+def test_mountain_car_continuous_refuses_nan_on_every_path(float32_step):
     from palaestra.error import InvalidAction
     from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
 

@@ -23,6 +23,10 @@ _FLOAT32 = np.dtype(np.float32)
 _ONE = (1,)
 _cos, _pow = math.cos, math.pow
 _PAIR = np.zeros(2, dtype=np.float32)
+try:
+    from palaestra_classic_control._float32_kernels import mountain_car_continuous_move as _compiled_move
+except ImportError:  # built without a C compiler: the Python step gives the same numbers
+    _compiled_move = None
 _CONSTANTS = (
     "min_action",
     "max_action",
@@ -117,13 +121,12 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         """Apply the (clipped) force and gravity for one step.
 
         The reference computes with numpy float32 scalars. The common step (a float32
-        action, the float32 state of the previous step) does the same in Python floats
-        rounded to float32 after every operation, which gives the same bits (float64 holds
-        every sum and product of two float32 numbers closely enough that rounding twice
-        equals rounding once) at a fraction of the cost. Where a constant meets a float32
-        scalar, numpy converts the constant to float32 first; where the reference's value
-        is a plain Python number (a clipped force, a clamped speed or position), it stays
-        a double. Any other step goes through numpy scalars like the reference.
+        action, the float32 state of the previous step) does the same arithmetic in
+        doubles rounded to float32 after every operation, which gives the same bits
+        (float64 holds every sum and product of two float32 numbers exactly, so rounding
+        twice equals rounding once) at a fraction of the cost: in the compiled kernel when
+        the package was built with it, else in Python (:meth:`_move_float32`). Any other
+        step goes through numpy scalars like the reference.
         """
         state = self.state
         if not (
@@ -133,8 +136,30 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
             and action.shape == _ONE
         ):
             return self._step_scalars(action)
-        force = action.item(0)
         position, velocity = state.tolist()  # type: ignore[union-attr]
+        force = action.item(0)
+        kernel = _compiled_move
+        moved = None if kernel is None else kernel(position, velocity, force, self._constants32)
+        if moved is None:  # no kernel, or a clipped force or a bound reached
+            moved = self._move_float32(position, velocity, force, action)
+        position, velocity, terminated, reward = moved
+        observation = _PAIR.copy()  # a new array every step, as np.array([...]) in the reference
+        observation[0] = position
+        observation[1] = velocity
+        self.state = self._own_state = observation
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, False, {}
+
+    def _move_float32(
+        self, position: float, velocity: float, force: float, action: np.ndarray
+    ) -> tuple[float, float, bool, float]:
+        """One float32 step in Python floats: the new position, velocity, flag and reward.
+
+        Where a constant meets a float32 scalar, numpy converts the constant to float32
+        first; where the reference's value is a plain Python number (a clipped force, a
+        clamped speed or position), it stays a double.
+        """
         low_force, high_force, left, right, top, goal, goal_velocity, power = self._constants32
         rounded = self._rounder  # assigning to a float32 array element rounds to float32
         rounded[0] = 3.0 * position
@@ -163,14 +188,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
                 position, velocity, terminated = self._bounded(position, velocity, None)
         else:
             position, velocity, terminated = self._bounded(position, velocity, velocity)
-        reward = (100.0 if terminated else 0) - _pow(force, 2) * 0.1
-        observation = _PAIR.copy()  # a new array every step, as np.array([...]) in the reference
-        observation[0] = position
-        observation[1] = velocity
-        self.state = self._own_state = observation
-        if self.render_mode == "human":
-            self.render()
-        return observation, reward, terminated, False, {}
+        return position, velocity, terminated, (100.0 if terminated else 0) - _pow(force, 2) * 0.1
 
     def _bounded(self, position: float, velocity: float, fast: float | None) -> tuple[float, float, bool]:
         """The rest of a float32 step that hits a bound: speed limit, either end, the wall.

@@ -1,0 +1,3 @@
+def mountain_car_continuous_move(
+    position: float, velocity: float, force: float, constants: tuple[float, ...], /
+) -> tuple[float, float, bool, float] | None: ...
