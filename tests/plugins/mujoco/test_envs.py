@@ -140,8 +140,18 @@ def test_trajectories_match_gymnasium(env_id, kwargs):
         play_both(ours, ref, seed, 250, actions)
 
 
+@pytest.fixture(params=["compiled kernel", "numpy"])
+def float32_costs(request, monkeypatch):
+    """Run a test once with the compiled control-cost kernel and once without it."""
+    from palaestra_mujoco.mujoco_env import MujocoEnv
+
+    if request.param == "numpy":
+        monkeypatch.setattr(MujocoEnv, "square_sum_kernel", None)
+    return request.param
+
+
 @pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Ant-v5", "Reacher-v5", "Pusher-v5", "Humanoid-v5"])
-def test_unusual_actions_match_gymnasium(env_id):
+def test_unusual_actions_match_gymnasium(env_id, float32_costs):
     """Out-of-range actions are clamped by MuJoCo but priced unclamped; other dtypes too."""
     ours, ref = make_pair(env_id)
     space = ours.action_space
@@ -424,7 +434,7 @@ def test_memory_stays_flat_over_resets_and_renderers():
 
 @pytest.mark.parametrize("env_id", IDS)
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_non_finite_actions_are_refused_before_simulating(env_id, bad):
+def test_non_finite_actions_are_refused_before_simulating(env_id, bad, float32_costs):
     env = palaestra.make(env_id)
     env.reset(seed=0)
     before = env.unwrapped.state_vector()
@@ -437,10 +447,12 @@ def test_non_finite_actions_are_refused_before_simulating(env_id, bad):
 
 
 @pytest.mark.parametrize(
-    "env_id", ["InvertedPendulum-v5", "Swimmer-v5", "Hopper-v5", "HalfCheetah-v5", "Pusher-v5", "Ant-v5"]
+    "env_id",
+    ["InvertedPendulum-v5", "Swimmer-v5", "Hopper-v5", "HalfCheetah-v5", "Pusher-v5", "Ant-v5", "Humanoid-v5"],
 )
-def test_weighted_square_sum_has_numpys_last_bits(env_id):
-    """The fast float32 path (up to 7 actuators) equals numpy's reduction bit for bit."""
+def test_weighted_square_sum_has_numpys_last_bits(env_id, float32_costs):
+    """The kernel (numpy's pairwise sum, any size) and the Python paths equal numpy's
+    reduction bit for bit, for float32 and float64 actions."""
     env = palaestra.make(env_id).unwrapped
     rng = np.random.default_rng(7)
     size = env.action_space.shape[0]
@@ -458,6 +470,47 @@ def test_weighted_square_sum_has_numpys_last_bits(env_id):
         huge = np.full(size, 1e19, np.float32)
         assert env.weighted_square_sum(3.0, huge) == float(3.0 * np.square(huge).sum())
         assert np.isnan(env.weighted_square_sum(0.1, np.full(size, np.nan, np.float32)))
+
+
+def test_the_compiled_cost_kernel_is_built():
+    """Where a compiler exists (as in CI) the kernel is built; without one the package falls
+    back to numpy silently, so this test is what notices a broken build."""
+    from palaestra_mujoco.mujoco_env import MujocoEnv
+
+    assert MujocoEnv.square_sum_kernel is not None, (
+        "palaestra_mujoco._cost_kernel was not built: install a C compiler and the Python "
+        "headers, then reinstall palaestra-mujoco (uv sync --reinstall-package palaestra-mujoco)"
+    )
+
+
+def test_the_kernel_prices_sets_controls_and_checks_its_arguments():
+    from palaestra_mujoco._cost_kernel import weighted_square_sum as kernel
+
+    action = np.array([0.5, -0.25, 3.0], np.float32)
+    ctrl = np.zeros(3)
+    assert kernel(0.1, action, ctrl) == float(0.1 * np.square(action).sum())
+    assert ctrl.tolist() == [0.5, -0.25, 3.0]
+    assert kernel(0.1, np.arange(12, dtype=np.float32)[::4], None) == float(0.1 * (16 + 64))
+    rng = np.random.default_rng(0)
+    for values in (rng.standard_normal((14, 6)), rng.standard_normal(1000).astype(np.float32)):
+        assert kernel(5e-7, values, None) == float(5e-7 * np.square(values).sum())  # 2-D, pairwise
+    ctrl[:] = 7.0
+    assert kernel(0.1, np.array([np.inf, 0, 0], np.float32), ctrl) is None  # priced by Python
+    assert ctrl.tolist() == [7.0, 7.0, 7.0], "a refused action must not reach the controls"
+    with pytest.raises(TypeError, match="takes 3 arguments, got 2"):
+        kernel(1.0, action)
+    with pytest.raises(TypeError, match="values must be float32 or float64, not format 'l'"):
+        kernel(1.0, np.zeros(3, np.int64), None)
+    with pytest.raises(ValueError, match="more than one dimension must be C-contiguous"):
+        kernel(1.0, np.zeros((4, 4))[:, ::2], None)
+    with pytest.raises(TypeError, match="ctrl must be a 1-D float64 array"):
+        kernel(1.0, action, np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="values have 3 entries, ctrl 2"):
+        kernel(1.0, action, np.zeros(2))
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        kernel(1.0, action, frozen)
 
 
 def test_gather_plan_reads_the_live_state_as_one_new_array():

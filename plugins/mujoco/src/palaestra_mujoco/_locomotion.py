@@ -9,7 +9,7 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.utils import EzPickle
-from palaestra_mujoco.mujoco_env import MujocoEnv, gather_plan
+from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["SuiteEnv", "norm"]
 
@@ -88,30 +88,23 @@ class SuiteEnv(MujocoEnv, EzPickle):
             The control cost (computed first, so a NaN or infinite action is refused
             before it reaches MuJoCo).
         """
-        # The common case (a float32 array of the right shape, a finite cost) is decided
-        # here without further calls: this runs every step of every locomotion env.
+        # The common case (a float32 array of the right shape, a plain-number weight) takes
+        # no further Python call but the compiled kernel's, which prices the action and sets
+        # the controls at once: this runs every step of every locomotion env.
         if action.__class__ is not np.ndarray or action.dtype is not _FLOAT32 or action.shape != self._shape:
             action = self._checked_action(action)
-        cost = self.weighted_square_sum(self._ctrl_cost_weight, action)
-        if cost - cost != 0:
-            self._require_finite(action, cost)
-        self._ctrl[:] = action  # _step_physics, inlined
+        weight, kernel, cost = self._ctrl_cost_weight, self.square_sum_kernel, None
+        if kernel is not None and action.dtype is _FLOAT32 and weight.__class__ in _PLAIN_NUMBERS:
+            cost = kernel(weight, action, self._ctrl)
+        if cost is None:  # no kernel, another dtype or weight, or a cost that is not finite
+            cost = self.weighted_square_sum(weight, action)
+            if cost - cost != 0:
+                self._require_finite(action, cost)
+            self._ctrl[:] = action
         self._mj_step(self.model, self.data, self.frame_skip)
         if self.uses_body_forces:
             self._mj_post(self.model, self.data)
         return cost
-
-    def _run_along_x(self, action: Any) -> tuple[float, float, float]:
-        """Act, and measure the move along x.
-
-        Returns:
-            The control cost, the x position afterwards and the x velocity.
-        """
-        qpos = self._qpos
-        x_before = qpos.item(0)
-        cost = self._act(action)
-        x_after = qpos.item(0)
-        return cost, x_after, (x_after - x_before) / self._dt
 
     def reset_model(self) -> np.ndarray:
         """Start from the model's initial state plus noise of ``reset_noise_scale``.

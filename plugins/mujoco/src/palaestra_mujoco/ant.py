@@ -78,7 +78,7 @@ class AntEnv(SuiteEnv):
         return self._contact_cost_of(self.contact_forces)
 
     def _contact_cost_of(self, forces: np.ndarray) -> float:
-        return float(self._contact_cost_weight * np.square(forces).sum())
+        return self.weighted_square_sum(self._contact_cost_weight, forces)
 
     @property
     def is_healthy(self) -> bool:

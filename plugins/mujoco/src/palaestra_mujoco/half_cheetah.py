@@ -51,7 +51,11 @@ class HalfCheetahEnv(SuiteEnv):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
-        ctrl, x_after, x_velocity = self._run_along_x(action)
+        qpos = self._qpos
+        x_before = qpos.item(0)
+        ctrl = self._act(action)
+        x_after = qpos.item(0)
+        x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
         info = {
             "x_position": x_after,

@@ -65,7 +65,7 @@ class _HumanoidBody(SuiteEnv):
             action: The controls to price; ``None`` prices those last applied.
         """
         controls = self._ctrl if action is None else np.asarray(action, dtype=np.float64)
-        return float(self._ctrl_cost_weight * np.square(controls).sum())
+        return self.weighted_square_sum(self._ctrl_cost_weight, controls)
 
     def _price(self, action: np.ndarray) -> float:
         """The control cost of ``action``, priced before simulating so NaN/inf is refused."""
@@ -76,7 +76,7 @@ class _HumanoidBody(SuiteEnv):
     def _external_force_cost(self, weight: float, bounds: tuple[float, float]) -> float:
         """``weight`` times the summed squared contact forces, clipped to ``bounds``."""
         low, high = bounds
-        cost = float(weight * np.square(self._cfrc_ext).sum())
+        cost = self.weighted_square_sum(weight, self._cfrc_ext)
         return min(max(cost, low), high)
 
     def _tendons(self) -> dict[str, Any]:

@@ -1,0 +1,3 @@
+import numpy as np
+
+def weighted_square_sum(weight: float, values: np.ndarray, ctrl: np.ndarray | None, /) -> float | None: ...
