@@ -494,15 +494,16 @@ def test_the_kernel_prices_sets_controls_and_checks_its_arguments():
     rng = np.random.default_rng(0)
     for values in (rng.standard_normal((14, 6)), rng.standard_normal(1000).astype(np.float32)):
         assert kernel(5e-7, values, None) == float(5e-7 * np.square(values).sum())  # 2-D, pairwise
+    wide = float(0.1 * np.square(action.astype(np.float64)).sum())  # as the humanoids price
+    assert kernel(0.1, action, ctrl, True) == wide != kernel(0.1, action, None)
     ctrl[:] = 7.0
     assert kernel(0.1, np.array([np.inf, 0, 0], np.float32), ctrl) is None  # priced by Python
     assert ctrl.tolist() == [7.0, 7.0, 7.0], "a refused action must not reach the controls"
-    with pytest.raises(TypeError, match="takes 3 arguments, got 2"):
+    with pytest.raises(TypeError, match="takes 3 or 4 arguments, got 2"):
         kernel(1.0, action)
     with pytest.raises(TypeError, match="values must be float32 or float64, not format 'l'"):
         kernel(1.0, np.zeros(3, np.int64), None)
-    with pytest.raises(ValueError, match="more than one dimension must be C-contiguous"):
-        kernel(1.0, np.zeros((4, 4))[:, ::2], None)
+    assert kernel(1.0, np.ones((4, 4))[:, ::2], None) is None  # numpy's own walk
     with pytest.raises(TypeError, match="ctrl must be a 1-D float64 array"):
         kernel(1.0, action, np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="values have 3 entries, ctrl 2"):

@@ -34,6 +34,14 @@ square64(const char *p)
     return square;
 }
 
+/* A float32 value squared in float64 (exact: no rounding to keep apart). */
+static inline double
+square64_of32(const char *p)
+{
+    double x = *(const float *)p;
+    return x * x;
+}
+
 static inline float
 add32(float a, float b)
 {
@@ -82,8 +90,10 @@ add64(double a, double b)
 
 PAIRWISE_SQUARE_SUM(square_sum32, float, square32, add32)
 PAIRWISE_SQUARE_SUM(square_sum64, double, square64, add64)
+PAIRWISE_SQUARE_SUM(square_sum64_of32, double, square64_of32, add64)
 
-/* The values as one strided run: 1-D with any stride, or C-contiguous of any shape. */
+/* The values as one strided run: 1-D with any stride, or C-contiguous of any shape.
+ * Returns 1 for other layouts (left to numpy, buffer released), -1 on error. */
 static int
 get_values(PyObject *obj, Py_buffer *view, Py_ssize_t *n, Py_ssize_t *stride)
 {
@@ -92,22 +102,21 @@ get_values(PyObject *obj, Py_buffer *view, Py_ssize_t *n, Py_ssize_t *stride)
     }
     if (strcmp(view->format, "f") != 0 && strcmp(view->format, "d") != 0) {
         PyErr_Format(PyExc_TypeError, "values must be float32 or float64, not format '%s'", view->format);
+        PyBuffer_Release(view);
+        return -1;
     }
-    else if (view->ndim == 1) {
+    if (view->ndim == 1) {
         *n = view->shape[0];
         *stride = view->strides[0];
         return 0;
     }
-    else if (PyBuffer_IsContiguous(view, 'C')) {
+    if (PyBuffer_IsContiguous(view, 'C')) {
         *n = view->len / view->itemsize;
         *stride = view->itemsize;
         return 0;
     }
-    else {
-        PyErr_SetString(PyExc_ValueError, "values of more than one dimension must be C-contiguous");
-    }
     PyBuffer_Release(view);
-    return -1;
+    return 1;
 }
 
 /* Copy the n values into the float64 array ``ctrl`` (same length, writable, contiguous). */
@@ -141,9 +150,14 @@ copy_into(PyObject *target, const Py_buffer *values, Py_ssize_t n, Py_ssize_t st
 static PyObject *
 weighted_square_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
+    if (nargs != 3 && nargs != 4) {
         PyErr_Format(PyExc_TypeError,
-                     "weighted_square_sum(weight, values, ctrl) takes 3 arguments, got %zd", nargs);
+                     "weighted_square_sum(weight, values, ctrl, in_float64=False) takes 3 or 4 "
+                     "arguments, got %zd", nargs);
+        return NULL;
+    }
+    int in_float64 = nargs == 4 ? PyObject_IsTrue(args[3]) : 0;
+    if (in_float64 < 0) {
         return NULL;
     }
     double weight = PyFloat_AsDouble(args[0]);
@@ -152,11 +166,15 @@ weighted_square_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_buffer values;
     Py_ssize_t n, stride;
-    if (get_values(args[1], &values, &n, &stride) < 0) {
-        return NULL;
+    int layout = get_values(args[1], &values, &n, &stride);
+    if (layout != 0) {
+        return layout < 0 ? NULL : Py_NewRef(Py_None); /* numpy walks other layouts its own way */
     }
     double cost;
-    if (values.itemsize == sizeof(float)) {
+    if (values.itemsize == sizeof(float) && in_float64) {
+        cost = weight * square_sum64_of32((const char *)values.buf, n, stride);
+    }
+    else if (values.itemsize == sizeof(float)) {
         cost = (float)((double)(float)weight * square_sum32((const char *)values.buf, n, stride));
     }
     else {
@@ -175,10 +193,12 @@ weighted_square_sum(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef kernel_methods[] = {
     {"weighted_square_sum", (PyCFunction)(void (*)(void))weighted_square_sum, METH_FASTCALL,
-     "weighted_square_sum(weight, values, ctrl)\n--\n\n"
-     "float(weight * np.square(values).sum()) for float32 or float64 values, to the last bit.\n"
+     "weighted_square_sum(weight, values, ctrl, in_float64=False)\n--\n\n"
+     "float(weight * np.square(values).sum()) for float32 or float64 values, to the last bit;\n"
+     "with in_float64, float32 values are priced as if converted to float64 first.\n"
      "When ctrl (a float64 array) is not None, the values are also copied into it. None when\n"
-     "the result is not finite (then nothing is copied)."},
+     "the result is not finite (then nothing is copied) or the values are neither 1-D nor\n"
+     "C-contiguous."},
     {NULL, NULL, 0, NULL},
 };
 

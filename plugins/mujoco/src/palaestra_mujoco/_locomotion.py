@@ -44,6 +44,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
     velocity_noise = "uniform"
     # Only the envs that observe or price contact forces (Ant, the humanoids) need them.
     uses_body_forces = False
+    # The control cost in float64 (as of data.ctrl) instead of in the action's dtype.
+    prices_in_float64 = False
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
@@ -85,8 +87,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
         """Check and price ``action``, then simulate ``frame_skip`` physics steps.
 
         Returns:
-            The control cost (computed first, so a NaN or infinite action is refused
-            before it reaches MuJoCo).
+            The control cost (:meth:`control_cost`, computed first, so a NaN or infinite
+            action is refused before it reaches MuJoCo).
         """
         # The common case (a float32 array of the right shape, a plain-number weight) takes
         # no further Python call but the compiled kernel's, which prices the action and sets
@@ -95,9 +97,9 @@ class SuiteEnv(MujocoEnv, EzPickle):
             action = self._checked_action(action)
         weight, kernel, cost = self._ctrl_cost_weight, self.square_sum_kernel, None
         if kernel is not None and action.dtype is _FLOAT32 and weight.__class__ in _PLAIN_NUMBERS:
-            cost = kernel(weight, action, self._ctrl)
+            cost = kernel(weight, action, self._ctrl, self.prices_in_float64)
         if cost is None:  # no kernel, another dtype or weight, or a cost that is not finite
-            cost = self.weighted_square_sum(weight, action)
+            cost = self.control_cost(action)
             if cost - cost != 0:
                 self._require_finite(action, cost)
             self._ctrl[:] = action

@@ -36,6 +36,7 @@ class _HumanoidBody(SuiteEnv):
     """
 
     uses_body_forces = True  # cfrc_ext is observed and priced
+    prices_in_float64 = True  # the reference prices data.ctrl
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         super().__init__(arguments)
@@ -66,12 +67,6 @@ class _HumanoidBody(SuiteEnv):
         """
         controls = self._ctrl if action is None else np.asarray(action, dtype=np.float64)
         return self.weighted_square_sum(self._ctrl_cost_weight, controls)
-
-    def _price(self, action: np.ndarray) -> float:
-        """The control cost of ``action``, priced before simulating so NaN/inf is refused."""
-        cost = self.control_cost(action)
-        self._require_finite(action, cost)
-        return cost
 
     def _external_force_cost(self, weight: float, bounds: tuple[float, float]) -> float:
         """``weight`` times the summed squared contact forces, clipped to ``bounds``."""
@@ -156,10 +151,8 @@ class HumanoidEnv(_HumanoidBody):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        action = self._checked_action(action)
         x_before, y_before = self.mass_center_xy().tolist()
-        ctrl = self._price(action)
-        self._step_physics(action, self.frame_skip)
+        ctrl = self._act(action)
         x_after, y_after = self.mass_center_xy().tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
@@ -230,9 +223,7 @@ class HumanoidStandupEnv(_HumanoidBody):
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
-        action = self._checked_action(action)
-        ctrl = self._price(action)
-        self._step_physics(action, self.frame_skip)
+        ctrl = self._act(action)
         qpos = self._qpos
         height = qpos.item(2)
         # Height per physics timestep, as the original task defines it.
