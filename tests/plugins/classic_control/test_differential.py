@@ -121,8 +121,10 @@ def float32_step(request, monkeypatch):
 
 
 def test_the_compiled_float32_kernel_is_built():
-    """The package builds its C kernel where a compiler exists (as in CI); without one it
-    falls back to Python silently, so this test is what notices a broken build."""
+    """The C kernel is built where a compiler exists, as in CI.
+
+    Without one the package falls back to Python silently: this test notices a broken build.
+    """
     from palaestra_classic_control import continuous_mountain_car
 
     assert continuous_mountain_car._compiled_move is not None, (

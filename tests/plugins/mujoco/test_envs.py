@@ -451,8 +451,10 @@ def test_non_finite_actions_are_refused_before_simulating(env_id, bad, float32_c
     ["InvertedPendulum-v5", "Swimmer-v5", "Hopper-v5", "HalfCheetah-v5", "Pusher-v5", "Ant-v5", "Humanoid-v5"],
 )
 def test_weighted_square_sum_has_numpys_last_bits(env_id, float32_costs):
-    """The kernel (numpy's pairwise sum, any size) and the Python paths equal numpy's
-    reduction bit for bit, for float32 and float64 actions."""
+    """The kernel and the Python paths equal numpy's reduction bit for bit.
+
+    The kernel follows numpy's pairwise sum at any size; both take float32 and float64 actions.
+    """
     env = palaestra.make(env_id).unwrapped
     rng = np.random.default_rng(7)
     size = env.action_space.shape[0]
@@ -473,8 +475,10 @@ def test_weighted_square_sum_has_numpys_last_bits(env_id, float32_costs):
 
 
 def test_the_compiled_cost_kernel_is_built():
-    """Where a compiler exists (as in CI) the kernel is built; without one the package falls
-    back to numpy silently, so this test is what notices a broken build."""
+    """The C kernel is built where a compiler exists, as in CI.
+
+    Without one the package falls back to numpy silently: this test notices a broken build.
+    """
     from palaestra_mujoco.mujoco_env import MujocoEnv
 
     assert MujocoEnv.square_sum_kernel is not None, (
