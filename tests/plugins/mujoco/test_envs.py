@@ -448,7 +448,15 @@ def test_non_finite_actions_are_refused_before_simulating(env_id, bad, float32_c
 
 @pytest.mark.parametrize(
     "env_id",
-    ["InvertedPendulum-v5", "Swimmer-v5", "Hopper-v5", "HalfCheetah-v5", "Pusher-v5", "Ant-v5", "Humanoid-v5"],
+    [
+        "InvertedPendulum-v5",
+        "Swimmer-v5",
+        "Hopper-v5",
+        "HalfCheetah-v5",
+        "Pusher-v5",
+        "Ant-v5",
+        "Humanoid-v5",
+    ],
 )
 def test_weighted_square_sum_has_numpys_last_bits(env_id, float32_costs):
     """The kernel and the Python paths equal numpy's reduction bit for bit.
