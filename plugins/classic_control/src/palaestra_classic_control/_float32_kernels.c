@@ -2,10 +2,12 @@
  * Compiled float32 kernels for the classic-control envs.
  *
  * The reference computes MountainCarContinuous's step with numpy float32 scalars. Each
- * numpy float32 operation is the exact result rounded to float32 once; for the operations
- * used here (products and sums of two float32 numbers) the double result is exact, so
- * "compute in double, convert to float" gives the same bits. Every conversion below marks
- * a rounding the reference performs; none may be dropped or merged.
+ * numpy float32 operation is the exact result rounded to float32 once. For a sum or
+ * product of two float32 numbers, rounding first to double and then to float gives the
+ * same float (a product is even exact in double; for sums, double has more than twice
+ * float's precision, which makes the double rounding harmless). So "compute in double,
+ * convert to float" gives numpy's bits. Every conversion below marks a rounding the
+ * reference performs; none may be dropped or merged.
  *
  * The module is optional: without a C compiler at install time the envs run the same
  * arithmetic in Python (continuous_mountain_car.py) and give the same numbers, slower.

@@ -5,8 +5,10 @@
  * values numpy squares in float32, sums in float32 and multiplies by the weight converted
  * to float32; for float64 values all of it happens in float64. Its sum is pairwise
  * (blocks of up to 128 values added with eight running sums, longer arrays split in two),
- * and that order is reproduced here. A float32 product or sum is computed in double (where
- * it is exact) and converted to float: each conversion marks one of numpy's roundings.
+ * and that order is reproduced here. A float32 product or sum is computed in double and
+ * converted to float, which gives numpy's float32 result (a product of two floats is
+ * exact in double; for a sum, double's more than twice as long mantissa makes rounding
+ * twice harmless): each conversion marks one of numpy's roundings.
  * A float64 square goes through a volatile so that no compiler fuses it with the addition
  * that follows (numpy rounds the square first).
  *
