@@ -353,9 +353,8 @@ class Wrapper(
     @property
     def action_space(self) -> Space[WrapperActType]:
         """This wrapper's action space (the wrapped env's unless set)."""
-        if self._action_space is None:
-            return self.env.action_space  # type: ignore[return-value]
-        return self._action_space
+        own = self._action_space
+        return self.env.action_space if own is None else own  # type: ignore[return-value]
 
     @action_space.setter
     def action_space(self, space: Space[WrapperActType]) -> None:
@@ -364,9 +363,8 @@ class Wrapper(
     @property
     def observation_space(self) -> Space[WrapperObsType]:
         """This wrapper's observation space (the wrapped env's unless set)."""
-        if self._observation_space is None:
-            return self.env.observation_space  # type: ignore[return-value]
-        return self._observation_space
+        own = self._observation_space
+        return self.env.observation_space if own is None else own  # type: ignore[return-value]
 
     @observation_space.setter
     def observation_space(self, space: Space[WrapperObsType]) -> None:
@@ -375,9 +373,8 @@ class Wrapper(
     @property
     def metadata(self) -> dict[str, Any]:
         """This wrapper's metadata (the wrapped env's unless set)."""
-        if self._metadata is None:
-            return self.env.metadata
-        return self._metadata
+        own = self._metadata
+        return self.env.metadata if own is None else own
 
     @metadata.setter
     def metadata(self, value: dict[str, Any]) -> None:

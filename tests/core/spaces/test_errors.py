@@ -92,12 +92,18 @@ def test_constructor_validation_messages():
         ps.Discrete(2.0)
     with pytest.raises(ValueError, match="nvec \\(counts\\) have to be positive"):
         ps.MultiDiscrete([2, 0])
-    with pytest.raises(ValueError, match="min_length must be less than or equal"):
+    with pytest.raises(ValueError, match="0 <= min_length <= max_length, got min_length=3"):
         ps.Text(2, min_length=3)
     with pytest.raises(ValueError, match="Empty `OneOf`"):
         ps.OneOf([])
-    with pytest.raises(TypeError, match="does not inherit from `palaestra.spaces.Space`"):
+    with pytest.raises(TypeError, match=r"Tuple: 3 \(of type int\) is not a space; sub-spaces must inherit"):
         ps.Tuple([ps.Discrete(2), 3])
+    with pytest.raises(TypeError, match=r"OneOf: 'x' \(of type str\) is not a space"):
+        ps.OneOf([ps.Discrete(2), "x"])
+    with pytest.raises(TypeError, match=r"Dict\['b'\]: 1 \(of type int\) is not a space"):
+        ps.Dict({"a": ps.Discrete(2), "b": 1})
+    with pytest.raises(TypeError, match=r"Dict\['c'\]: None \(of type NoneType\) is not a space"):
+        ps.Dict({"a": ps.Discrete(2)})["c"] = None
 
 
 def test_discrete_all_zero_mask_returns_start_without_drawing():

@@ -62,16 +62,16 @@ def resolve_spec(env_id: str | EnvSpec, registry: Registry) -> EnvSpec:
         return env_id
     if not isinstance(env_id, str):
         raise TypeError(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
-    if ":" in env_id:
-        module, _, env_id = env_id.partition(":")
+    module, colon, name = env_id.rpartition(":")
+    if colon:  # "module:Name-v0": importing the module registers the env
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as e:
             raise ModuleNotFoundError(
-                f"{e}. Environment registration via importing a module failed. "
-                f"Check whether '{module}' contains env registration and can be imported."
+                f"{e}. The id {env_id!r} names module {module!r}, which registers the env when "
+                "imported; install it or fix the module path."
             ) from e
-    return registry.find_spec(env_id)
+    return registry.find_spec(name)
 
 
 def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from palaestra import logger
-from palaestra.spaces._space import Space, require_no_mask
+from palaestra.spaces._space import Space, SpaceSeed, require_no_mask
 
 __all__ = ["Box"]
 
@@ -60,7 +60,7 @@ class Box(Space[NDArray[Any]]):
         high: SupportsFloat | NDArray[Any],
         shape: Sequence[int] | None = None,
         dtype: Any = np.float32,
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
     ) -> None:
         if dtype is None:
             raise ValueError("Box dtype must be explicitly provided, cannot be None.")

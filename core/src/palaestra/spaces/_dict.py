@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, require_one_of, require_spaces
 
 __all__ = ["Dict"]
 
@@ -45,8 +45,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
                 raise ValueError(f"Dict space keyword '{key}' already exists in the spaces dictionary.")
             self.spaces[key] = space
         for key, space in self.spaces.items():
-            if not isinstance(space, Space):
-                raise TypeError(f"Dict space element is not an instance of Space: key='{key}', space={space}")
+            require_spaces(f"Dict[{key!r}]", (space,))
         super().__init__(None, None, seed)  # type: ignore[arg-type]
 
     @staticmethod
@@ -131,18 +130,14 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
         return KeysView(self.spaces)
 
     def __setitem__(self, key: str, value: Space[Any]) -> None:
-        if not isinstance(value, Space):
-            raise TypeError(
-                f"Trying to set {key} to Dict space with value that is not a palaestra space, "
-                f"actual type: {type(value)}"
-            )
+        require_spaces(f"Dict[{key!r}]", (value,))
         self.spaces[key] = value
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self.spaces
 
     def __len__(self) -> int:
         return len(self.spaces)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.spaces)
 
     def __repr__(self) -> str:
         return "Dict(" + ", ".join(f"{k!r}: {s}" for k, s in self.spaces.items()) + ")"

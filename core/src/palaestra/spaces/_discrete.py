@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.spaces._masks import check_mask_array, check_probability_array
-from palaestra.spaces._space import MaskNDArray, Space, require_one_of
+from palaestra.spaces._space import MaskNDArray, Space, SpaceSeed, require_one_of
 
 __all__ = ["Discrete"]
 
@@ -29,7 +29,7 @@ class Discrete(Space[np.integer[Any]]):
     def __init__(
         self,
         n: int | np.integer[Any],
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
         start: int | np.integer[Any] = 0,
         dtype: Any = np.int64,
     ) -> None:

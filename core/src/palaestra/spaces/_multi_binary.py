@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from palaestra.spaces._masks import check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 __all__ = ["MultiBinary"]
 
@@ -25,7 +25,7 @@ class MultiBinary(Space[NDArray[np.int8]]):
     def __init__(
         self,
         n: NDArray[np.integer[Any]] | Sequence[int] | int,
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
     ) -> None:
         if isinstance(n, (int, np.integer)) and not isinstance(n, bool):
             self.n: int | tuple[int, ...] = int(n)

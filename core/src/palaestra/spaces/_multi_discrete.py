@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from palaestra import logger
 from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._masks import check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 __all__ = ["MultiDiscrete"]
 
@@ -32,7 +32,7 @@ class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
         self,
         nvec: NDArray[np.integer[Any]] | Sequence[Any],
         dtype: Any = np.int64,
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
         start: NDArray[np.integer[Any]] | Sequence[Any] | None = None,
     ) -> None:
         if dtype is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, require_one_of, require_spaces
 
 __all__ = ["OneOf"]
 
@@ -35,11 +35,7 @@ class OneOf(Space[tuple[int, Any]]):
         self.spaces = tuple(spaces)
         if not self.spaces:
             raise ValueError("Empty `OneOf` spaces are not supported.")
-        foreign = next((space for space in self.spaces if not isinstance(space, Space)), None)
-        if foreign is not None:
-            raise TypeError(
-                f"{foreign} does not inherit from `palaestra.spaces.Space`. Actual Type: {type(foreign)}"
-            )
+        require_spaces("OneOf", self.spaces)
         super().__init__(None, None, seed)
 
     @property
@@ -89,13 +85,12 @@ class OneOf(Space[tuple[int, Any]]):
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is ``(i, value)`` with an ``int``/``np.int64`` index and a valid value."""
-        return bool(
-            isinstance(x, tuple)
-            and len(x) == 2
-            and isinstance(x[0], (np.int64, int))
-            and 0 <= x[0] < len(self.spaces)
-            and self.spaces[x[0]].contains(x[1])
-        )
+        if not (isinstance(x, tuple) and len(x) == 2):
+            return False
+        index, value = x
+        # Only Python ints and np.int64 count as an index, as in the reference.
+        valid_index = isinstance(index, (int, np.int64)) and 0 <= index < len(self.spaces)
+        return bool(valid_index and self.spaces[index].contains(value))
 
     def __repr__(self) -> str:
         return "OneOf(" + ", ".join(str(s) for s in self.spaces) + ")"

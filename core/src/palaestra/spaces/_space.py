@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -11,9 +11,11 @@ import numpy.typing as npt
 from palaestra.error import InvalidSeed
 from palaestra.utils import seeding
 
-__all__ = ["MaskNDArray", "Space"]
+__all__ = ["MaskNDArray", "Space", "SpaceSeed"]
 
 T_co = TypeVar("T_co", covariant=True)
+#: What a space's ``seed`` argument takes: an int seed, a ready generator, or None.
+SpaceSeed: TypeAlias = "int | np.random.Generator | None"
 MaskNDArray = npt.NDArray[np.int8]
 
 
@@ -33,16 +35,20 @@ class Space(Generic[T_co]):
         self,
         shape: Sequence[int] | None = None,
         dtype: npt.DTypeLike | None = None,
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
     ) -> None:
         self._shape: tuple[int, ...] | None = None if shape is None else tuple(shape)
         self.dtype: np.dtype[Any] | None = None if dtype is None else np.dtype(dtype)
-        self._np_random: np.random.Generator | None = None
-        if seed is not None:
-            if isinstance(seed, np.random.Generator):
-                self._np_random = seed
-            else:
-                self.seed(seed)
+        # A generator is used as is; an int seeds a new one; None waits for the first draw.
+        given = isinstance(seed, np.random.Generator)
+        self._np_random: np.random.Generator | None = seed if given else None  # type: ignore[assignment]
+        if seed is not None and not given:
+            self.seed(seed)
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The shape of elements, ``None`` for spaces without a fixed shape."""
+        return self._shape
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -54,16 +60,6 @@ class Space(Generic[T_co]):
             if generator is None:  # composite spaces seed only their children
                 generator = self._np_random = seeding.np_random()[0]
         return generator
-
-    @property
-    def shape(self) -> tuple[int, ...] | None:
-        """The shape of elements, ``None`` for spaces without a fixed shape."""
-        return self._shape
-
-    @property
-    def is_np_flattenable(self) -> bool:
-        """Whether elements can be flattened into a single numpy array."""
-        raise NotImplementedError
 
     def sample(self, mask: Any | None = None, probability: Any | None = None) -> T_co:
         """Draw a random element.
@@ -99,6 +95,11 @@ class Space(Generic[T_co]):
     def __contains__(self, x: Any) -> bool:
         return self.contains(x)
 
+    @property
+    def is_np_flattenable(self) -> bool:
+        """Whether elements can be flattened into a single numpy array."""
+        raise NotImplementedError
+
     def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
         state = dict(state)
         # Accept pickles from older layouts that stored public names.
@@ -128,6 +129,16 @@ def require_no_mask(space: Space[Any], mask: Any, probability: Any) -> None:
             f"{type(space).__name__}.sample cannot be provided a probability mask, "
             f"actual value: {probability}"
         )
+
+
+def require_spaces(owner: str, members: Iterable[Any]) -> None:
+    """Raise a TypeError naming the first of ``members`` that is not a :class:`Space`."""
+    for member in members:
+        if not isinstance(member, Space):
+            raise TypeError(
+                f"{owner}: {member!r} (of type {type(member).__name__}) is not a space; sub-spaces "
+                "must inherit from `palaestra.spaces.Space`"
+            )
 
 
 def require_one_of(mask: Any, probability: Any) -> None:

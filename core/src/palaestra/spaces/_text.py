@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.spaces._masks import check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 __all__ = ["Text", "alphanumeric"]
 
@@ -34,30 +34,25 @@ class Text(Space[str]):
         *,
         min_length: int = 1,
         charset: frozenset[str] | str = alphanumeric,
-        seed: int | np.random.Generator | None = None,
+        seed: SpaceSeed = None,
     ) -> None:
-        if not np.issubdtype(type(min_length), np.integer):
-            raise TypeError(f"Expects the min_length to be an integer, actual type: {type(min_length)}")
-        if not np.issubdtype(type(max_length), np.integer):
-            raise TypeError(f"Expects the max_length to be an integer, actual type: {type(max_length)}")
-        if min_length < 0:
-            raise ValueError(f"Minimum text length must be non-negative, actual value: {min_length}")
-        if min_length > max_length:
+        for name, value in (("min_length", min_length), ("max_length", max_length)):
+            if not np.issubdtype(type(value), np.integer):
+                raise TypeError(f"Text: {name} must be an integer, got {value!r} of type {type(value)}")
+        if not 0 <= min_length <= max_length:
             raise ValueError(
-                "The min_length must be less than or equal to the max_length, "
-                f"min_length: {min_length}, max_length: {max_length}"
+                f"Text: lengths must satisfy 0 <= min_length <= max_length, got min_length={min_length}, "
+                f"max_length={max_length}"
             )
         self.min_length = int(min_length)
         self.max_length = int(max_length)
         chars = sorted(charset) if isinstance(charset, (set, frozenset)) else list(dict.fromkeys(charset))
         invalid = [c for c in chars if len(c) != 1]
         if invalid:
-            raise ValueError(
-                f"Expects all charset elements to be a single character, actual invalid elements: {invalid}"
-            )
-        self._char_set = frozenset(chars)
-        self._char_list = tuple(chars)
-        self._char_index = {c: np.int32(i) for i, c in enumerate(chars)}
+            raise ValueError(f"Text: every charset element must be one character; these are not: {invalid}")
+        self._allowed = frozenset(chars)
+        self._ordered = tuple(chars)
+        self._position = {c: np.int32(i) for i, c in enumerate(chars)}
         self._char_str = "".join(sorted(chars))
         self._char_array = np.array(chars)
         self._uniform = np.full(len(chars), 1 / len(chars)) if chars else np.ones(0)
@@ -76,13 +71,13 @@ class Text(Space[str]):
         if mask is not None:
             length, weights = self._unpack(mask, "mask")
             if weights is not None:
-                check_mask_array(repr(self), weights, (len(self._char_list),))
+                check_mask_array(repr(self), weights, (len(self._ordered),))
                 if weights.sum() > 0:
                     weights = weights / np.sum(weights)
         elif probability is not None:
             length, weights = self._unpack(probability, "probability")
             if weights is not None:
-                check_probability_array(repr(self), weights, (len(self._char_list),))
+                check_probability_array(repr(self), weights, (len(self._ordered),))
         if length is None:
             length = self.np_random.integers(self.min_length, self.max_length + 1)
         if weights is None:
@@ -117,35 +112,33 @@ class Text(Space[str]):
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is a string of allowed length over the charset."""
         if isinstance(x, str) and self.min_length <= len(x) <= self.max_length:
-            return all(c in self._char_set for c in x)
+            return all(c in self._allowed for c in x)
         return False
 
     def __repr__(self) -> str:
         return f"Text({self.min_length}, {self.max_length}, charset={self.characters})"
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Text)
-            and self.min_length == other.min_length
-            and self.max_length == other.max_length
-            and self.character_set == other.character_set
-        )
+        if not isinstance(other, Text):
+            return False
+        mine = (self.min_length, self.max_length, self._allowed)
+        return mine == (other.min_length, other.max_length, other._allowed)
 
     __hash__ = None  # type: ignore[assignment]
 
     @property
     def character_set(self) -> frozenset[str]:
         """The allowed characters."""
-        return self._char_set
+        return self._allowed
 
     @property
     def character_list(self) -> tuple[str, ...]:
         """The allowed characters in sampling order."""
-        return self._char_list
+        return self._ordered
 
     def character_index(self, char: str) -> np.int32:
         """The position of ``char`` in :attr:`character_list`."""
-        return self._char_index[char]  # type: ignore[no-any-return]
+        return self._position[char]  # type: ignore[no-any-return]
 
     @property
     def characters(self) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, require_one_of, require_spaces
 
 __all__ = ["Tuple"]
 
@@ -32,11 +32,7 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
         seed: int | typing.Sequence[Any] | np.random.Generator | None = None,
     ) -> None:
         self.spaces = tuple(spaces)
-        for space in self.spaces:
-            if not isinstance(space, Space):
-                raise TypeError(
-                    f"{space} does not inherit from `palaestra.spaces.Space`. Actual Type: {type(space)}"
-                )
+        require_spaces("Tuple", self.spaces)
         super().__init__(None, None, seed)  # type: ignore[arg-type]
 
     @property
