@@ -195,3 +195,48 @@ def test_save_video_matches_gymnasium_file_names(tmp_path):
         False,
         True,
     ]
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (
+            lambda env: AddWhiteNoise(env, probability_of_noise_per_pixel=1.0),
+            InvalidProbability,
+            r"AddWhiteNoise: probability_of_noise_per_pixel must lie in \[0, 1\), got 1.0",
+        ),
+        (
+            lambda env: ObstructView(env, obstructed_pixels_ratio=-0.1, obstruction_width=2),
+            ValueError,
+            r"ObstructView: obstructed_pixels_ratio must lie in \[0, 1\), got -0.1",
+        ),
+        (
+            lambda env: ObstructView(env, obstructed_pixels_ratio=0.1, obstruction_width=0),
+            ValueError,
+            "ObstructView: obstruction_width must be at least 1, got 0",
+        ),
+        (
+            lambda env: palaestra.wrappers.StickyAction(env, repeat_action_probability=1),
+            InvalidProbability,
+            r"StickyAction: repeat_action_probability must lie in \[0, 1\), got 1",
+        ),
+        (
+            lambda env: palaestra.wrappers.NormalizeReward(env, gamma=float("nan")),
+            palaestra.error.InvalidBound,
+            r"NormalizeReward: gamma must lie in \[0, 1\], got nan",
+        ),
+        (
+            lambda env: palaestra.wrappers.NormalizeReward(env, epsilon=0.0),
+            palaestra.error.InvalidBound,
+            "NormalizeReward: epsilon must be greater than 0, got 0.0",
+        ),
+        (
+            lambda env: palaestra.wrappers.NormalizeObservation(env, epsilon=-1),
+            palaestra.error.InvalidBound,
+            "NormalizeObservation: epsilon must be greater than 0, got -1",
+        ),
+    ],
+)
+def test_constructor_arguments_out_of_range_name_the_wrapper_and_the_argument(build, error, message):
+    with pytest.raises(error, match=message):
+        build(PalImage(render_mode="rgb_array"))

@@ -201,13 +201,17 @@ def test_dict_info_to_list_names_a_malformed_key():
 
 def test_normalize_observation_refuses_partial_resets_and_bad_epsilon():
     env = build(palaestra, "Pendulum-v1", "DISABLED")
-    with pytest.raises(palaestra.error.InvalidBound, match="strictly positive"):
+    with pytest.raises(
+        palaestra.error.InvalidBound, match="NormalizeObservation: epsilon must be greater than 0"
+    ):
         vw(palaestra).NormalizeObservation(env, epsilon=0)
     wrapped = vw(palaestra).NormalizeObservation(env)
     wrapped.reset(seed=0)
     with pytest.raises(ValueError, match="does not support partial resets"):
         wrapped.reset(options={"reset_mask": np.array([True, False, True])})
-    with pytest.raises(palaestra.error.InvalidBound, match=r"\[0, 1\]"):
+    with pytest.raises(
+        palaestra.error.InvalidBound, match=r"NormalizeReward: gamma must lie in \[0, 1\], got 1.5"
+    ):
         vw(palaestra).NormalizeReward(env, gamma=1.5)
 
 

@@ -18,14 +18,14 @@ import numpy as np
 from palaestra import logger, spaces
 from palaestra._core import Env
 from palaestra.error import EnvCheckError, SnapshotError, SnapshotNotSupported
-from palaestra.utils.passive_env_checker import (
-    check_action_space,
-    check_observation_space,
-    data_shares_objects,
-    env_render_passive_checker,
-    env_reset_passive_checker,
-    env_step_passive_checker,
-)
+
+# The passive checks are part of this module's public face too, as in Gymnasium.
+from palaestra.utils.passive_env_checker import check_action_space as check_action_space
+from palaestra.utils.passive_env_checker import check_observation_space as check_observation_space
+from palaestra.utils.passive_env_checker import data_shares_objects as data_shares_objects
+from palaestra.utils.passive_env_checker import env_render_passive_checker as env_render_passive_checker
+from palaestra.utils.passive_env_checker import env_reset_passive_checker as env_reset_passive_checker
+from palaestra.utils.passive_env_checker import env_step_passive_checker as env_step_passive_checker
 
 __all__ = [
     "check_env",

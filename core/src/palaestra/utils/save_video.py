@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -14,6 +14,10 @@ from palaestra.error import DependencyNotInstalled
 __all__ = ["capped_cubic_video_schedule", "save_video", "write_mp4"]
 
 INSTALL_HINT = 'pip install "palaestra[video]"  (imageio and imageio-ffmpeg, which bundles ffmpeg)'
+
+
+#: A recording schedule: given an episode (or step) index, whether to record from there.
+Trigger: TypeAlias = "Callable[[int], bool]"
 
 
 def capped_cubic_video_schedule(episode_id: int) -> bool:
@@ -56,8 +60,8 @@ def write_mp4(path: str, frames: Sequence[np.ndarray], fps: float) -> None:
 def save_video(
     frames: list[np.ndarray],
     video_folder: str,
-    episode_trigger: Callable[[int], bool] | None = None,
-    step_trigger: Callable[[int], bool] | None = None,
+    episode_trigger: Trigger | None = None,
+    step_trigger: Trigger | None = None,
     video_length: int | None = None,
     name_prefix: str = "rl-video",
     episode_index: int = 0,

@@ -31,15 +31,10 @@ from palaestra.vector._processes import Worker, raise_reply_error, receive, shut
 from palaestra.vector._spaces import batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
-from palaestra.vector.utils import (
-    clear_mpi_env_vars,
-    concatenate,
-    create_empty_array,
-    create_shared_memory,
-    iterate,
-    read_from_shared_memory,
-)
+from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
+from palaestra.vector.utils._shared_memory import create_shared_memory, read_from_shared_memory
+from palaestra.vector.utils._space_utils import concatenate, create_empty_array, iterate
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
 

@@ -278,14 +278,13 @@ class VectorWrapper(VectorEnv[ObsType, ActType, ArrayType]):
         """The wrapped env's render mode."""
         return self.env.render_mode
 
-    @property
-    def closed(self) -> bool:
-        """Whether the wrapped env is closed."""
+    def _closed(self) -> bool:
         return self.env.closed
 
-    @closed.setter
-    def closed(self, value: bool) -> None:
+    def _set_closed(self, value: bool) -> None:
         self.env.closed = value
+
+    closed = property(_closed, _set_closed, doc="Whether the wrapped env is closed (set on it too).")
 
 
 class VectorObservationWrapper(VectorWrapper[ObsType, ActType, ArrayType]):

@@ -12,6 +12,7 @@ from palaestra.error import InvalidBound, InvalidProbability
 from palaestra.spaces import Box, Discrete, MultiDiscrete, Space
 from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._bins import bin_grid
+from palaestra.wrappers._checks import require_fraction
 from palaestra.wrappers.utils import rescale_box
 
 __all__ = [
@@ -150,10 +151,13 @@ class StickyAction(ActionWrapper[Any, Any, Any], RecordConstructorArgs):
         repeat_action_probability: float,
         repeat_action_duration: int | tuple[int, int] = 1,
     ) -> None:
-        if not 0 <= repeat_action_probability < 1:
-            raise InvalidProbability(
-                f"`repeat_action_probability` should be in the interval [0,1). Received {repeat_action_probability}"
-            )
+        require_fraction(
+            "StickyAction",
+            "repeat_action_probability",
+            repeat_action_probability,
+            one_allowed=False,
+            error=InvalidProbability,
+        )
         duration = _duration_range(repeat_action_duration)
         RecordConstructorArgs.__init__(
             self,

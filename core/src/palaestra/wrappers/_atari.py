@@ -6,7 +6,7 @@ termination and scaling.
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
@@ -27,6 +27,10 @@ def _check_screen_size(screen_size: Any) -> tuple[int, int]:
     if isinstance(screen_size, tuple) and len(screen_size) == 2 and all(positive(s) for s in screen_size):
         return screen_size
     raise ValueError(f"Expect the `screen_size` to be positive, actually: {screen_size}")
+
+
+#: The output image size: one side of a square, or ``(width, height)``.
+ScreenSize: TypeAlias = "int | tuple[int, int]"
 
 
 class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
@@ -58,7 +62,7 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         env: Env[Any, Any],
         noop_max: int = 30,
         frame_skip: int = 4,
-        screen_size: int | tuple[int, int] = 84,
+        screen_size: ScreenSize = 84,
         terminal_on_life_loss: bool = False,
         grayscale_obs: bool = True,
         grayscale_newaxis: bool = False,

@@ -304,13 +304,13 @@ class AddRenderObservation(TransformObservation, RecordConstructorArgs):
                 f"AddRenderObservation observes rendered arrays; render_mode={env.render_mode!r} gives none. "
                 "Make the env with render_mode='rgb_array'."
             )
-        env.reset()
-        pixels = env.render()
-        if pixels is None or not isinstance(pixels, np.ndarray):
+        env.reset()  # one frame tells the shape of every frame
+        frame = env.render()
+        if not isinstance(frame, np.ndarray):
             raise TypeError(
-                f"AddRenderObservation expects env.render() to return a numpy array, got {type(pixels)}"
+                f"AddRenderObservation: {env}.render() must return a numpy array to observe, got {type(frame)}"
             )
-        pixel_space = spaces.Box(low=0, high=255, shape=pixels.shape, dtype=np.uint8)
+        pixel_space = spaces.Box(low=0, high=255, shape=frame.shape, dtype=np.uint8)
         space = env.observation_space
         if render_only:
             new_space: spaces.Space[Any] = pixel_space

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from palaestra import logger
+from palaestra.utils.save_video import Trigger
 
 
 class VideoRecorder:
@@ -26,12 +26,12 @@ class VideoRecorder:
         self,
         env: Any,
         video_folder: str,
-        episode_trigger: Callable[[int], bool] | None,
-        step_trigger: Callable[[int], bool] | None,
+        episode_trigger: Trigger | None,
+        step_trigger: Trigger | None,
         video_length: int,
         name_prefix: str,
         fps: float | None,
-        gc_trigger: Callable[[int], bool] | None,
+        gc_trigger: Trigger | None,
     ) -> None:
         from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
 
@@ -66,7 +66,7 @@ class VideoRecorder:
         self.step_id = -1
         self.episode_id = -1
 
-    def _maybe_start(self, trigger: Callable[[int], bool] | None, kind: str, index: int) -> None:
+    def _maybe_start(self, trigger: Trigger | None, kind: str, index: int) -> None:
         if trigger is not None and trigger(index):
             self.start_recording(f"{self.name_prefix}-{kind}-{index}")
 
@@ -93,9 +93,8 @@ class VideoRecorder:
     def start_recording(self, video_name: str) -> None:
         """Start a new recording (saving the current one first)."""
         if self.recording:
-            self.stop_recording()
-        self.recording = True
-        self._video_name = video_name
+            self.stop_recording()  # one recording at a time
+        self._video_name, self.recording = video_name, True
 
     def stop_recording(self) -> None:
         """Write the recorded frames to ``{video_folder}/{video_name}.mp4``."""

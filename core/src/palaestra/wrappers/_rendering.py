@@ -9,6 +9,8 @@ import numpy as np
 from palaestra import logger
 from palaestra._core import Env, Wrapper
 from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra.utils.save_video import Trigger
+from palaestra.wrappers._checks import require_fraction
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 
 __all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection"]
@@ -149,10 +151,13 @@ class AddWhiteNoise(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     ) -> None:
         from palaestra.error import InvalidProbability
 
-        if not 0 <= probability_of_noise_per_pixel < 1:
-            raise InvalidProbability(
-                f"probability_of_noise_per_pixel should be in the interval [0,1). Received {probability_of_noise_per_pixel}"
-            )
+        require_fraction(
+            "AddWhiteNoise",
+            "probability_of_noise_per_pixel",
+            probability_of_noise_per_pixel,
+            one_allowed=False,
+            error=InvalidProbability,
+        )
         RecordConstructorArgs.__init__(
             self,
             probability_of_noise_per_pixel=probability_of_noise_per_pixel,
@@ -187,13 +192,15 @@ class ObstructView(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         obstruction_width: int,
         is_noise_grayscale: bool = False,
     ) -> None:
-        ratio_ok, width_ok = 0 <= obstructed_pixels_ratio < 1, obstruction_width >= 1
-        if not (ratio_ok and width_ok):
-            raise ValueError(
-                f"obstructed_pixels_ratio should be in the interval [0,1). Received {obstructed_pixels_ratio}"
-                if not ratio_ok
-                else f"obstruction_width should be larger or equal than 1. Received {obstruction_width}"
-            )
+        require_fraction(
+            "ObstructView",
+            "obstructed_pixels_ratio",
+            obstructed_pixels_ratio,
+            one_allowed=False,
+            error=ValueError,
+        )
+        if obstruction_width < 1:
+            raise ValueError(f"ObstructView: obstruction_width must be at least 1, got {obstruction_width!r}")
         RecordConstructorArgs.__init__(
             self,
             obstructed_pixels_ratio=obstructed_pixels_ratio,
@@ -245,13 +252,13 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
         self,
         env: Env[Any, Any],
         video_folder: str,
-        episode_trigger: Any = None,
-        step_trigger: Any = None,
+        episode_trigger: Trigger | None = None,
+        step_trigger: Trigger | None = None,
         video_length: int = 0,
         name_prefix: str = "rl-video",
         fps: int | None = None,
         disable_logger: bool = True,
-        gc_trigger: Any = lambda episode: True,
+        gc_trigger: Trigger | None = lambda episode: True,
     ) -> None:
         RecordConstructorArgs.__init__(self, **own_arguments(locals()))
         Wrapper.__init__(self, env)

@@ -10,6 +10,7 @@ import numpy as np
 from palaestra._core import Env, RewardWrapper, Wrapper
 from palaestra.error import InvalidBound
 from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.wrappers._checks import require_fraction, require_positive
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch
 
 __all__ = ["ClipReward", "NormalizeReward", "TransformReward"]
@@ -59,10 +60,8 @@ class NormalizeReward(StatisticsSwitch, Wrapper[Any, Any, Any, Any], RecordConst
     """
 
     def __init__(self, env: Env[Any, Any], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
-        if not 0 <= gamma <= 1:
-            raise InvalidBound(f"`gamma` should be in the interval [0, 1]. Received {gamma}")
-        if epsilon <= 0:
-            raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
+        require_fraction("NormalizeReward", "gamma", gamma, one_allowed=True)
+        require_positive("NormalizeReward", "epsilon", epsilon)
         RecordConstructorArgs.__init__(self, gamma=gamma, epsilon=epsilon)
         Wrapper.__init__(self, env)
         self.return_rms = RunningMeanStd(shape=())

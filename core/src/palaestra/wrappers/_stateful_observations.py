@@ -10,8 +10,8 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra._core import Env, ObservationWrapper, Wrapper
-from palaestra.error import InvalidBound
 from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.wrappers._checks import require_positive
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch, create_zero_array
 
 __all__ = [
@@ -203,8 +203,8 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         obs, info = self.env.reset(seed=seed, options=options)
         if self.padding_type == "reset":
             self.padding_value = obs
-        for _ in range(self.stack_size - 1):
-            self.obs_queue.append(self.padding_value)
+        # A full queue of padding, then the first observation pushes the oldest pad out.
+        self.obs_queue.extend([self.padding_value] * self.stack_size)
         self.obs_queue.append(obs)
         return self._stacked(), info
 
@@ -218,8 +218,7 @@ class NormalizeObservation(StatisticsSwitch, ObservationWrapper[Any, Any, Any], 
     """
 
     def __init__(self, env: Env[Any, Any], epsilon: float = 1e-8) -> None:
-        if epsilon <= 0:
-            raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
+        require_positive("NormalizeObservation", "epsilon", epsilon)
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
         ObservationWrapper.__init__(self, env)
         if env.observation_space.shape is None:

@@ -116,14 +116,15 @@ class StatisticsSwitch:
 
     _update_running_mean: bool = True
 
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether steps update the running statistics (turn off for evaluation)."""
+    def _updating(self) -> bool:
         return self._update_running_mean
 
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
+    def _set_updating(self, setting: bool) -> None:
         self._update_running_mean = setting
+
+    update_running_mean = property(
+        _updating, _set_updating, doc="Whether steps update the running statistics (turn off for evaluation)."
+    )
 
 
 class RunningMeanStd:

@@ -56,12 +56,9 @@ def _(space: Box, n: int = 1) -> Box:
 
 @batch_space.register(Discrete)
 def _(space: Discrete, n: int = 1) -> MultiDiscrete:
-    return MultiDiscrete(
-        np.full((n,), space.n, dtype=space.dtype),
-        dtype=space.dtype,
-        seed=deepcopy(space.np_random),
-        start=np.full((n,), space.start, dtype=space.dtype),
-    )
+    # n copies of one Discrete: every entry has the same count and start.
+    counts, starts = (np.full(n, value, dtype=space.dtype) for value in (space.n, space.start))
+    return MultiDiscrete(counts, dtype=space.dtype, seed=deepcopy(space.np_random), start=starts)
 
 
 @batch_space.register(MultiDiscrete)

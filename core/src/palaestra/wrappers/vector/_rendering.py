@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from palaestra import logger
-from palaestra.utils._record_constructor import RecordConstructorArgs
+from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra.utils.save_video import Trigger
 from palaestra.vector import AutoresetMode, VectorEnv, VectorWrapper
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 
@@ -145,24 +146,16 @@ class RecordVideo(VideoRecorder, VectorWrapper[Any, Any, Any], RecordConstructor
         video_folder: str,
         video_aspect_ratio: tuple[int, int] = (1, 1),
         record_first_only: bool = False,
-        episode_trigger: Callable[[int], bool] | None = None,
-        step_trigger: Callable[[int], bool] | None = None,
+        episode_trigger: Trigger | None = None,
+        step_trigger: Trigger | None = None,
         video_length: int = 0,
         name_prefix: str = "rl-video",
         fps: int | None = None,
         disable_logger: bool = True,
-        gc_trigger: Callable[[int], bool] | None = lambda episode: True,
+        gc_trigger: Trigger | None = lambda episode: True,
     ) -> None:
+        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
         VectorWrapper.__init__(self, env)
-        RecordConstructorArgs.__init__(
-            self,
-            video_folder=video_folder,
-            episode_trigger=episode_trigger,
-            step_trigger=step_trigger,
-            video_length=video_length,
-            name_prefix=name_prefix,
-            disable_logger=disable_logger,
-        )
         mode = env.metadata.get("autoreset_mode")
         if mode is None:
             logger.warn(f"{env} metadata doesn't specify its autoreset mode; RecordVideo assumes next-step.")

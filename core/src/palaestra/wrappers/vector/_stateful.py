@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.error import InvalidBound
 from palaestra.spaces import Box
 from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.vector import AutoresetMode, VectorEnv, VectorObservationWrapper, VectorWrapper
 from palaestra.vector.utils import batch_space
+from palaestra.wrappers._checks import require_fraction, require_positive
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch
 
 __all__ = ["NormalizeObservation", "NormalizeReward"]
@@ -28,8 +28,7 @@ class NormalizeObservation(StatisticsSwitch, VectorObservationWrapper[Any, Any, 
     """
 
     def __init__(self, env: VectorEnv[Any, Any, Any], epsilon: float = 1e-8) -> None:
-        if epsilon <= 0:
-            raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
+        require_positive("NormalizeObservation", "epsilon", epsilon)
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
         VectorObservationWrapper.__init__(self, env)
         if not isinstance(env.single_observation_space, Box):
@@ -73,19 +72,17 @@ class NormalizeReward(StatisticsSwitch, VectorWrapper[Any, Any, Any], RecordCons
     """
 
     def __init__(self, env: VectorEnv[Any, Any, Any], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
-        if not 0 <= gamma <= 1:
-            raise InvalidBound(f"`gamma` should be in the interval [0, 1]. Received {gamma}")
-        if epsilon <= 0:
-            raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
+        require_fraction("NormalizeReward", "gamma", gamma, one_allowed=True)
+        require_positive("NormalizeReward", "epsilon", epsilon)
         RecordConstructorArgs.__init__(self, gamma=gamma, epsilon=epsilon)
         VectorWrapper.__init__(self, env)
+        self.gamma, self.epsilon = gamma, epsilon
         self.return_rms = RunningMeanStd(shape=())
-        self.accumulated_reward = np.zeros((self.num_envs,), dtype=np.float32)
-        self.gamma = gamma
-        self.epsilon = epsilon
-        self._update_running_mean = True
-        self._prev_dones = np.zeros((self.num_envs,), dtype=np.float32)
+        # Per sub-env: the discounted return so far, and whether its episode just ended.
+        self.accumulated_reward = np.zeros(self.num_envs, dtype=np.float32)
+        self._prev_dones = np.zeros_like(self.accumulated_reward)
         self._autoreset_mode = env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._update_running_mean = True
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
