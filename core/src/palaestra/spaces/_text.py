@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -28,12 +29,14 @@ class Text(Space[str]):
         seed: Seed or generator for sampling.
     """
 
+    __hash__ = None  # type: ignore[assignment]  # equality compares contents
+
     def __init__(
         self,
         max_length: int,
         *,
         min_length: int = 1,
-        charset: frozenset[str] | str = alphanumeric,
+        charset: Iterable[str] = alphanumeric,
         seed: SpaceSeed = None,
     ) -> None:
         for name, value in (("min_length", min_length), ("max_length", max_length)):
@@ -123,8 +126,6 @@ class Text(Space[str]):
             return False
         mine = (self.min_length, self.max_length, self._allowed)
         return mine == (other.min_length, other.max_length, other._allowed)
-
-    __hash__ = None  # type: ignore[assignment]
 
     @property
     def character_set(self) -> frozenset[str]:

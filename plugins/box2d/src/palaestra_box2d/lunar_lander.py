@@ -27,13 +27,13 @@ MAIN_ENGINE_POWER = 13.0
 SIDE_ENGINE_POWER = 0.6
 INITIAL_RANDOM = 1000.0  # bound of the random push at the start
 LANDER_POLY = ((-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17))
-LEG_AWAY = 20
-LEG_DOWN = 18
+# Engine nozzles, relative to the hull (pixels).
+MAIN_ENGINE_Y_LOCATION = 4
+SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14, 12
+# Legs: offsets from the hull, size, and the spring holding them out.
+LEG_AWAY, LEG_DOWN = 20, 18
 LEG_W, LEG_H = 2, 8
 LEG_SPRING_TORQUE = 40
-SIDE_ENGINE_HEIGHT = 14
-SIDE_ENGINE_AWAY = 12
-MAIN_ENGINE_Y_LOCATION = 4
 VIEWPORT_W, VIEWPORT_H = 600, 400
 W, H = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
 CHUNKS = 11

@@ -10,15 +10,16 @@ from palaestra_toy_text._tabular import TabularEnv, colorize
 
 __all__ = ["MAP", "TaxiEnv"]
 
-MAP = [
-    "+---------+",
-    "|R: | : :G|",
-    "| : | : : |",
-    "| : : : : |",
-    "| | : | : |",
-    "|Y| : |B: |",
-    "+---------+",
-]
+# The 5x5 grid: ":" is open, "|" a wall between two cells; R, G, Y and B are the four
+# pick-up/drop-off locations.
+MAP = """\
++---------+
+|R: | : :G|
+| : | : : |
+| : : : : |
+| | : | : |
+|Y| : |B: |
++---------+""".split("\n")
 WINDOW_SIZE = (536, 456)
 _LATERAL = {
     0: ((1, 0), (0, 1), (0, -1)),
