@@ -40,9 +40,9 @@ class Space(Generic[T_co]):
         self._shape: tuple[int, ...] | None = None if shape is None else tuple(shape)
         self.dtype: np.dtype[Any] | None = None if dtype is None else np.dtype(dtype)
         # A generator is used as is; an int seeds a new one; None waits for the first draw.
-        given = isinstance(seed, np.random.Generator)
-        self._np_random: np.random.Generator | None = seed if given else None  # type: ignore[assignment]
-        if seed is not None and not given:
+        generator = seed if isinstance(seed, np.random.Generator) else None
+        self._np_random: np.random.Generator | None = generator
+        if seed is not None and generator is None:
             self.seed(seed)
 
     @property
