@@ -128,9 +128,9 @@ class Text(Space[str]):
         return mine == (other.min_length, other.max_length, other._allowed)
 
     @property
-    def character_set(self) -> frozenset[str]:
-        """The allowed characters."""
-        return self._allowed
+    def characters(self) -> str:
+        """The allowed characters, sorted, as one string."""
+        return self._char_str
 
     @property
     def character_list(self) -> tuple[str, ...]:
@@ -142,9 +142,9 @@ class Text(Space[str]):
         return self._position[char]  # type: ignore[no-any-return]
 
     @property
-    def characters(self) -> str:
-        """The allowed characters, sorted, as one string."""
-        return self._char_str
+    def character_set(self) -> frozenset[str]:
+        """The allowed characters."""
+        return self._allowed
 
     @property
     def is_np_flattenable(self) -> bool:
