@@ -125,9 +125,9 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         doubles rounded to float32 after every operation, which gives the same bits
         (float64 has more than twice float32's precision, so rounding a sum or product of
         two float32 numbers twice equals rounding it once) at a fraction of the cost: in
-        the compiled kernel when
-        the package was built with it, else in Python (:meth:`_move_float32`). Any other
-        step goes through numpy scalars like the reference.
+        the compiled kernel when the package was built with it, else in Python
+        (:meth:`_move_float32`). Any other step goes through numpy scalars like the
+        reference.
         """
         state = self.state
         if not (
