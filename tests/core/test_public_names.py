@@ -5,6 +5,7 @@ classes and constants that the module itself defines (not what it imports).
 """
 
 import importlib
+import importlib.util
 import inspect
 from typing import TypeVar
 
@@ -34,6 +35,11 @@ MODULES = [
     ".wrappers.utils",
     ".wrappers.vector",
 ]
+
+
+# Gymnasium defines these only when torch imports (its lazy ``__getattr__`` raises otherwise).
+TORCH_DEFINED = {".wrappers": {"JaxToTorch", "NumpyToTorch"}, ".wrappers.vector": {"JaxToTorch", "NumpyToTorch"}}
+HAVE_TORCH = importlib.util.find_spec("torch") is not None
 
 
 def public_names(module):
@@ -73,13 +79,13 @@ def _signature(obj):
     return listed
 
 
-def _callables(reference, ours):
+def _callables(reference, ours, names):
     """Pairs to compare, as (label, reference callable, our callable).
 
     Each public function and class, and the public methods (and ``__init__``) that a
     reference class defines itself.
     """
-    for name in sorted(public_names(reference)):
+    for name in sorted(names):
         a, b = getattr(reference, name), getattr(ours, name, None)
         if not callable(a) or b is None:
             continue
@@ -91,13 +97,14 @@ def _callables(reference, ours):
                     yield f"{name}.{method}", value, getattr(b, method)
 
 
-@pytest.mark.parametrize("suffix", MODULES)
-def test_signatures_extend_gymnasiums(suffix):
-    """Same parameters in the same order, kinds and defaults; palaestra may add more after them."""
+def signature_mismatches(suffix, names=None):
+    """Where palaestra's signatures do not extend Gymnasium's, among ``names`` (default: all public)."""
     reference = importlib.import_module("gymnasium" + suffix)
     ours = importlib.import_module("palaestra" + suffix)
+    if names is None:
+        names = public_names(reference) - TORCH_DEFINED.get(suffix, set())
     mismatches = []
-    for label, a, b in _callables(reference, ours):
+    for label, a, b in _callables(reference, ours, names):
         theirs, mine = _signature(a), _signature(b)
         if theirs is None or mine is None:
             continue
@@ -111,4 +118,19 @@ def test_signatures_extend_gymnasiums(suffix):
         )
         if not same or (len(theirs) != len(theirs_fixed) and len(mine) == len(mine_fixed)):
             mismatches.append(f"{label}: Gymnasium {theirs} vs palaestra {mine}")
+    return mismatches
+
+
+@pytest.mark.parametrize("suffix", MODULES)
+def test_signatures_extend_gymnasiums(suffix):
+    """Same parameters in the same order, kinds and defaults; palaestra may add more after them."""
+    mismatches = signature_mismatches(suffix)
+    assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.extras
+@pytest.mark.skipif(not HAVE_TORCH, reason="Gymnasium defines its torch conversion wrappers only with torch installed")
+@pytest.mark.parametrize(("suffix", "names"), sorted(TORCH_DEFINED.items()))
+def test_torch_wrapper_signatures_extend_gymnasiums(suffix, names):
+    mismatches = signature_mismatches(suffix, names)
     assert not mismatches, "\n".join(mismatches)

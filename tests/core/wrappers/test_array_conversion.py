@@ -13,7 +13,7 @@ from palaestra.error import DependencyNotInstalled
 from palaestra.wrappers import array_conversion as conv
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
-pytestmark = pytest.mark.needs_plugins
+pytestmark = [pytest.mark.needs_plugins, pytest.mark.extras]
 
 torch = pytest.importorskip(
     "torch",

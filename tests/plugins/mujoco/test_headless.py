@@ -116,6 +116,7 @@ if CLOSE:
 """
 
 
+@pytest.mark.extras
 @pytest.mark.skipif(
     shutil.which("xvfb-run") is None, reason="needs xvfb-run (.ci/run installs Debian's xvfb)"
 )
