@@ -38,7 +38,10 @@ MODULES = [
 
 
 # Gymnasium defines these only when torch imports (its lazy ``__getattr__`` raises otherwise).
-TORCH_DEFINED = {".wrappers": {"JaxToTorch", "NumpyToTorch"}, ".wrappers.vector": {"JaxToTorch", "NumpyToTorch"}}
+TORCH_DEFINED = {
+    ".wrappers": {"JaxToTorch", "NumpyToTorch"},
+    ".wrappers.vector": {"JaxToTorch", "NumpyToTorch"},
+}
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 
 
@@ -129,7 +132,9 @@ def test_signatures_extend_gymnasiums(suffix):
 
 
 @pytest.mark.extras
-@pytest.mark.skipif(not HAVE_TORCH, reason="Gymnasium defines its torch conversion wrappers only with torch installed")
+@pytest.mark.skipif(
+    not HAVE_TORCH, reason="Gymnasium defines its torch conversion wrappers only with torch installed"
+)
 @pytest.mark.parametrize(("suffix", "names"), sorted(TORCH_DEFINED.items()))
 def test_torch_wrapper_signatures_extend_gymnasiums(suffix, names):
     mismatches = signature_mismatches(suffix, names)

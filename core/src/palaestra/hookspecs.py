@@ -25,7 +25,12 @@ from palaestra._markers import hookspec
 if TYPE_CHECKING:
     from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 
-__all__ = ["palaestra_register_envs", "palaestra_register_vectorizers", "palaestra_register_wrapper_sets"]
+__all__ = [
+    "palaestra_register_envs",
+    "palaestra_register_vectorizers",
+    "palaestra_register_wrapper_sets",
+    "palaestra_resolve_env",
+]
 
 
 # -- Registration: called once when the plugin is loaded ------------------------------
@@ -103,4 +108,35 @@ def palaestra_register_wrapper_sets(registrar: WrapperSetRegistrar) -> None:
 
     Returns:
         Nothing; return values are ignored. A hook that raises registers nothing.
+    """
+
+
+# -- Resolution: called for each unknown id in the plugin's namespace ------------------
+
+
+@hookspec
+def palaestra_resolve_env(env_id: str, registrar: EnvRegistrar) -> None:
+    """Describe, on demand, an id of the plugin's namespace that nobody registered.
+
+    For plugins whose ids cannot be listed up front because they come from elsewhere (a
+    bridge to another library's registry, a family of generated tasks). Called when an id
+    whose namespace starts with the plugin's (``ns/...`` or a nested ``ns/sub/...``) is
+    looked up after the plugin's :func:`palaestra_register_envs` ran and the id is still
+    unknown; called again for each such id, never for registered ones. Only the owning
+    plugin's implementation is called. Not first-result and not historic.
+
+    Args:
+        env_id: The id as asked for, without any ``module:`` prefix (its version may be
+            missing, e.g. ``"ns/sub/Task"``).
+        registrar: The same registrar :func:`palaestra_register_envs` gets; register the id
+            (and, for an unversioned one, its versions) there. Ids may use nested
+            namespaces under the plugin's own (``ns/sub/Task-v0``).
+
+    Returns:
+        Nothing; return values are ignored. Registering nothing lets ``make`` raise its
+        usual unknown-id error; raise your own (a :mod:`palaestra.error` type naming the
+        id and what to install) when you know better why the id cannot exist.
+
+    An implementation may import what it needs to answer (it runs only when such an id is
+    asked for), but must not construct environments.
     """

@@ -21,6 +21,7 @@ from palaestra._plugins._discovery import (
 )
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._plugins._suites import install_hint, suite_of
+from palaestra._registry._ids import parse_env_id, plugin_namespace
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound, WrapperSetNotFound
@@ -98,10 +99,13 @@ class PluginHost:
     def load_namespace(self, namespace: str) -> None:
         """Load the plugin owning ``namespace``; a no-op if none or already loaded.
 
+        A nested namespace (``ns/sub``) is owned by the plugin of its first segment.
+
         Raises:
             PluginLoadError: Its module failed to import or its hook raised.
             PluginConflictError: Two distributions declare the namespace.
         """
+        namespace = plugin_namespace(namespace)
         if namespace in self._loaded:
             return
         if namespace in self._failures:
@@ -115,6 +119,29 @@ class PluginHost:
         for namespace in sorted(self.table):
             with contextlib.suppress(PluginLoadError, PluginConflictError):
                 self.load_namespace(namespace)
+
+    def resolve(self, env_id: str) -> None:
+        """Ask the plugin owning ``env_id``'s namespace to register the id (its resolve hook).
+
+        Raises:
+            PluginLoadError: The plugin is broken.
+            RegistrationError: It registered something invalid.
+            Exception: Whatever the plugin raises to say why the id cannot exist.
+        """
+        ns, _, _ = parse_env_id(env_id)
+        if ns is None:
+            return
+        self.load_namespace(ns)
+        record = self._loaded.get(plugin_namespace(ns))
+        module = None if record is None else self.plugin_manager.get_plugin(record.namespace)
+        if record is None or module is None:
+            return
+        others = [p for p in self.plugin_manager.get_plugins() if p is not module]
+        registrar = EnvRegistrar(record.namespace, record.distribution)
+        self.plugin_manager.subset_hook_caller("palaestra_resolve_env", others)(
+            env_id=env_id, registrar=registrar
+        )
+        self._commit(record, registrar.specs, quiet=True)
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
@@ -187,7 +214,14 @@ class PluginHost:
         self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
         self._loaded[record.namespace] = record
 
-    def _commit(self, record: PluginRecord, specs: list[EnvSpec]) -> None:
+    def _commit(self, record: PluginRecord, specs: list[EnvSpec], *, quiet: bool = False) -> None:
+        """Add a plugin's specs, refusing ids another distribution owns.
+
+        With ``quiet``, ids the plugin already registered are kept as they are (a resolver
+        may describe the same id again).
+        """
+        if quiet:
+            specs = [s for s in specs if s.id not in self.registry.loaded()]
         for spec in specs:
             owner = self.registry.owner(spec.id)
             if owner is not None and owner != record.distribution:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from palaestra._registry._ids import get_env_id, parse_env_id
+from palaestra._registry._ids import get_env_id, parse_env_id, plugin_namespace
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import RegistrationError
 
@@ -56,8 +56,8 @@ class EnvRegistrar(_Registrar):
         """Describe one environment.
 
         Args:
-            id: ``Name-vN`` (placed in the plugin's namespace) or ``ns/Name-vN`` with the
-                plugin's own namespace.
+            id: ``Name-vN`` (placed in the plugin's namespace), ``ns/Name-vN`` with the
+                plugin's own namespace, or ``ns/sub/Name-vN`` in a namespace nested under it.
             entry_point: ``"module:Class"`` of the env; imported only by ``make``.
             default_namespace: Register the id without a namespace.
             **fields: Other :func:`palaestra.register` fields.
@@ -77,17 +77,17 @@ class EnvRegistrar(_Registrar):
                 "entry_point or vector_entry_point"
             )
         ns, name, version = parse_env_id(id)
-        if ns is not None and ns != self.namespace:
+        if ns is not None and plugin_namespace(ns) != self.namespace:
             raise RegistrationError(
                 f"Plugin {self.namespace!r} ({self.distribution}) may only register ids in its "
-                f"own namespace, not {id!r}"
+                f"own namespace (or one nested under it), not {id!r}"
             )
         if ns is not None and default_namespace:
             raise RegistrationError(
                 f"Plugin {self.namespace!r} registered {id!r} with default_namespace=True; "
                 "give the id without a namespace"
             )
-        full_ns = None if default_namespace else self.namespace
+        full_ns = None if default_namespace else (ns or self.namespace)
         full_id = get_env_id(full_ns, name, version)
         self.specs.append(EnvSpec(id=full_id, entry_point=entry_point, **fields))
 

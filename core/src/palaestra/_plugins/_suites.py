@@ -48,6 +48,10 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
             }
         ),
     ),
+    # Suites without default-namespace ids: the Gymnasium bridge (ids "gymnasium/...") and
+    # the Ray vectorizer ("ray/actors").
+    "gymnasium": ("gymnasium", "palaestra-gymnasium", frozenset()),
+    "ray": ("ray", "palaestra-ray", frozenset()),
 }
 
 
@@ -58,7 +62,7 @@ def suite_of(namespace: str | None, name: str) -> str | None:
     registers it there (None if no suite does).
     """
     if namespace is not None:
-        return namespace
+        return namespace.split("/", 1)[0]
     return next((ns for ns, (_, _, names) in REFERENCE_SUITES.items() if name in names), None)
 
 

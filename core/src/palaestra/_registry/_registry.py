@@ -33,6 +33,9 @@ class SpecLoader(Protocol):
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Text telling the user how to get ``name`` when nothing provides it."""
 
+    def resolve(self, env_id: str) -> None:
+        """Let the plugin owning ``env_id``'s namespace register it on demand."""
+
 
 class Registry(MutableMapping[str, EnvSpec]):
     """All registered environment specs, keyed by id.
@@ -53,6 +56,8 @@ class Registry(MutableMapping[str, EnvSpec]):
         spec = self._specs.get(env_id)
         if spec is None:
             self._load_for(env_id)
+            spec = self._specs.get(env_id)
+        if spec is None and self._resolve(env_id):
             spec = self._specs.get(env_id)
         if spec is None:
             raise KeyError(env_id)
@@ -108,6 +113,17 @@ class Registry(MutableMapping[str, EnvSpec]):
             self._loader.load_default()
         else:
             self._loader.load_namespace(ns)
+
+    def _resolve(self, env_id: str) -> bool:
+        """Ask the plugin owning a namespaced ``env_id`` to register it; whether it was asked."""
+        if self._loader is None or "/" not in env_id:
+            return False
+        try:
+            parse_env_id(env_id)
+        except Exception:
+            return False
+        self._loader.resolve(env_id)
+        return True
 
     def _specs_named(self, ns: str | None, name: str) -> list[EnvSpec]:
         return [s for s in self._specs.values() if s.namespace == ns and s.name == name]
@@ -171,6 +187,8 @@ class Registry(MutableMapping[str, EnvSpec]):
         spec = self._specs.get(env_id)
         if spec is None:
             self._load_for(env_id)
+            spec = self._specs.get(env_id)
+        if spec is None and ns is not None and self._resolve(env_id):
             spec = self._specs.get(env_id)
         latest = self.find_highest_version(ns, name)
         if version is not None and latest is not None and latest > version:
