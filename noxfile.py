@@ -3,6 +3,8 @@
 # ///
 """Developer sessions: lint, typecheck, tests (whole workspace or the core alone), docs, bench."""
 
+from pathlib import Path
+
 import nox
 
 nox.needs_version = ">=2024.10.9"
@@ -11,17 +13,9 @@ nox.options.sessions = ["lint", "typecheck", "tests"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 GROUPS = PYPROJECT["dependency-groups"]
-PLUGINS = (
-    "-e",
-    "plugins/classic_control",
-    "-e",
-    "plugins/toy_text",
-    "-e",
-    "plugins/box2d",
-    "-e",
-    "plugins/mujoco",
-    "-e",
-    "plugins/ray",
+# Every workspace member under plugins/, as editable installs.
+PLUGINS = tuple(
+    arg for folder in sorted(Path("plugins").glob("*/pyproject.toml")) for arg in ("-e", str(folder.parent))
 )
 
 
@@ -75,6 +69,17 @@ def bench(session: nox.Session) -> None:
         "bench_box2d.py",
         "bench_mujoco.py",
         "bench_ray.py",
+        "bench_gymnasium_bridge.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
+
+
+@nox.session(default=False)
+def examples(session: nox.Session) -> None:
+    """Run the training examples (minutes each); each exits non-zero if it misses its goal."""
+    session.install("-e", "core", *PLUGINS, "pip")
+    # pip, not uv: pip's configuration provides the CPU build of torch (uv would pull CUDA).
+    session.run("python", "-m", "pip", "install", "--quiet", "torch==2.13.0", "stable-baselines3==2.9.2")
+    for script in ("cleanrl_style_ppo.py", "sb3_ppo_cartpole.py", "sb3_sac_pendulum.py"):
+        session.run("python", f"examples/{script}")

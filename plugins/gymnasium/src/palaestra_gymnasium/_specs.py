@@ -1,0 +1,249 @@
+"""Ids, env specs and env creators across the two registries.
+
+A palaestra id ``CartPole-v1`` is ``palaestra/CartPole-v1`` to Gymnasium, and a namespaced
+one ``ns/Grid-v0`` is ``palaestra/ns.Grid-v0`` (Gymnasium's ids hold one ``/`` at most). A
+Gymnasium id ``ALE/Pong-v5`` is ``gymnasium/ALE/Pong-v5`` to palaestra. An id that went
+across and comes back maps to itself.
+
+A converted spec keeps every field and names, as its entry point, a creator object that
+builds the *bare* env in its own library and presents it through the adapter; the other
+library then applies its own checker, order enforcer, time limit and render wrappers from
+the spec, as it does for its native envs. Wrappers listed in a spec carry over when the
+other library has a wrapper of the same name (the two libraries share wrapper names and
+arguments); otherwise the creator applies them on its side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import gymnasium
+from gymnasium.envs import registration as gym_registration
+
+import palaestra
+from palaestra.envs.registration import load_env_creator, parse_env_id
+
+__all__ = [
+    "GYMNASIUM_NAMESPACE",
+    "PALAESTRA_NAMESPACE",
+    "GymnasiumCreator",
+    "GymnasiumVectorCreator",
+    "PalaestraCreator",
+    "PalaestraVectorCreator",
+    "from_gymnasium_spec",
+    "gymnasium_id",
+    "palaestra_id",
+    "to_gymnasium_spec",
+]
+
+#: palaestra's namespace for Gymnasium's ids (``gymnasium/ALE/Pong-v5``).
+GYMNASIUM_NAMESPACE = "gymnasium"
+#: Gymnasium's namespace for palaestra's ids (``palaestra/CartPole-v1``).
+PALAESTRA_NAMESPACE = "palaestra"
+
+
+def gymnasium_id(env_id: str) -> str:
+    """The Gymnasium id of palaestra id ``env_id``."""
+    ns, name, version = parse_env_id(env_id)
+    suffix = "" if version is None else f"-v{version}"
+    if ns is None:
+        return f"{PALAESTRA_NAMESPACE}/{name}{suffix}"
+    if ns == GYMNASIUM_NAMESPACE or ns.startswith(f"{GYMNASIUM_NAMESPACE}/"):
+        return env_id.removeprefix(f"{GYMNASIUM_NAMESPACE}/")
+    return f"{PALAESTRA_NAMESPACE}/{ns.replace('/', '.')}.{name}{suffix}"
+
+
+def palaestra_id(env_id: str) -> str:
+    """The palaestra id of Gymnasium id ``env_id`` (the inverse of :func:`gymnasium_id`)."""
+    ns, name, version = gym_registration.parse_env_id(env_id)
+    if ns != PALAESTRA_NAMESPACE:
+        return f"{GYMNASIUM_NAMESPACE}/{env_id}"
+    suffix = "" if version is None else f"-v{version}"
+    own_ns, dot, own_name = name.rpartition(".")
+    return f"{own_ns.replace('.', '/')}/{own_name}{suffix}" if dot else f"{name}{suffix}"
+
+
+def _bare(spec: Any, wrappers: tuple[Any, ...]) -> Any:
+    """``spec`` for building the env alone: no checker, order enforcer, time limit or kwargs."""
+    return dataclasses.replace(
+        spec,
+        max_episode_steps=None,
+        order_enforce=False,
+        disable_env_checker=True,
+        kwargs={},
+        additional_wrappers=wrappers,
+    )
+
+
+def _creator_metadata(entry_point: Any, loader: Any) -> Any:
+    """The metadata of what an entry point builds, so the caller can negotiate render modes."""
+    creator = entry_point if callable(entry_point) else loader(entry_point)
+    metadata = getattr(creator, "metadata", None)
+    if metadata is None or isinstance(metadata, property):
+        raise AttributeError("metadata")
+    return metadata
+
+
+class _Creator:
+    """An entry point holding the other library's spec; equal when the specs are."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.spec.id))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.spec.id!r})"
+
+
+class PalaestraCreator(_Creator):
+    """Gymnasium entry point of a palaestra env: builds it bare, as a ``gymnasium.Env``."""
+
+    @property
+    def metadata(self) -> Any:
+        """The palaestra env class's metadata (read by ``gymnasium.make``)."""
+        return _creator_metadata(self.spec.entry_point, load_env_creator)
+
+    def __call__(self, **kwargs: Any) -> gymnasium.Env[Any, Any]:
+        from palaestra_gymnasium._envs import ToGymnasiumEnv
+
+        return ToGymnasiumEnv(palaestra.make(self.spec, **kwargs))
+
+
+class PalaestraVectorCreator(_Creator):
+    """Gymnasium vector entry point of a palaestra env with a natively batched version."""
+
+    def __call__(self, num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
+        from palaestra_gymnasium._vector import ToGymnasiumVectorEnv
+
+        vector_env = palaestra.make_vec(
+            self.spec, num_envs, vectorization_mode="vector_entry_point", **kwargs
+        )
+        return ToGymnasiumVectorEnv(vector_env)
+
+
+class GymnasiumCreator(_Creator):
+    """palaestra entry point of a Gymnasium env: builds it bare, as a ``palaestra.Env``."""
+
+    @property
+    def metadata(self) -> Any:
+        """The Gymnasium env class's metadata (read by ``palaestra.make``)."""
+        return _creator_metadata(self.spec.entry_point, gym_registration.load_env_creator)
+
+    def __call__(self, **kwargs: Any) -> palaestra.Env[Any, Any]:
+        from palaestra_gymnasium._envs import FromGymnasiumEnv
+
+        return FromGymnasiumEnv(gymnasium.make(self.spec, **kwargs))
+
+
+class GymnasiumVectorCreator(_Creator):
+    """palaestra vector entry point of a Gymnasium env with a vector entry point."""
+
+    def __call__(self, num_envs: int = 1, **kwargs: Any) -> palaestra.vector.VectorEnv[Any, Any, Any]:
+        from palaestra_gymnasium._vector import FromGymnasiumVectorEnv
+
+        vector_env = gymnasium.make_vec(
+            self.spec, num_envs, vectorization_mode="vector_entry_point", **kwargs
+        )
+        return FromGymnasiumVectorEnv(vector_env)
+
+
+def _wrapper_twins(
+    wrappers: tuple[Any, ...], source: str, target: Any, make_spec: Any
+) -> tuple[Any, ...] | None:
+    """The same wrappers as specs of the target library, or None if one has no twin there."""
+    twins = []
+    for wrapper in wrappers:
+        module, _, name = str(wrapper.entry_point).partition(":")
+        try:
+            exists = module.startswith(source) and hasattr(target, name)
+        except ImportError:  # a wrapper the target defines only with an optional dependency
+            exists = False
+        if not exists or wrapper.kwargs is None:
+            return None
+        twins.append(make_spec(name, f"{target.__name__}:{name}", dict(wrapper.kwargs)))
+    return tuple(twins)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Direction:
+    """What converting a spec from one library to the other needs to know."""
+
+    source_wrappers: str  # module prefix of the source library's wrappers
+    target_wrappers: Any  # the target library's wrappers module
+    wrapper_spec: Any  # the target's WrapperSpec class
+    env_spec: Any  # the target's EnvSpec class
+    creator: type[_Creator]  # entry point building the source's env for the target
+    vector_creator: type[_Creator]
+    returning: type[_Creator]  # the creator that marks a spec as having come from the target
+    new_id: Any  # id mapping
+
+
+def _convert(spec: Any, way: _Direction) -> Any:
+    twins = _wrapper_twins(
+        spec.additional_wrappers, way.source_wrappers, way.target_wrappers, way.wrapper_spec
+    )
+    fields = {
+        "reward_threshold": spec.reward_threshold,
+        "nondeterministic": spec.nondeterministic,
+        "max_episode_steps": spec.max_episode_steps,
+        "order_enforce": spec.order_enforce,
+        "disable_env_checker": spec.disable_env_checker,
+        "kwargs": dict(spec.kwargs),
+    }
+    if isinstance(spec.entry_point, way.returning) and twins is not None:
+        origin = spec.entry_point.spec  # it came from the target: give back the target's own spec
+        return dataclasses.replace(
+            origin, additional_wrappers=(*origin.additional_wrappers, *twins), **fields
+        )
+    inner = _bare(spec, () if twins is not None else spec.additional_wrappers)
+    return way.env_spec(
+        id=way.new_id(spec.id),
+        entry_point=way.creator(inner),
+        vector_entry_point=None if spec.vector_entry_point is None else way.vector_creator(inner),
+        additional_wrappers=twins or (),
+        **fields,
+    )
+
+
+_TO_GYMNASIUM = _Direction(
+    "palaestra.wrappers",
+    gymnasium.wrappers,
+    gym_registration.WrapperSpec,
+    gym_registration.EnvSpec,
+    PalaestraCreator,
+    PalaestraVectorCreator,
+    GymnasiumCreator,
+    gymnasium_id,
+)
+_FROM_GYMNASIUM = _Direction(
+    "gymnasium.wrappers",
+    palaestra.wrappers,
+    palaestra.WrapperSpec,
+    palaestra.EnvSpec,
+    GymnasiumCreator,
+    GymnasiumVectorCreator,
+    PalaestraCreator,
+    palaestra_id,
+)
+
+
+def to_gymnasium_spec(spec: palaestra.EnvSpec) -> gym_registration.EnvSpec:
+    """The Gymnasium spec that builds (through palaestra) what palaestra ``spec`` builds.
+
+    A spec that came from Gymnasium comes back as Gymnasium's own.
+    """
+    return _convert(spec, _TO_GYMNASIUM)  # type: ignore[no-any-return]
+
+
+def from_gymnasium_spec(spec: gym_registration.EnvSpec) -> palaestra.EnvSpec:
+    """The palaestra spec that builds (through Gymnasium) what Gymnasium ``spec`` builds.
+
+    A spec that came from palaestra comes back as palaestra's own.
+    """
+    return _convert(spec, _FROM_GYMNASIUM)  # type: ignore[no-any-return]
