@@ -8,7 +8,7 @@ a ``ValueError``), so generic ``except`` clauses keep working.
 
 from __future__ import annotations
 
-import multiprocessing
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "AlreadyPendingCallError",
@@ -214,27 +214,47 @@ class WorkerDiedError(Error, RuntimeError):
         self.exitcode = exitcode
 
 
-class VectorTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
-    """A vector env's worker did not answer within the timeout.
+def _define_vector_timeout_error() -> type[Error]:
+    # It also subclasses multiprocessing.TimeoutError (what Gymnasium raises and code catches);
+    # multiprocessing costs milliseconds to import, so the class is made on first use.
+    import multiprocessing
 
-    Attributes:
-        indices: The sub-environments of the worker that did not answer.
-    """
+    class VectorTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
+        """A vector env's worker did not answer within the timeout.
 
-    def __init__(self, message: str, *, indices: tuple[int, ...]):
-        super().__init__(message)
-        self.indices = indices
+        Attributes:
+            indices: The sub-environments of the worker that did not answer.
+        """
+
+        def __init__(self, message: str, *, indices: tuple[int, ...]):
+            super().__init__(message)
+            self.indices = indices
+
+    VectorTimeoutError.__module__ = __name__
+    VectorTimeoutError.__qualname__ = "VectorTimeoutError"
+    return VectorTimeoutError
+
+
+if TYPE_CHECKING:
+
+    class VectorTimeoutError(Error, TimeoutError):
+        """A vector env's worker did not answer within the timeout (also a ``multiprocessing.TimeoutError``)."""
+
+        indices: tuple[int, ...]
+
+        def __init__(self, message: str, *, indices: tuple[int, ...]): ...
 
 
 class PluginError(Error):
     """A plugin could not provide what was asked of it.
 
     Attributes:
-        namespace: The plugin's namespace (its entry-point name).
+        namespace: The plugin's namespace (its entry-point name); ``None`` for a conflict over a
+            default-namespace env name, which belongs to no namespace.
         distribution: The distribution that declared the plugin, if known.
     """
 
-    def __init__(self, message: str, *, namespace: str, distribution: str | None = None):
+    def __init__(self, message: str, *, namespace: str | None, distribution: str | None = None):
         super().__init__(message)
         self.namespace = namespace
         self.distribution = distribution
@@ -245,12 +265,19 @@ class PluginLoadError(PluginError, ImportError):
 
 
 class PluginConflictError(PluginError, RegistrationError):
-    """Two distributions claim the same namespace or the same id.
+    """Two distributions claim the same namespace, the same id, or the same default-namespace name.
 
     Attributes:
         distributions: Both claimants, in discovery order.
     """
 
-    def __init__(self, message: str, *, namespace: str, distributions: tuple[str, ...]):
+    def __init__(self, message: str, *, namespace: str | None, distributions: tuple[str, ...]):
         super().__init__(message, namespace=namespace, distribution=distributions[0])
         self.distributions = distributions
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VectorTimeoutError":
+        value = globals()[name] = _define_vector_timeout_error()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

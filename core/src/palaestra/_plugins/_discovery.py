@@ -1,36 +1,36 @@
-"""Reading plugin entry points from installed distribution metadata (no plugin code runs)."""
+"""Which plugins are installed: entry points read from metadata (no plugin code runs).
+
+The scan itself (:mod:`._scan`) and its cache (:mod:`._cache`) sit below this module; here
+are the switches that decide what discovery may see and whom a user prefers.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from importlib import metadata
+
+from palaestra._plugins._cache import cached_scan
+from palaestra._plugins._scan import GROUP, NAMES_GROUP, Declarations, PluginRecord, scan
 
 __all__ = [
     "ALLOW_ENV",
     "DISABLE_ENV",
     "GROUP",
+    "NAMES_GROUP",
+    "PREFER_ENV",
+    "Declarations",
     "PluginRecord",
     "allowed_namespaces",
     "autoload_disabled",
     "discover",
+    "preferred_owners",
     "switched_off",
 ]
 
-GROUP = "palaestra.plugins"
 DISABLE_ENV = "PALAESTRA_DISABLE_PLUGIN_AUTOLOAD"
 ALLOW_ENV = "PALAESTRA_PLUGINS"
-
-
-@dataclass(frozen=True)
-class PluginRecord:
-    """One declared plugin: its namespace, module and declaring distribution."""
-
-    namespace: str
-    module: str
-    distribution: str
-    version: str
+PREFER_ENV = "PALAESTRA_PREFER"
 
 
 def autoload_disabled() -> bool:
@@ -46,29 +46,27 @@ def allowed_namespaces() -> frozenset[str] | None:
     return frozenset(part.strip() for part in raw.split(",") if part.strip())
 
 
-def discover(path: Sequence[str] | None = None) -> dict[str, list[PluginRecord]]:
-    """Map each namespace to the plugins declaring it, in ``sys.path`` order.
+def preferred_owners() -> dict[str, str]:
+    """``PALAESTRA_PREFER``: which distribution owns a default-namespace name two declare.
+
+    The value is comma-separated ``Name=distribution`` pairs, e.g.
+    ``CartPole=palaestra-classic-control``.
+    """
+    chosen = {}
+    for part in os.environ.get(PREFER_ENV, "").split(","):
+        name, sep, distribution = part.partition("=")
+        if sep and name.strip() and distribution.strip():
+            chosen[name.strip()] = distribution.strip()
+    return chosen
+
+
+def discover(path: Sequence[str] | None = None) -> Declarations:
+    """What the distributions on ``path`` declare (``sys.path``, through the cache, by default).
 
     Args:
-        path: Directories to scan instead of ``sys.path`` (used by tests and sandboxes).
-
-    Returns:
-        Namespace to records; more than one record means a conflict.
+        path: Directories to scan instead of ``sys.path`` (tests and sandboxes; not cached).
     """
-    table: dict[str, list[PluginRecord]] = {}
-    seen: set[str] = set()
-    dists = metadata.distributions() if path is None else metadata.distributions(path=list(path))
-    for dist in dists:
-        name = dist.metadata["Name"] or "<unknown>"
-        key = name.lower().replace("_", "-")
-        if key in seen:  # the same distribution found twice on the path
-            continue
-        seen.add(key)
-        for ep in dist.entry_points:
-            if ep.group == GROUP:
-                record = PluginRecord(ep.name, ep.value, name, dist.version)
-                table.setdefault(ep.name, []).append(record)
-    return table
+    return cached_scan(list(sys.path)) if path is None else scan(path)
 
 
 def switched_off(
@@ -88,7 +86,7 @@ def switched_off(
         allow: The host's ``allow`` argument (``None``: follow the environment).
         path: The host's search path.
     """
-    records = discover(path).get(namespace)
+    records = discover(path).plugins.get(namespace)
     if not records:
         return None
     if autoload is False:

@@ -4,27 +4,36 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import pluggy
 
 from palaestra import hookspecs
 from palaestra._markers import PROJECT_NAME
 from palaestra._plugins._discovery import (
+    Declarations,
     PluginRecord,
     allowed_namespaces,
     autoload_disabled,
     discover,
+    preferred_owners,
     switched_off,
 )
+from palaestra._plugins._owners import NameOwners
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
-from palaestra._plugins._suites import install_hint, suite_of
+from palaestra._plugins._suites import install_hint, published_names, suite_of
 from palaestra._registry._ids import parse_env_id, plugin_namespace
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
-from palaestra.error import PluginConflictError, PluginLoadError, VectorizerNotFound, WrapperSetNotFound
+from palaestra.error import (
+    Error,
+    PluginConflictError,
+    PluginLoadError,
+    VectorizerNotFound,
+    WrapperSetNotFound,
+)
 
 __all__ = ["PluginHost"]
 
@@ -38,6 +47,8 @@ class PluginHost:
         allow: Namespaces that may be loaded. ``None`` follows ``PALAESTRA_PLUGINS``
             (unset means all).
         search_path: Directories to discover distributions in instead of ``sys.path``.
+        prefer: Default-namespace env name -> the distribution to take it from where several
+            declare it. ``None`` follows ``PALAESTRA_PREFER`` (``CartPole=dist,...``).
     """
 
     def __init__(
@@ -46,6 +57,7 @@ class PluginHost:
         autoload: bool | None = None,
         allow: Sequence[str] | None = None,
         search_path: Sequence[str] | None = None,
+        prefer: Mapping[str, str] | None = None,
     ) -> None:
         self.plugin_manager = pluggy.PluginManager(PROJECT_NAME)
         self.plugin_manager.add_hookspecs(hookspecs)
@@ -53,7 +65,10 @@ class PluginHost:
         self._autoload = autoload
         self._allow = None if allow is None else frozenset(allow)
         self._search_path = search_path
-        self._table: dict[str, list[PluginRecord]] | None = None
+        self._prefer = None if prefer is None else dict(prefer)
+        self._declared: Declarations | None = None
+        self._owners: NameOwners | None = None
+        self._local: set[str] = set()  # namespaces added by add_plugin: no metadata to declare names
         self._loaded: dict[str, PluginRecord] = {}
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
         self.current_namespace: str | None = None
@@ -65,26 +80,69 @@ class PluginHost:
         from palaestra import _builtin
 
         record = PluginRecord(_builtin.NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
+        self._local.add(record.namespace)
         self._activate(record, _builtin)
 
     # -- discovery --------------------------------------------------------------------
 
     @property
-    def table(self) -> dict[str, list[PluginRecord]]:
-        """Declared plugins by namespace, read from metadata once (no plugin code runs)."""
-        if self._table is None:
-            self._table = self._discover()
-        return self._table
+    def declarations(self) -> Declarations:
+        """What installed distributions declare, read from metadata once (no plugin code runs)."""
+        if self._declared is None:
+            self._declared = self._discover()
+        return self._declared
 
-    def _discover(self) -> dict[str, list[PluginRecord]]:
+    @property
+    def table(self) -> dict[str, list[PluginRecord]]:
+        """Declared plugins by namespace."""
+        return self.declarations.plugins
+
+    @property
+    def owners(self) -> NameOwners:
+        """The declared owners of default-namespace env names."""
+        if self._owners is None:
+            prefer = preferred_owners() if self._prefer is None else self._prefer
+            self._owners = NameOwners(self.declarations.names, prefer)
+        return self._owners
+
+    def _discover(self) -> Declarations:
         autoload = (not autoload_disabled()) if self._autoload is None else self._autoload
         if not autoload:
-            return {}
+            return Declarations()
         allow = allowed_namespaces() if self._allow is None else self._allow
-        table = discover(self._search_path)
+        found = discover(self._search_path)
         if allow is not None:
-            table = {ns: records for ns, records in table.items() if ns in allow}
-        return table
+            found = Declarations(
+                {ns: records for ns, records in found.plugins.items() if ns in allow},
+                {
+                    name: kept
+                    for name, records in found.names.items()
+                    if (kept := [r for r in records if r.namespace in allow])
+                },
+                found.files,
+            )
+        return found
+
+    def prefer(self, name: str, distribution: str) -> None:
+        """Take default-namespace env ``name`` from ``distribution`` where several declare it.
+
+        Call it before the name is first made.
+
+        Raises:
+            Error: The name was already registered by another distribution.
+        """
+        loaded = self.registry.loaded().values()
+        owners = {self.registry.owner(s.id) for s in loaded if s.namespace is None and s.name == name}
+        owners.discard(None)
+        if owners and owners != {distribution}:
+            raise Error(
+                f"{name!r} is already registered from {owners.pop()}; call prefer() before its first make"
+            )
+        self.owners.prefer(name, distribution)
+
+    def conflicts(self) -> dict[str, tuple[str, ...]]:
+        """Default-namespace env names declared by several distributions, none preferred."""
+        return self.owners.conflicts()
 
     def plugins(self) -> dict[str, list[PluginRecord]]:
         """Every discovered plugin, by namespace (conflicting claims included)."""
@@ -113,6 +171,21 @@ class PluginHost:
         records = self.table.get(namespace)
         if records:
             self._load(records)
+
+    def load_owner(self, name: str) -> None:
+        """Load the plugin that declares default-namespace env ``name`` (none if nobody does).
+
+        Raises:
+            PluginConflictError: Several distributions declare the name and none is preferred.
+            PluginLoadError: The owner is broken.
+        """
+        owner = self.owners.owner(name)
+        if owner is not None:
+            self.load_namespace(owner.namespace)
+
+    def known_names(self) -> set[str]:
+        """Default-namespace env names declared by installed plugins or published suites."""
+        return set(self.owners.names()) | published_names()
 
     def load_default(self) -> None:
         """Load every plugin; failures are kept and raised only when their namespace is used."""
@@ -174,11 +247,13 @@ class PluginHost:
         record = records[0]
         try:
             module = importlib.import_module(record.module)
-        except Exception as e:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # SystemExit too: a plugin must not end the process
             self._fail(record, f"its module {record.module!r} failed to import", e)
         self._activate(record, module)
 
-    def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> Any:
+    def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> NoReturn:
         error = PluginLoadError(
             f"Plugin {record.namespace!r} from distribution {record.distribution} "
             f"{record.version}: {what}: {type(cause).__name__}: {cause}",
@@ -206,10 +281,17 @@ class PluginHost:
             caller = self.plugin_manager.subset_hook_caller(hook, others)
             try:
                 caller(registrar=registrar)
-            except Exception as e:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:
                 self.plugin_manager.unregister(module)
                 self._fail(record, f"its {hook} hook raised", e)
-        self._commit(record, envs.specs)
+        try:
+            specs = [s for s in envs.specs if s.namespace is not None or self._may_register(record, s.name)]
+        except Error as e:
+            self.plugin_manager.unregister(module)
+            self._fail(record, "it registered badly", e)
+        self._commit(record, specs)
         self._commit_named("Vectorizer", self.vectorizers, record, vectorizers.factories)
         self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
         self._loaded[record.namespace] = record
@@ -235,6 +317,14 @@ class PluginHost:
                 raise error
         for spec in specs:
             self.registry.add(spec, owner=record.distribution)
+
+    def _may_register(self, record: PluginRecord, name: str) -> bool:
+        """Whether the plugin may register default-namespace ``name`` (declared, and its to own).
+
+        Raises:
+            Error: It registers a name it did not declare.
+        """
+        return record.namespace in self._local or self.owners.may_register(record, name)
 
     def _commit_named(
         self, kind: str, table: dict[str, tuple[Any, str]], record: PluginRecord, items: dict[str, Any]
@@ -303,9 +393,8 @@ class PluginHost:
         """
         name = module if isinstance(module, str) else module.__name__
         record = PluginRecord(namespace, name, distribution, "")
-        if self._table is None:
-            self._table = self._discover()
-        self._table.setdefault(namespace, [record])
+        self.table.setdefault(namespace, [record])
+        self._local.add(namespace)
         loaded = importlib.import_module(name) if isinstance(module, str) else module
         self._activate(record, loaded)
 

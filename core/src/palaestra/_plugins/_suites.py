@@ -6,7 +6,7 @@ plugins once installed.
 
 from __future__ import annotations
 
-__all__ = ["REFERENCE_SUITES", "install_hint", "suite_of"]
+__all__ = ["REFERENCE_SUITES", "install_hint", "published_names", "suite_of"]
 
 # namespace -> (extra, distribution, env names the suite provides in the default namespace)
 REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
@@ -53,6 +53,11 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
     "gymnasium": ("gymnasium", "palaestra-gymnasium", frozenset()),
     "ray": ("ray", "palaestra-ray", frozenset()),
 }
+
+
+def published_names() -> set[str]:
+    """Every default-namespace env name of the published suites, installed or not."""
+    return set().union(*(names for _, _, names in REFERENCE_SUITES.values()))
 
 
 def suite_of(namespace: str | None, name: str) -> str | None:

@@ -79,9 +79,11 @@ def register(
                 f"`{host.current_namespace}`."
             )
         ns = host.current_namespace
-    if ns is not None:
-        # A user id in a plugin's namespace must not be overwritten by loading that plugin later.
-        with contextlib.suppress(Exception):
+    # A user's id must not be overwritten by loading its plugin later: load that plugin first.
+    with contextlib.suppress(Exception):
+        if ns is None:
+            host.load_owner(name)
+        else:
             host.load_namespace(ns)
     # Positional, in EnvSpec's field order (kwargs comes before additional_wrappers there).
     new_spec = EnvSpec(

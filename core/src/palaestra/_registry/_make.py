@@ -216,13 +216,8 @@ def apply_wrappers(
     render_wrapper: str | None,
 ) -> Env[Any, Any]:
     """Stack, innermost first: checker, order enforcer, time limit, spec wrappers, render."""
-    from palaestra.wrappers import (
-        HumanRendering,
-        OrderEnforcing,
-        PassiveEnvChecker,
-        RenderCollection,
-        TimeLimit,
-    )
+    # From their own modules: importing the whole wrappers package would cost every make().
+    from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
     checker_off = spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_off:
@@ -239,10 +234,10 @@ def apply_wrappers(
                 "`palaestra.utils.RecordConstructorArgs`, therefore, the wrapper cannot be recreated."
             )
         env = load_env_creator(wrapper_spec.entry_point)(env=env, **wrapper_spec.kwargs)
-    if render_wrapper == "collection":
-        env = RenderCollection(env)
-    elif render_wrapper == "human":
-        env = HumanRendering(env)
+    if render_wrapper is not None:
+        from palaestra.wrappers._rendering import HumanRendering, RenderCollection
+
+        env = RenderCollection(env) if render_wrapper == "collection" else HumanRendering(env)
     return env
 
 

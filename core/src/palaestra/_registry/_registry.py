@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, MutableMapping
 from typing import Protocol
 
@@ -11,6 +10,7 @@ from palaestra._registry._ids import get_env_id, parse_env_id
 from palaestra._registry._spec import EnvSpec
 from palaestra.error import (
     DeprecatedEnv,
+    MissingSuiteError,
     NameNotFound,
     NamespaceNotFound,
     RegistrationError,
@@ -21,6 +21,13 @@ from palaestra.error import (
 __all__ = ["Registry", "SpecLoader"]
 
 
+def _closest(word: str, candidates: set[str]) -> list[str]:
+    """The closest candidate to ``word``, if any (error paths only: difflib loads on demand)."""
+    import difflib
+
+    return difflib.get_close_matches(word, candidates, n=1)
+
+
 class SpecLoader(Protocol):
     """What the registry asks of its owner to fill itself on demand."""
 
@@ -28,7 +35,13 @@ class SpecLoader(Protocol):
         """Load the plugin that owns ``namespace``, if any and not yet loaded."""
 
     def load_default(self) -> None:
-        """Load every plugin that may own default-namespace ids."""
+        """Load every plugin (to list every id)."""
+
+    def load_owner(self, name: str) -> None:
+        """Load the plugin that declares default-namespace env ``name``, if any."""
+
+    def known_names(self) -> set[str]:
+        """Default-namespace env names known without loading anything (declared or published)."""
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Text telling the user how to get ``name`` when nothing provides it."""
@@ -106,11 +119,11 @@ class Registry(MutableMapping[str, EnvSpec]):
         if self._loader is None:
             return
         try:
-            ns, _, _ = parse_env_id(env_id)
+            ns, name, _ = parse_env_id(env_id)
         except Exception:
             return
         if ns is None:
-            self._loader.load_default()
+            self._loader.load_owner(name)
         else:
             self._loader.load_namespace(ns)
 
@@ -220,7 +233,7 @@ class Registry(MutableMapping[str, EnvSpec]):
         if ns in namespaces:
             return
         hint = self._loader.missing_hint(ns, "") if self._loader else None
-        close = difflib.get_close_matches(ns, namespaces, n=1)
+        close = _closest(ns, namespaces)
         if hint:
             suggestion = hint
         elif close:
@@ -238,12 +251,27 @@ class Registry(MutableMapping[str, EnvSpec]):
         namespace_msg = f" in namespace {ns}" if ns else ""
         hint = self._loader.missing_hint(ns, name) if self._loader else None
         if hint:
-            from palaestra.error import MissingSuiteError
-
             raise MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
-        close = difflib.get_close_matches(name, names, n=1)
-        suggestion = f" Did you mean: `{close[0]}`?" if close else ""
-        raise NameNotFound(f"Environment `{name}` doesn't exist{namespace_msg}.{suggestion}")
+        raise NameNotFound(
+            f"Environment `{name}` doesn't exist{namespace_msg}.{self._suggest(ns, name, names)}"
+        )
+
+    def _suggest(self, ns: str | None, name: str, names: set[str]) -> str:
+        """The closest known name (with how to get it if not installed), or the namespaced id."""
+        if ns is None and self._loader is not None:
+            names = names | self._loader.known_names()
+        close = _closest(name, names)
+        if close:
+            hint = self._loader.missing_hint(ns, close[0]) if self._loader else None
+            return f" Did you mean: `{close[0]}`?" + (f" {hint}" if hint else "")
+        if ns is None and self._loader is not None:
+            self._loader.load_default()  # an error path: worth loading everything to find the name
+            elsewhere = sorted(
+                s.id for s in self._specs.values() if s.namespace is not None and s.name == name
+            )
+            if elsewhere:
+                return f" Did you mean: `{elsewhere[0]}`? (ids of plugins carry their namespace)"
+        return ""
 
     def check_version_exists(self, ns: str | None, name: str, version: int | None) -> None:
         """Raise the most helpful error for an id that is not registered as given."""

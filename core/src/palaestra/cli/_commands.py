@@ -36,6 +36,12 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(f"  {env_id}", file=out)
     for ns, failure in sorted(host.failures().items()):
         print(f"{ns}  [FAILED TO LOAD] {failure}", file=out)
+    for name, distributions in host.conflicts().items():
+        print(
+            f"{name}  [CONFLICT] declared by {' and '.join(distributions)}; pick one with "
+            f"PALAESTRA_PREFER={name}=<distribution>",
+            file=out,
+        )
     if not groups:
         print(
             'No environments registered. Install a suite, e.g. pip install "palaestra[classic-control]"',

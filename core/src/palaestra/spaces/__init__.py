@@ -1,21 +1,29 @@
-"""Spaces: the sets that observations and actions live in."""
+"""Spaces: the sets that observations and actions live in.
 
-from palaestra.spaces._box import Box as Box
-from palaestra.spaces._dict import Dict as Dict
-from palaestra.spaces._discrete import Discrete as Discrete
-from palaestra.spaces._graph import Graph as Graph
-from palaestra.spaces._graph import GraphInstance as GraphInstance
-from palaestra.spaces._multi_binary import MultiBinary as MultiBinary
-from palaestra.spaces._multi_discrete import MultiDiscrete as MultiDiscrete
-from palaestra.spaces._oneof import OneOf as OneOf
-from palaestra.spaces._sequence import Sequence as Sequence
-from palaestra.spaces._space import Space as Space
-from palaestra.spaces._text import Text as Text
-from palaestra.spaces._tuple import Tuple as Tuple
-from palaestra.spaces.utils import flatdim as flatdim
-from palaestra.spaces.utils import flatten as flatten
-from palaestra.spaces.utils import flatten_space as flatten_space
-from palaestra.spaces.utils import unflatten as unflatten
+Each space type's module is imported on first use, so an env made of a ``Box`` and a
+``Discrete`` does not pay for the other eight.
+"""
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from palaestra.spaces._box import Box as Box
+    from palaestra.spaces._dict import Dict as Dict
+    from palaestra.spaces._discrete import Discrete as Discrete
+    from palaestra.spaces._graph import Graph as Graph
+    from palaestra.spaces._graph import GraphInstance as GraphInstance
+    from palaestra.spaces._multi_binary import MultiBinary as MultiBinary
+    from palaestra.spaces._multi_discrete import MultiDiscrete as MultiDiscrete
+    from palaestra.spaces._oneof import OneOf as OneOf
+    from palaestra.spaces._sequence import Sequence as Sequence
+    from palaestra.spaces._space import Space as Space
+    from palaestra.spaces._text import Text as Text
+    from palaestra.spaces._tuple import Tuple as Tuple
+    from palaestra.spaces.utils import flatdim as flatdim
+    from palaestra.spaces.utils import flatten as flatten
+    from palaestra.spaces.utils import flatten_space as flatten_space
+    from palaestra.spaces.utils import unflatten as unflatten
 
 __all__ = [
     "Box",
@@ -35,3 +43,37 @@ __all__ = [
     "flatten_space",
     "unflatten",
 ]
+
+# Public name -> module defining it; resolved on first access (PEP 562).
+_LAZY_NAMES = {
+    "Box": "palaestra.spaces._box",
+    "Dict": "palaestra.spaces._dict",
+    "Discrete": "palaestra.spaces._discrete",
+    "Graph": "palaestra.spaces._graph",
+    "GraphInstance": "palaestra.spaces._graph",
+    "MultiBinary": "palaestra.spaces._multi_binary",
+    "MultiDiscrete": "palaestra.spaces._multi_discrete",
+    "OneOf": "palaestra.spaces._oneof",
+    "Sequence": "palaestra.spaces._sequence",
+    "Space": "palaestra.spaces._space",
+    "Text": "palaestra.spaces._text",
+    "Tuple": "palaestra.spaces._tuple",
+    "flatdim": "palaestra.spaces.utils",
+    "flatten": "palaestra.spaces.utils",
+    "flatten_space": "palaestra.spaces.utils",
+    "unflatten": "palaestra.spaces.utils",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+        globals()[name] = value
+        return value
+    if name == "utils":
+        return importlib.import_module("palaestra.spaces.utils")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | set(globals()))

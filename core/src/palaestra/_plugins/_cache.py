@@ -1,0 +1,108 @@
+"""A discovery cache that knows when it is stale.
+
+Scanning the path costs a file read per installed distribution; in a venv of hundreds of
+packages that is most of the time to a first ``make``, paid again by every spawned worker
+and CLI call. The cache stores the scan's result with the modification time of every path
+folder (installing or removing a distribution adds or removes a folder in one of them) and
+of every ``entry_points.txt`` it used (a plugin upgraded in place). A process whose stamps
+all match takes the stored result; any difference, or any trouble reading, means a fresh
+scan, written back for the next process (atomically; a read-only cache folder is fine).
+
+``PALAESTRA_CACHE_DIR`` chooses the folder (default ``$XDG_CACHE_HOME/palaestra`` or
+``~/.cache/palaestra``); ``PALAESTRA_DISCOVERY_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from palaestra._plugins._scan import Declarations, PluginRecord, scan
+
+__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
+
+CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
+CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
+_FORMAT = 1
+
+
+def cache_file(entries: Sequence[str]) -> str | None:
+    """Where the scan of ``entries`` is cached, or None when caching is off."""
+    if os.environ.get(CACHE_ENV, "").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    folder = os.environ.get(CACHE_DIR_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "palaestra"
+    )
+    # One file per interpreter and path; the file itself records both, so a clash only rescans.
+    key = zlib.crc32("\0".join([sys.executable, *entries]).encode())
+    return os.path.join(folder, f"discovery-{key:08x}.json")
+
+
+def _mtime(path: str) -> int | None:
+    try:
+        return os.stat(path or ".").st_mtime_ns
+    except OSError:
+        return None
+
+
+def _stamps(paths: Sequence[str]) -> list[list[Any]]:
+    return [[path, _mtime(path)] for path in paths]
+
+
+def cached_scan(entries: Sequence[str]) -> Declarations:
+    """:func:`scan` of ``entries``, from the cache when nothing changed since it was written."""
+    path = cache_file(entries)
+    if path is None:
+        return scan(entries)
+    stamps = [sys.executable, _stamps(entries)]
+    stored = _load(path, stamps)
+    if stored is not None:
+        return stored
+    found = scan(entries)
+    _store(path, stamps, found)
+    return found
+
+
+def _load(path: str, stamps: list[Any]) -> Declarations | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if (
+            data["format"] != _FORMAT
+            or data["stamps"] != stamps
+            or data["files"] != _stamps([file for file, _ in data["files"]])
+        ):
+            return None
+        return Declarations(
+            plugins={ns: [PluginRecord(*r) for r in records] for ns, records in data["plugins"].items()},
+            names={name: [PluginRecord(*r) for r in records] for name, records in data["names"].items()},
+            files=[file for file, _ in data["files"]],
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(path: str, stamps: list[Any], found: Declarations) -> None:
+    data = {
+        "format": _FORMAT,
+        "stamps": stamps,
+        "files": _stamps(found.files),
+        "plugins": {ns: [_fields(r) for r in records] for ns, records in found.plugins.items()},
+        "names": {name: [_fields(r) for r in records] for name, records in found.names.items()},
+    }
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # an unwritable cache folder only costs the next process a scan
+
+
+def _fields(record: PluginRecord) -> list[str]:
+    return [record.namespace, record.module, record.distribution, record.version]

@@ -1,0 +1,131 @@
+"""Reading palaestra's entry points straight from installed metadata folders.
+
+``importlib.metadata`` parses every distribution's METADATA to learn its name (and costs
+tens of milliseconds to import); discovery needs only the ``entry_points.txt`` files that
+mention a ``palaestra.`` group. This scanner lists each path entry's ``*.dist-info`` and
+``*.egg-info`` folders, reads their ``entry_points.txt`` (most have none), and reads the
+METADATA header only of the few distributions that declare palaestra entry points. As in
+``importlib.metadata``, the first folder of a distribution on the path wins.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+__all__ = ["GROUP", "NAMES_GROUP", "Declarations", "PluginRecord", "scan"]
+
+#: Entry-point group of plugins: ``namespace = hook.module``.
+GROUP = "palaestra.plugins"
+#: Entry-point group of default-namespace env names: ``EnvName = namespace``.
+NAMES_GROUP = "palaestra.default_names"
+_INFO_SUFFIXES = (".dist-info", ".egg-info")
+
+
+@dataclass(frozen=True)
+class PluginRecord:
+    """One declared plugin: its namespace, module and declaring distribution."""
+
+    namespace: str
+    module: str
+    distribution: str
+    version: str
+
+
+@dataclass
+class Declarations:
+    """What installed distributions declare, read without running any plugin code.
+
+    Attributes:
+        plugins: Namespace -> the plugins declaring it (more than one is a conflict).
+        names: Default-namespace env name -> the plugins declaring it (likewise).
+        files: The ``entry_points.txt`` files the declarations came from.
+    """
+
+    plugins: dict[str, list[PluginRecord]] = field(default_factory=dict)
+    names: dict[str, list[PluginRecord]] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+
+def scan(entries: Iterable[str]) -> Declarations:
+    """Read the palaestra declarations of every distribution found in ``entries`` (path folders)."""
+    found = Declarations()
+    seen: set[str] = set()
+    for entry in entries:
+        for folder in _info_folders(entry):
+            key = _normalized(folder)
+            if key in seen:  # the same distribution further down the path is shadowed
+                continue
+            seen.add(key)
+            path = os.path.join(entry or ".", folder, "entry_points.txt")
+            text = _read(path)
+            if text is not None and "[palaestra." in text:
+                _add(found, os.path.join(entry or ".", folder), _groups(text))
+                found.files.append(path)
+    return found
+
+
+def _info_folders(entry: str) -> list[str]:
+    try:
+        with os.scandir(entry or ".") as listing:
+            return sorted(e.name for e in listing if e.name.endswith(_INFO_SUFFIXES) and e.is_dir())
+    except OSError:  # a missing folder, a zip file, no permission
+        return []
+
+
+def _normalized(folder: str) -> str:
+    """The distribution key of a metadata folder name (``Foo_Bar-1.0.dist-info`` -> ``foo-bar``)."""
+    name = folder.rpartition(".")[0].split("-")[0]
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _groups(text: str) -> dict[str, dict[str, str]]:
+    """The ``[group]`` sections of an entry_points.txt: group -> {name: value}."""
+    groups: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = groups.setdefault(line[1:-1].strip(), {})
+        elif current is not None and "=" in line:
+            name, _, value = line.partition("=")
+            current[name.strip()] = value.split("[")[0].strip()  # drop any [extras]
+    return groups
+
+
+def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) -> None:
+    name, version = _name_and_version(folder)
+    records = {ns: PluginRecord(ns, module, name, version) for ns, module in groups.get(GROUP, {}).items()}
+    for record in records.values():
+        found.plugins.setdefault(record.namespace, []).append(record)
+    for env_name, ns in groups.get(NAMES_GROUP, {}).items():
+        record = records.get(ns, PluginRecord(ns, "", name, version))
+        found.names.setdefault(env_name, []).append(record)
+
+
+def _name_and_version(folder: str) -> tuple[str, str]:
+    """The distribution's name and version from its METADATA (PKG-INFO) header."""
+    fields: dict[str, str] = {}
+    for filename in ("METADATA", "PKG-INFO"):
+        text = _read(os.path.join(folder, filename))
+        if text is None:
+            continue
+        for line in text.splitlines():
+            if not line.strip():
+                break  # end of the header
+            key, _, value = line.partition(":")
+            if key in ("Name", "Version") and key not in fields:
+                fields[key] = value.strip()
+        break
+    return fields.get("Name", _normalized(os.path.basename(folder))), fields.get("Version", "")

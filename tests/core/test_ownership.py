@@ -1,0 +1,205 @@
+"""Default-namespace names belong to the plugin that declares them, whatever the install order."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import palaestra
+from palaestra.error import PluginConflictError, PluginLoadError
+from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
+
+
+def suite(site, dist, namespace, names, extra=""):
+    """A plugin registering ``names`` (each ``Name-v0``) in the default namespace."""
+    module = dist.replace("-", "_")
+    registrations = "\n".join(
+        f'registrar.register("{name}-v0", entry_point="{module}.env:CounterEnv", default_namespace=True)'
+        for name in names
+    )
+    make_dist(
+        site,
+        dist,
+        {namespace: f"{module}._hooks"},
+        {f"{module}._hooks": hooks_source(registrations + extra), f"{module}.env": GOOD_ENV},
+        names=dict.fromkeys(names, namespace),
+    )
+
+
+@pytest.mark.parametrize("impostor", ["aaa-impostor", "zzz-impostor"])
+def test_a_name_two_distributions_declare_is_refused_naming_both_whatever_their_order(
+    site, isolated, impostor
+):
+    suite(site, "real-suite", "real", ["Cart", "Car"])
+    suite(site, impostor, impostor.split("-")[0], ["Cart", "Bogus"])
+    with pytest.raises(PluginConflictError) as info:
+        palaestra.make("Cart-v0")
+    assert set(info.value.distributions) == {"real-suite", impostor}
+    assert "PALAESTRA_PREFER=Cart=" in str(info.value)
+    # Everything else of both plugins works, namespaced or not.
+    assert palaestra.make("Car-v0").spec.id == "Car-v0"
+    assert palaestra.make("Bogus-v0").spec.id == "Bogus-v0"
+    assert list(isolated.conflicts()) == ["Cart"]
+    assert set(isolated.conflicts()["Cart"]) == {"real-suite", impostor}
+
+
+def test_the_user_picks_the_owner_with_an_environment_variable(site, sandbox, monkeypatch):
+    suite(site, "real-suite", "real", ["Cart"])
+    suite(site, "aaa-impostor", "aaa", ["Cart"])
+    monkeypatch.setenv("PALAESTRA_PREFER", "Cart=real-suite")
+    host = sandbox()
+    with palaestra.use_host(host):
+        palaestra.make("Cart-v0")
+    assert host.registry.owner("Cart-v0") == "real-suite"
+    assert host.conflicts() == {}
+
+
+def test_the_user_picks_the_owner_on_the_host(site, sandbox):
+    suite(site, "real-suite", "real", ["Cart"])
+    suite(site, "aaa-impostor", "aaa", ["Cart"])
+    host = sandbox(prefer={"Cart": "aaa-impostor"})
+    with palaestra.use_host(host):
+        palaestra.make("Cart-v0")
+    assert host.registry.owner("Cart-v0") == "aaa-impostor"
+    other = sandbox()
+    other.prefer("Cart", "real_suite")  # names compare as normalised distribution names
+    with palaestra.use_host(other):
+        palaestra.make("Cart-v0")
+        with pytest.raises(palaestra.error.Error, match="already registered from real-suite"):
+            other.prefer("Cart", "aaa-impostor")
+
+
+def test_preferring_a_distribution_that_does_not_declare_the_name_is_an_error(site, sandbox):
+    suite(site, "real-suite", "real", ["Cart"])
+    suite(site, "aaa-impostor", "aaa", ["Cart"])
+    with (
+        palaestra.use_host(sandbox(prefer={"Cart": "nobody"})),
+        pytest.raises(palaestra.error.Error, match="picks 'nobody' for 'Cart', but only"),
+    ):
+        palaestra.make("Cart-v0")
+
+
+def test_an_undeclared_default_name_fails_the_plugin_with_the_fix(site, isolated):
+    make_dist(
+        site,
+        "sloppy-envs",
+        {"sloppy": "sloppy_envs._hooks"},
+        {
+            "sloppy_envs._hooks": hooks_source(
+                'registrar.register("Hidden-v0", entry_point="x:Y", default_namespace=True)\n'
+                'registrar.register("Fine-v0", entry_point="x:Y")'
+            )
+        },
+    )
+    with pytest.raises(
+        PluginLoadError, match='add `Hidden = "sloppy"` to the entry-point group "palaestra.default_names"'
+    ):
+        palaestra.make("sloppy/Fine-v0")
+
+
+def test_a_plugin_that_exits_at_import_is_contained(site, isolated):
+    make_dist(
+        site,
+        "exiting-envs",
+        {"exiting": "exiting_envs._hooks"},
+        {"exiting_envs._hooks": "raise SystemExit(3)\n"},
+    )
+    suite(site, "real-suite", "real", ["Cart"])
+    with pytest.raises(PluginLoadError, match="failed to import: SystemExit: 3"):
+        palaestra.make("exiting/Any-v0")
+    assert palaestra.make("Cart-v0").spec.id == "Cart-v0"  # the process and the other plugins go on
+
+
+def test_two_claims_of_one_namespace_name_both_for_un_namespaced_ids(site, isolated):
+    suite(site, "classic-one", "shared", ["Lever"])
+    suite(site, "classic-two", "shared", ["Lever"])
+    with pytest.raises(PluginConflictError) as info:
+        palaestra.make("Lever-v0")
+    assert set(info.value.distributions) == {"classic-one", "classic-two"}
+    assert "does not provide it in this version" not in str(info.value)
+
+
+def test_an_unknown_name_suggests_a_declared_one_without_loading_it(site, isolated):
+    suite(site, "real-suite", "real", ["Cartwheel"])
+    with pytest.raises(palaestra.error.NameNotFound, match="Did you mean: `Cartwheel`"):
+        palaestra.make("Cartwhel-v0")
+    assert "real_suite._hooks" not in sys.modules
+
+
+def run(code, site, cache):
+    env = {**os.environ, "PYTHONPATH": str(site), "PALAESTRA_CACHE_DIR": str(cache)}
+    env.pop("PALAESTRA_DISCOVERY_CACHE", None)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+LIST = "import json, palaestra; print(json.dumps(sorted(palaestra.get_host().plugins())))"
+
+
+def test_the_discovery_cache_sees_distributions_added_and_removed_between_processes(tmp_path):
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    site.mkdir()
+    suite(site, "first-suite", "first", ["Alpha"])
+    assert "first" in run(LIST, site, cache)
+    assert list(cache.glob("discovery-*.json")), "no cache was written"
+    assert "first" in run(LIST, site, cache)  # from the cache
+    suite(site, "second-suite", "second", ["Beta"])
+    assert {"first", "second"} <= set(run(LIST, site, cache))
+    shutil.rmtree(site / "first_suite-1.0.0.dist-info")
+    listed = run(LIST, site, cache)
+    assert "second" in listed and "first" not in listed
+
+
+def test_the_discovery_cache_sees_a_plugin_upgraded_in_place(tmp_path):
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    site.mkdir()
+    info = make_dist(
+        site, "edit-suite", {"old": "edit_suite._hooks"}, {"edit_suite._hooks": hooks_source("")}
+    )
+    assert "old" in run(LIST, site, cache)
+    entry_points = info / "entry_points.txt"
+    entry_points.write_text("[palaestra.plugins]\nnew = edit_suite._hooks\n")
+    stat = entry_points.stat()
+    os.utime(entry_points, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    listed = run(LIST, site, cache)
+    assert "new" in listed and "old" not in listed
+
+
+@pytest.mark.needs_plugins
+def test_make_of_an_un_namespaced_id_imports_only_its_owner():
+    code = (
+        "import json, sys, palaestra\n"
+        "palaestra.make('CartPole-v1').reset(seed=0)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('palaestra_', 'palaestra.wrappers')))))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    suites = [m for m in loaded if m.startswith("palaestra_")]
+    assert all(m.startswith("palaestra_classic_control") for m in suites), suites
+    assert "palaestra_classic_control._hooks" in suites
+    # Only the wrappers make() applies, not the whole wrappers package.
+    assert [m for m in loaded if m.startswith("palaestra.wrappers")] == [
+        "palaestra.wrappers",
+        "palaestra.wrappers._common",
+    ]
+
+
+def test_palaestra_list_shows_conflicts(site, isolated, capsys):
+    from palaestra.cli import main
+
+    suite(site, "real-suite", "real", ["Cart", "Car"])
+    suite(site, "aaa-impostor", "aaa", ["Cart"])
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "Cart  [CONFLICT] declared by aaa-impostor and real-suite; pick one with PALAESTRA_PREFER=Cart=<distribution>"
+        in out
+    )
+    assert "  Car-v0" in out and "  Cart-v0" not in out
