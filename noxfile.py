@@ -70,6 +70,7 @@ def bench(session: nox.Session) -> None:
         "bench_mujoco.py",
         "bench_ray.py",
         "bench_gymnasium_bridge.py",
+        "bench_startup.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
