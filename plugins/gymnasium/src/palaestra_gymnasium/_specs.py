@@ -101,6 +101,14 @@ class _Creator:
         return f"{type(self).__name__}({self.spec.id!r})"
 
 
+# The adapters, named as entry points are: the adapters convert specs with this module, so
+# the creators find them by name when they build an env.
+_TO_ENV = "palaestra_gymnasium._envs:ToGymnasiumEnv"
+_TO_VECTOR = "palaestra_gymnasium._vector:ToGymnasiumVectorEnv"
+_FROM_ENV = "palaestra_gymnasium._envs:FromGymnasiumEnv"
+_FROM_VECTOR = "palaestra_gymnasium._vector:FromGymnasiumVectorEnv"
+
+
 class PalaestraCreator(_Creator):
     """Gymnasium entry point of a palaestra env: builds it bare, as a ``gymnasium.Env``."""
 
@@ -110,21 +118,17 @@ class PalaestraCreator(_Creator):
         return _creator_metadata(self.spec.entry_point, load_env_creator)
 
     def __call__(self, **kwargs: Any) -> gymnasium.Env[Any, Any]:
-        from palaestra_gymnasium._envs import ToGymnasiumEnv
-
-        return ToGymnasiumEnv(palaestra.make(self.spec, **kwargs))
+        return load_env_creator(_TO_ENV)(palaestra.make(self.spec, **kwargs))  # type: ignore[no-any-return]
 
 
 class PalaestraVectorCreator(_Creator):
     """Gymnasium vector entry point of a palaestra env with a natively batched version."""
 
     def __call__(self, num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
-        from palaestra_gymnasium._vector import ToGymnasiumVectorEnv
-
         vector_env = palaestra.make_vec(
             self.spec, num_envs, vectorization_mode="vector_entry_point", **kwargs
         )
-        return ToGymnasiumVectorEnv(vector_env)
+        return load_env_creator(_TO_VECTOR)(vector_env)  # type: ignore[no-any-return]
 
 
 class GymnasiumCreator(_Creator):
@@ -136,21 +140,17 @@ class GymnasiumCreator(_Creator):
         return _creator_metadata(self.spec.entry_point, gym_registration.load_env_creator)
 
     def __call__(self, **kwargs: Any) -> palaestra.Env[Any, Any]:
-        from palaestra_gymnasium._envs import FromGymnasiumEnv
-
-        return FromGymnasiumEnv(gymnasium.make(self.spec, **kwargs))
+        return load_env_creator(_FROM_ENV)(gymnasium.make(self.spec, **kwargs))  # type: ignore[no-any-return]
 
 
 class GymnasiumVectorCreator(_Creator):
     """palaestra vector entry point of a Gymnasium env with a vector entry point."""
 
     def __call__(self, num_envs: int = 1, **kwargs: Any) -> palaestra.vector.VectorEnv[Any, Any, Any]:
-        from palaestra_gymnasium._vector import FromGymnasiumVectorEnv
-
         vector_env = gymnasium.make_vec(
             self.spec, num_envs, vectorization_mode="vector_entry_point", **kwargs
         )
-        return FromGymnasiumVectorEnv(vector_env)
+        return load_env_creator(_FROM_VECTOR)(vector_env)  # type: ignore[no-any-return]
 
 
 def _wrapper_twins(
