@@ -72,7 +72,7 @@ class VersionNotFound(UnregisteredEnv):
 
 
 class MissingSuiteError(NameNotFound):
-    """The id belongs to a reference suite whose plugin distribution is not installed."""
+    """The id belongs to a published suite whose plugin distribution is not installed."""
 
 
 class InvalidEnvArguments(Error, TypeError):

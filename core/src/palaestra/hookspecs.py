@@ -51,7 +51,7 @@ def palaestra_register_envs(registrar: EnvRegistrar) -> None:
             ``vector_entry_point``, ...). An id without a namespace is placed in the
             plugin's namespace (``"Grid-v0"`` becomes ``"ns/Grid-v0"``); pass
             ``default_namespace=True`` to register it without a namespace, as the
-            reference suites do so ``make("CartPole-v1")`` works.
+            published suites do so ``make("CartPole-v1")`` works.
 
     Returns:
         Nothing; return values are ignored. Registrations take effect only if the hook

@@ -5,24 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from palaestra._registry._ids import get_env_id, parse_env_id, plugin_namespace
-from palaestra._registry._spec import EnvSpec, WrapperSpec
+from palaestra._registry._spec import REGISTRATION_FIELDS, EnvSpec, WrapperSpec
 from palaestra.error import RegistrationError
 
 __all__ = ["EnvRegistrar", "VectorizerRegistrar", "WrapperSetRegistrar"]
 
-_SPEC_FIELDS = frozenset(
-    {
-        "reward_threshold",
-        "nondeterministic",
-        "max_episode_steps",
-        "order_enforce",
-        "disable_env_checker",
-        "kwargs",
-        "additional_wrappers",
-        "vector_entry_point",
-        "apply_api_compatibility",
-    }
-)
+_SPEC_FIELDS = frozenset(REGISTRATION_FIELDS)
 
 
 class _Registrar:

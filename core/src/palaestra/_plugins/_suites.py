@@ -1,4 +1,4 @@
-"""The reference suites palaestra publishes, so a missing one gets an install hint.
+"""Gymnasium 1.4.0 suites palaestra publishes, so a missing one gets an install hint.
 
 This is data about distributions, not registrations: the ids themselves come from the
 plugins once installed.
@@ -63,7 +63,7 @@ def published_names() -> set[str]:
 def suite_of(namespace: str | None, name: str) -> str | None:
     """The plugin namespace that provides ``namespace``/``name``.
 
-    That is the namespace itself, or for a default-namespace name the reference suite that
+    That is the namespace itself, or for a default-namespace name Gymnasium 1.4.0 suite that
     registers it there (None if no suite does).
     """
     if namespace is not None:

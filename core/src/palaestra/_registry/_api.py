@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -85,19 +85,18 @@ def register(
             host.load_owner(name)
         else:
             host.load_namespace(ns)
-    # Positional, in EnvSpec's field order (kwargs comes before additional_wrappers there).
     new_spec = EnvSpec(
-        get_env_id(ns, name, version),
-        entry_point,
-        reward_threshold,
-        nondeterministic,
-        max_episode_steps,
-        order_enforce,
-        disable_env_checker,
-        kwargs,
-        additional_wrappers,
-        vector_entry_point,
-        apply_api_compatibility,
+        id=get_env_id(ns, name, version),
+        entry_point=entry_point,
+        reward_threshold=reward_threshold,
+        nondeterministic=nondeterministic,
+        max_episode_steps=max_episode_steps,
+        order_enforce=order_enforce,
+        disable_env_checker=disable_env_checker,
+        kwargs=kwargs,
+        additional_wrappers=additional_wrappers,
+        vector_entry_point=vector_entry_point,
+        apply_api_compatibility=apply_api_compatibility,
     )
     host.registry.add(new_spec)
 
@@ -129,7 +128,7 @@ def make(
     Raises:
         WrapperSetNotFound: ``wrappers`` names an unknown set.
         NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
-        MissingSuiteError: The id belongs to a reference suite that is not installed.
+        MissingSuiteError: The id belongs to a published suite that is not installed.
         PluginLoadError: The plugin owning the id is broken.
         InvalidEnvArguments: The constructor rejected ``kwargs``.
     """
@@ -245,10 +244,3 @@ def pprint_registry(
         return output
     print(output)
     return None
-
-
-def iter_registered() -> Iterator[EnvSpec]:
-    """Every spec, after loading every plugin."""
-    registry = _registry()
-    for env_id in registry:
-        yield registry[env_id]

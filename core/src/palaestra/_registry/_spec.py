@@ -12,7 +12,7 @@ from palaestra._registry._ids import parse_env_id
 if TYPE_CHECKING:
     from palaestra._core import Env
 
-__all__ = ["EnvSpec", "WrapperSpec"]
+__all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec"]
 
 
 @dataclass
@@ -52,7 +52,7 @@ class EnvSpec:
         version: Parsed from ``id``.
     """
 
-    # Field order is the reference's: positional construction and to_json's key order.
+    # Field order is Gymnasium 1.4.0's: positional construction and to_json's key order.
     id: str
     entry_point: Any = None
     reward_threshold: float | None = None
@@ -131,15 +131,14 @@ class EnvSpec:
         lines = [f"id={self.id}"]
         if print_all or include_entry_points:
             lines.append(f"entry_point={self.entry_point}")
-        defaults = (
-            ("reward_threshold", None),
-            ("nondeterministic", False),
-            ("max_episode_steps", None),
-            ("order_enforce", True),
-            ("disable_env_checker", False),
-        )
-        for name, default in defaults:
-            value = getattr(self, name)
+        for name in (
+            "reward_threshold",
+            "nondeterministic",
+            "max_episode_steps",
+            "order_enforce",
+            "disable_env_checker",
+        ):
+            value, default = getattr(self, name), _FIELDS[name].default
             if print_all or value is not default:
                 lines.append(f"{name}={value}")
         if self.apply_api_compatibility:
@@ -160,3 +159,10 @@ class EnvSpec:
             entry = f", entry_point={w.entry_point}" if include_entry_points else ""
             items.append(f"\n\tname={w.name}{entry}, kwargs={w.kwargs}")
         return f"additional_wrappers=[{','.join(items)}\n]"
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(EnvSpec)}
+#: The fields a registration may set besides the id and entry point, in EnvSpec's order.
+REGISTRATION_FIELDS = tuple(
+    name for name, f in _FIELDS.items() if f.init and name not in ("id", "entry_point")
+)

@@ -88,7 +88,7 @@ class OneOf(Space[tuple[int, Any]]):
         if not (isinstance(x, tuple) and len(x) == 2):
             return False
         index, value = x
-        # Only Python ints and np.int64 count as an index, as in the reference.
+        # Only Python ints and np.int64 count as an index, as in Gymnasium 1.4.0.
         valid_index = isinstance(index, (int, np.int64)) and 0 <= index < len(self.spaces)
         return bool(valid_index and self.spaces[index].contains(value))
 

@@ -1,7 +1,7 @@
 """BipedalWalker: drive the hip and knee motors of a two-legged walker across rough terrain.
 
 Physics by the Box2D engine. The world, its terrain and the walker are built in the
-reference's order with the reference's draws from the env's generator, so trajectories
+reference's order with Gymnasium 1.4.0's draws from the env's generator, so trajectories
 match Gymnasium's step for step.
 """
 
@@ -116,7 +116,7 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         self.hardcore = hardcore
         self.render_mode = render_mode
         # One world for the env's life: bodies are destroyed and rebuilt on reset, as in
-        # the reference, which keeps Box2D's internal ordering (and so the numbers) equal.
+        # Gymnasium 1.4.0, which keeps Box2D's internal ordering (and so the numbers) equal.
         self.world = Box2D.b2World()
         self.terrain: list[Any] = []
         self.hull: Any = None
@@ -125,7 +125,7 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         self.prev_shaping: float | None = None
         self.game_over = False
         self.scroll = 0.0
-        # Terrain fixtures are reused with new vertices for every piece, as in the reference.
+        # Terrain fixtures are reused with new vertices for every piece, as in Gymnasium 1.4.0.
         self._block = Box2D.b2FixtureDef(
             shape=Box2D.b2PolygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]), friction=FRICTION
         )
@@ -300,7 +300,7 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         if hull is None:
             raise RuntimeError("BipedalWalker.step called before reset; call env.reset() first.")
         arr = self._checked(action)
-        # The torque fractions keep the action's dtype, as the reference's arithmetic does.
+        # The torque fractions keep the action's dtype, as Gymnasium 1.4.0's arithmetic does.
         fractions = np.minimum(np.abs(arr), 1)
         torques = MOTORS_TORQUE * fractions
         signs = np.sign(arr).tolist()

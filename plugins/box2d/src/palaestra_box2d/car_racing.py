@@ -1,6 +1,6 @@
 """CarRacing: drive a car around a randomly generated closed track, seen from above.
 
-The track, the car and the tile-visiting rewards are built as the reference builds them
+The track, the car and the tile-visiting rewards are built as Gymnasium 1.4.0 builds them
 (same draws, bodies and contact rules), so rewards and episode ends match Gymnasium's
 step for step. The 96x96 observation is palaestra's own drawing of the scene around the
 car, made with pygame at every step.
@@ -141,7 +141,7 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         self.render_mode = render_mode
         self._set_colors(domain_randomize)
         self._contacts = _TileContacts(self)
-        # One world for the env's life (bodies are rebuilt on reset), as in the reference.
+        # One world for the env's life (bodies are rebuilt on reset), as in Gymnasium 1.4.0.
         self.world = Box2D.b2World((0, 0), contactListener=self._contacts)
         self.road: list[Any] = []
         self.road_poly: list[tuple[list[tuple[float, float]], Any]] = []

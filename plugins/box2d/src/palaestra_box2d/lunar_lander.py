@@ -1,6 +1,6 @@
 """LunarLander: fire a lander's engines to set it down gently on the pad between the flags.
 
-Rigid-body physics by the Box2D engine, built exactly as the reference builds it (same
+Rigid-body physics by the Box2D engine, built exactly as Gymnasium 1.4.0 builds it (same
 bodies, fixtures, joints, impulses and draws from the env's generator), so trajectories
 match Gymnasium's step for step.
 """
@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, logger, spaces
-from palaestra.error import InvalidAction
 from palaestra.utils import EzPickle
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
@@ -286,7 +285,7 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
         spin = 20.0 * lander.angularVelocity / FPS
         left = 1.0 if self.legs[0].ground_contact else 0.0
         right = 1.0 if self.legs[1].ground_contact else 0.0
-        # math.sqrt rounds exactly like numpy's; the sum's order is the reference's.
+        # math.sqrt rounds exactly like numpy's; the sum's order is Gymnasium 1.4.0's.
         shaping = (
             -100 * math.sqrt(x * x + y * y)
             - 100 * math.sqrt(vx * vx + vy * vy)
@@ -315,7 +314,7 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
         """Push the lander away from the nozzle offset ``(ox, oy)``; the exhaust goes the other way."""
         if self.render_mode is not None:
             self._puff(at, ox * engine * throttle / puff_mass, oy * engine * throttle / puff_mass, throttle)
-        # (-ox * engine) * throttle, in the reference's order, for identical rounding.
+        # (-ox * engine) * throttle, in Gymnasium 1.4.0's order, for identical rounding.
         self.lander.ApplyLinearImpulse((-ox * engine * throttle, -oy * engine * throttle), at, True)
 
     # -- rendering -------------------------------------------------------------------
@@ -344,4 +343,3 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
 
 
 # Keep the typed error importable next to the env for users catching it.
-_ = InvalidAction

@@ -1,7 +1,7 @@
 /*
  * Compiled float32 kernels for the classic-control envs.
  *
- * The reference computes MountainCarContinuous's step with numpy float32 scalars. Each
+ * Gymnasium 1.4.0 computes MountainCarContinuous's step with numpy float32 scalars. Each
  * numpy float32 operation is the exact result rounded to float32 once. For a sum or
  * product of two float32 numbers, rounding first to double and then to float gives the
  * same float (a product is even exact in double; for sums, double has more than twice
@@ -63,7 +63,7 @@ mountain_car_continuous_move(PyObject *module, PyObject *const *args, Py_ssize_t
     }
 
     /* A clipped force (or NaN) is handled by the Python step: clipping to a Python
-     * constant makes the reference mix doubles into the float32 arithmetic. */
+     * constant makes Gymnasium 1.4.0 mix doubles into the float32 arithmetic. */
     if (!(k[LOW_FORCE] <= force && force <= k[HIGH_FORCE])) {
         Py_RETURN_NONE;
     }
@@ -82,7 +82,7 @@ mountain_car_continuous_move(PyObject *module, PyObject *const *args, Py_ssize_t
     int terminated = position >= k[GOAL_POSITION] && velocity >= k[GOAL_VELOCITY];
 
     /* force * force is exact (a float32 squared); volatile keeps a compiler from fusing
-     * the scaling into the subtraction (one rounding fewer than the reference). */
+     * the scaling into the subtraction (one rounding fewer than Gymnasium 1.4.0). */
     volatile double penalty = force * force * 0.1;
     double reward = (terminated ? 100.0 : 0.0) - penalty;
 

@@ -56,7 +56,7 @@ class AcrobotEnv(Env[np.ndarray, int]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
 
-    # The physical model (class attributes, as in the reference, so they can be changed).
+    # The physical model (class attributes, as in Gymnasium 1.4.0, so they can be changed).
     LINK_MASS_1 = LINK_MASS_2 = 1.0
     LINK_LENGTH_1 = LINK_LENGTH_2 = 1.0
     LINK_COM_POS_1 = LINK_COM_POS_2 = 0.5  # centre of mass along each link
@@ -88,7 +88,7 @@ class AcrobotEnv(Env[np.ndarray, int]):
         if self.render_mode == "human":
             self.render()
         s = self.state
-        # float32 trigonometry on the float32 reset state, as the reference computes it.
+        # float32 trigonometry on the float32 reset state, as Gymnasium 1.4.0 computes it.
         return np.array(
             [np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32
         ), {}
@@ -122,7 +122,7 @@ class AcrobotEnv(Env[np.ndarray, int]):
         m1, m2, l1 = self.LINK_MASS_1, self.LINK_MASS_2, self.LINK_LENGTH_1
         r1, r2, inertia = self.LINK_COM_POS_1, self.LINK_COM_POS_2, self.LINK_MOI
         cos2, sin2 = cos(theta2), sin(theta2)
-        # Every sum and product below is grouped left to right exactly as the reference
+        # Every sum and product below is grouped left to right exactly as Gymnasium 1.4.0
         # writes it (both links share one moment of inertia), so each rounding matches.
         mass_11 = m1 * r1**2 + m2 * (l1**2 + r2**2 + 2 * l1 * r2 * cos2) + inertia + inertia
         mass_12 = m2 * (r2**2 + l1 * r2 * cos2) + inertia

@@ -123,7 +123,7 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
         Step counts and end flags live in Python lists here (see :attr:`steps`). A
         sub-env that ended last step takes its new start state from one draw of
-        ``(4, count)`` numbers, as in the reference, which draws them after integrating.
+        ``(4, count)`` numbers, as in Gymnasium 1.4.0, which draws them after integrating.
         """
         pml, total, g, length, mp, tau, fm = (
             self.polemass_length,
@@ -174,20 +174,20 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 theta_dot = theta_dot + tau * thetaacc
                 x, theta = x + tau * x_dot, theta + tau * theta_dot
             flat += (x, x_dot, theta, theta_dot)
-            # abs(v) > limit is the reference's (v < -limit) | (v > limit), NaN included.
+            # abs(v) > limit is Gymnasium 1.4.0's (v < -limit) | (v > limit), NaN included.
             terminated = abs(x) > x_limit or abs(theta) > angle_limit
             step += 1
             truncated = step >= limit
             terminations.append(terminated)
             truncations.append(truncated)
-            # Sutton-Barto: the reference negates a float32 0/1 array, so "no failure" is -0.0.
+            # Sutton-Barto: Gymnasium 1.4.0 negates a float32 0/1 array, so "no failure" is -0.0.
             rewards.append((-1.0 if terminated else -0.0) if sutton_barto else 1.0)
             steps.append(step)
             done.append(terminated or truncated)
         self._steps, self._done = steps, done
         self._done_count = done.count(True)
         state = np.array(flat, np.float64).reshape(len(rows), 4)
-        self.state = state.T  # the reference's (4, num_envs) layout, as a view
+        self.state = state.T  # Gymnasium 1.4.0's (4, num_envs) layout, as a view
         return (
             state.astype(np.float32),
             np.array(rewards, np.float32),
@@ -197,12 +197,12 @@ class CartPoleVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         )
 
     def _integrate_arrays(self, force: np.ndarray) -> np.ndarray:
-        """Vectorised physics (the reference's array operations, done in place)."""
+        """Vectorised physics (Gymnasium 1.4.0's array operations, done in place)."""
         x, x_dot, theta, theta_dot = self.state
         c, sn, temp, acc, other = self._buffers
         np.cos(theta, out=c)
         np.sin(theta, out=sn)
-        # The reference's operation sequence, done in place (multiplication and addition are
+        # Gymnasium 1.4.0's operation sequence, done in place (multiplication and addition are
         # commutative in IEEE arithmetic, so a*b and b*a round the same).
         np.multiply(theta_dot, theta_dot, out=temp)
         temp *= self.polemass_length

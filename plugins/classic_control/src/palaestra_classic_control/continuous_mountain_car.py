@@ -49,9 +49,9 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
 
     Reward: +100 on reaching the flag (position >= 0.45 with velocity >= ``goal_velocity``)
     minus ``0.1 * action**2`` each step. Forces outside ``[-1, 1]`` are clipped, as in
-    the reference; actions of the wrong shape, non-numeric or NaN raise ``InvalidAction``.
+    Gymnasium 1.4.0; actions of the wrong shape, non-numeric or NaN raise ``InvalidAction``.
 
-    After the first step the state is stored in float32, exactly as the reference does,
+    After the first step the state is stored in float32, exactly as Gymnasium 1.4.0 does,
     so later arithmetic happens in float32 too.
 
     Args:
@@ -120,14 +120,14 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the (clipped) force and gravity for one step.
 
-        The reference computes with numpy float32 scalars. The common step (a float32
+        Gymnasium 1.4.0 computes with numpy float32 scalars. The common step (a float32
         action, the float32 state of the previous step) does the same arithmetic in
         doubles rounded to float32 after every operation, which gives the same bits
         (float64 has more than twice float32's precision, so rounding a sum or product of
         two float32 numbers twice equals rounding it once) at a fraction of the cost: in
         the compiled kernel when the package was built with it, else in Python
-        (:meth:`_move_float32`). Any other step goes through numpy scalars like the
-        reference.
+        (:meth:`_move_float32`). Any other step goes through numpy scalars like
+        Gymnasium 1.4.0's.
         """
         state = self.state
         if not (
@@ -144,7 +144,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         if moved is None:  # no kernel, or a clipped force or a bound reached
             moved = self._move_float32(position, velocity, force, action)
         position, velocity, terminated, reward = moved
-        observation = _PAIR.copy()  # a new array every step, as np.array([...]) in the reference
+        observation = _PAIR.copy()  # a new array every step, as np.array([...]) in Gymnasium 1.4.0
         observation[0] = position
         observation[1] = velocity
         self.state = self._own_state = observation
@@ -158,7 +158,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         """One float32 step in Python floats: the new position, velocity, flag and reward.
 
         Where a constant meets a float32 scalar, numpy converts the constant to float32
-        first; where the reference's value is a plain Python number (a clipped force, a
+        first; where Gymnasium 1.4.0's value is a plain Python number (a clipped force, a
         clamped speed or position), it stays a double.
         """
         low_force, high_force, left, right, top, goal, goal_velocity, power = self._constants32
@@ -194,7 +194,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     def _bounded(self, position: float, velocity: float, fast: float | None) -> tuple[float, float, bool]:
         """The rest of a float32 step that hits a bound: speed limit, either end, the wall.
 
-        A clamped speed or position is the Python constant itself in the reference: it is
+        A clamped speed or position is the Python constant itself in Gymnasium 1.4.0: it is
         compared as a double, then stored (as float32) like any other value.
 
         Args:
@@ -225,7 +225,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         action = self._checked(action)
         if self.state is None:
             raise RuntimeError("Continuous_MountainCarEnv.step called before reset; call env.reset() first.")
-        # numpy scalars throughout, as in the reference: its rounding is part of the dynamics.
+        # numpy scalars throughout, as in Gymnasium 1.4.0: its rounding is part of the dynamics.
         state = self.state
         position, velocity = state[0], state[1]  # indexing: cheaper than unpacking an array
         push = min(max(action[0], self.min_action), self.max_action) * self.power
@@ -240,7 +240,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         terminated = bool(position >= self.goal_position and velocity >= self.goal_velocity)
         reward = 100.0 if terminated else 0
         reward -= math.pow(action[0], 2) * 0.1
-        # A new array every step; like the reference, the returned observation is the state.
+        # A new array every step; like Gymnasium 1.4.0, the returned observation is the state.
         self.state = np.array([position, velocity], dtype=np.float32)
         self._own_state = self.state if self._float32_step else None
         if self.render_mode == "human":

@@ -26,7 +26,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
     """The inverted pendulum swing-up.
 
     Observation (float32): ``cos(theta)``, ``sin(theta)``, angular velocity.
-    Action: torque in ``[-2, 2]`` (larger torques are clipped, as in the reference).
+    Action: torque in ``[-2, 2]`` (larger torques are clipped, as in Gymnasium 1.4.0).
     Reward: ``-(theta^2 + 0.1 * theta_dot^2 + 0.001 * torque^2)`` with theta normalised
     to ``[-pi, pi)``. No termination; ``make`` truncates after 200 steps.
 
@@ -39,7 +39,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # A unit mass on a massless unit rod, integrated every 0.05 s; only gravity varies.
-    m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (the reference's attribute name)
+    m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (Gymnasium 1.4.0's attribute name)
     max_speed, max_torque = 8, 2.0
     screen_dim = 500
 
@@ -91,7 +91,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         th, thdot = self._s
         self.last_u = torque
         # The torque terms are evaluated in the action's precision (float32 usually),
-        # then promoted, matching the reference bit for bit.
+        # then promoted, matching Gymnasium 1.4.0 bit for bit.
         costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + float(0.001 * (torque**2))
         accel = self._k_gravity * math.sin(th) + float(self._k_torque * torque)
         newthdot = thdot + accel * self.dt

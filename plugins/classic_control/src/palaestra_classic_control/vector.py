@@ -282,7 +282,7 @@ def _wrap(x: np.ndarray) -> np.ndarray:
 class ContinuousMountainCarVectorEnv(BatchedEnv):
     """``MountainCarContinuous-v0`` for ``num_envs`` cars (bit-identical to the single env).
 
-    The reference keeps this env's state in float32 after the first step, with Python
+    Gymnasium 1.4.0 keeps this env's state in float32 after the first step, with Python
     floats and float32 scalars mixing in ways whose rounding depends on whether the force
     was clipped; the sub-envs are therefore stepped one by one with the single env's code.
 

@@ -36,7 +36,7 @@ class _HumanoidBody(SuiteEnv):
     """
 
     uses_body_forces = True  # cfrc_ext is observed and priced
-    prices_in_float64 = True  # the reference prices data.ctrl
+    prices_in_float64 = True  # Gymnasium 1.4.0 prices data.ctrl
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         super().__init__(arguments)
@@ -129,7 +129,7 @@ class HumanoidEnv(_HumanoidBody):
 
     def mass_center_xy(self) -> np.ndarray:
         """The x-y position of the whole body's centre of mass."""
-        # The same einsum contraction as the reference, so the sums round alike.
+        # The same einsum contraction as Gymnasium 1.4.0, so the sums round alike.
         weighted = np.einsum("b,bj->j", self._body_mass, self._xipos)
         return (weighted / self._total_mass)[:2]
 

@@ -300,7 +300,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     def weighted_square_sum(self, weight: float, values: np.ndarray) -> float:
         """``float(weight * np.square(values).sum())`` to the last bit, in the values' dtype.
 
-        A float32 action gives a float32 sum (then widened exactly), as in the reference;
+        A float32 action gives a float32 sum (then widened exactly), as in Gymnasium 1.4.0;
         summing in float64 would change rewards in the last bits. The compiled kernel
         (``_cost_kernel``) reproduces numpy's squares, pairwise sum and scaling for float32
         and float64 values and a plain-number weight. Without it, float32 actions of up to

@@ -41,7 +41,7 @@ class PusherEnv(SuiteEnv):
     snapshot_fields = (*SuiteEnv.snapshot_fields, "goal_pos", "cylinder_pos")
 
     # The arm, the cylinder and the goal are separate islands: solving them apart is what
-    # the reference does, and it rounds differently from solving them together.
+    # Gymnasium 1.4.0 does, and it rounds differently from solving them together.
     skipped_stages = ()
 
     def __init__(
@@ -72,7 +72,7 @@ class PusherEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the push."""
         action = self._checked_action(action)
-        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
         ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)

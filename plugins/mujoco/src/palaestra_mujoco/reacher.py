@@ -65,7 +65,7 @@ class ReacherEnv(SuiteEnv):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Apply the torques for ``frame_skip`` physics steps and score the distance."""
         action = self._checked_action(action)
-        # Evaluated in the action's dtype (float32 for float32 actions), as the reference does.
+        # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
         ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
         self._step_physics(action, self.frame_skip)

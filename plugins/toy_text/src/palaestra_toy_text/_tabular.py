@@ -33,7 +33,7 @@ class TabularEnv(Env[int, int]):
     """A finite MDP given by ``P[s][a] = [(probability, next_state, reward, terminated), ...]``.
 
     Every step draws exactly one uniform number (even for deterministic transitions) and
-    every reset draws one for the initial state, as the reference does, so seeded runs give
+    every reset draws one for the initial state, as Gymnasium 1.4.0 does, so seeded runs give
     the same numbers. Cumulative probabilities are computed once, at construction.
     """
 

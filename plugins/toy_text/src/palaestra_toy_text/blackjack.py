@@ -117,7 +117,7 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
         self.dealer = [self._draw(), self._draw()]
         self.player = [self._draw(), self._draw()]
         showing = self.dealer[0]
-        # Drawn even when not rendering, so seeded streams match the reference.
+        # Drawn even when not rendering, so seeded streams match Gymnasium 1.4.0.
         self.dealer_top_card_suit = SUITS[self.np_random.integers(4)]
         if showing == 1:
             self.dealer_top_card_value_str = "A"
