@@ -2,10 +2,10 @@
 
 import dataclasses
 import inspect
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import palaestra
 from palaestra._plugins._suites import REFERENCE_SUITES
@@ -24,7 +24,9 @@ def declared_names(folder):
 def test_the_published_suites_table_matches_each_plugins_declarations(folder):
     namespace = folder.name
     distribution, names = declared_names(folder)
-    assert namespace in REFERENCE_SUITES, f"{namespace} is missing from _suites.REFERENCE_SUITES (install hints)"
+    assert namespace in REFERENCE_SUITES, (
+        f"{namespace} is missing from _suites.REFERENCE_SUITES (install hints)"
+    )
     extra, listed_distribution, listed_names = REFERENCE_SUITES[namespace]
     assert listed_distribution == distribution
     assert listed_names == names

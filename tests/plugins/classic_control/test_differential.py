@@ -113,10 +113,10 @@ def test_unwrapped_env_matches_without_make():
 @pytest.fixture(params=["compiled kernel", "python"])
 def float32_step(request, monkeypatch):
     """Run a test once with the compiled MountainCarContinuous kernel and once without it."""
-    from palaestra_classic_control import continuous_mountain_car
+    from palaestra_classic_control import _kernels
 
     if request.param == "python":
-        monkeypatch.setattr(continuous_mountain_car, "_compiled_move", None)
+        monkeypatch.setattr(_kernels, "compiled_move", None)
     return request.param
 
 
@@ -125,17 +125,17 @@ def test_the_compiled_float32_kernel_is_built():
 
     Without one the package falls back to Python silently: this test notices a broken build.
     """
-    from palaestra_classic_control import continuous_mountain_car
+    from palaestra_classic_control import _kernels
 
-    assert continuous_mountain_car._compiled_move is not None, (
-        "palaestra_classic_control._float32_kernels was not built: install a C compiler and the "
+    assert _kernels.compiled_move is not None, (
+        "palaestra_classic_control._compiled was not built: install a C compiler and the "
         "Python headers, then reinstall palaestra-classic-control (uv sync --reinstall-package "
         "palaestra-classic-control)"
     )
 
 
 def test_the_kernel_leaves_clipped_forces_and_bounds_to_python_and_checks_its_arguments():
-    from palaestra_classic_control._float32_kernels import mountain_car_continuous_move as move
+    from palaestra_classic_control._compiled import mountain_car_continuous_move as move
     from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
 
     constants = Continuous_MountainCarEnv()._constants32

@@ -1,4 +1,12 @@
-"""BatchedVectorEnv: a base for natively batched envs that match SyncVectorEnv's numbers."""
+"""BatchedVectorEnv: the template of natively batched envs that give SyncVectorEnv's numbers.
+
+A natively batched env steps all its sub-envs with array operations instead of one env
+object each. To return exactly what ``SyncVectorEnv`` of ``make(id)`` envs returns, it needs
+the bookkeeping that the single envs, ``TimeLimit`` and the vectorizer do: a generator per
+sub-env seeded ``seed + i``, step counts and truncation, the three autoreset modes, and
+infos batched with ``_key`` masks in SyncVectorEnv's key order. This template does that once;
+an env supplies the physics as hooks (see :class:`BatchedVectorEnv`).
+"""
 
 from __future__ import annotations
 
@@ -6,31 +14,59 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from palaestra.error import InvalidAction
 from palaestra.utils import seeding
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
+from palaestra.vector._info import add_info
 from palaestra.vector._vector_env import AutoresetMode, VectorEnv
+from palaestra.vector.utils import batch_space
 
 __all__ = ["BatchedVectorEnv"]
 
 
 class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
-    """Bookkeeping for a natively batched env whose sub-envs each own a generator.
+    """The template of a natively batched env; a subclass supplies the env's hooks.
 
-    Reproducing ``SyncVectorEnv`` of single envs means: sub-env ``i`` has its own generator
-    (seeded ``seed + i``, created lazily from OS entropy otherwise), episodes are truncated
-    after ``max_episode_steps`` like ``make``'s ``TimeLimit``, and ended sub-envs are
-    reset per the autoreset mode. This class keeps that state; a subclass draws from
-    :meth:`rng` exactly what its single env draws and implements ``reset``/``step``.
+    Hooks (all but :meth:`reset_envs`, :meth:`advance` and :meth:`observe` have defaults):
+
+    - ``single_observation_space`` / ``single_action_space``: set as class attributes or
+      before ``super().__init__``; the batched spaces are derived.
+    - :meth:`check_actions`: validate a batch of actions (``action_space.contains``).
+    - :meth:`reset_envs`: draw the initial state of the sub-envs in a mask, sub-env ``i``
+      from :meth:`rng` ``(i)``, exactly what the single env draws.
+    - :meth:`advance`: step the sub-envs that are stepping (the others are being reset this
+      step; what happens to them is overwritten); return rewards and terminations.
+    - :meth:`observe`: the batched observation of all sub-envs.
+    - :meth:`info`: the batched info of some sub-envs (default: none).
+    - :meth:`final_observation`: one sub-env's observation as the single env returns it.
+    - :meth:`draw`: draw one sub-env on a :class:`palaestra.utils.canvas.Canvas` (for
+      ``render_mode="rgb_array"``; set ``canvas_size``).
+
+    Set ``shared_generator = True`` for an env whose sub-envs all draw from the vector env's
+    own ``np_random`` (Gymnasium's ``CartPoleVectorEnv``), seeded with ``seed`` itself.
 
     Args:
         num_envs: Number of sub-environments.
-        max_episode_steps: Steps before truncation (``None`` for no limit).
-        render_mode: The render mode.
+        max_episode_steps: Steps before truncation (``None`` for no limit), as ``TimeLimit``.
+        render_mode: ``"rgb_array"`` or ``None``.
         autoreset_mode: An :class:`AutoresetMode` or its value.
     """
 
-    # Subclasses add the attributes holding their sub-envs' state.
+    #: The template's bookkeeping; subclasses add the attributes holding their state.
     snapshot_fields: ClassVar[tuple[str, ...]] = ("generators", "steps", "_needs_reset", "_has_reset")
+    metadata: dict[str, Any] = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 30,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+    #: All sub-envs draw from the vector env's ``np_random`` (seeded ``seed``), not one each.
+    shared_generator: ClassVar[bool] = False
+    #: ``(width, height)`` of one rendered sub-env.
+    canvas_size: ClassVar[tuple[int, int]] = (600, 400)
+    #: The command that installs pygame, named when it is missing.
+    render_install_hint: ClassVar[str] = "pip install pygame-ce"
+    #: The dtype of the per-sub-env step counts (``steps``).
+    step_count_dtype: ClassVar[Any] = np.int64
 
     def __init__(
         self,
@@ -45,18 +81,134 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self.max_episode_steps = max_episode_steps
         self.render_mode = render_mode
         self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.generators: list[np.random.Generator | None] = [None] * num_envs
-        self.steps = np.zeros(num_envs, dtype=np.int64)
+        self.steps = np.zeros(num_envs, dtype=self.step_count_dtype)
         self._needs_reset = np.zeros(num_envs, dtype=np.bool_)
+        self._pending = 0  # how many sub-envs _needs_reset marks: skips the mask when none
         self._has_reset = False
+        self._canvas: Any = None
+        # Masks handed to info(), made once: every sub-env, and none of them.
+        self._everyone = np.ones(num_envs, dtype=np.bool_)
+        self._nobody = np.zeros(num_envs, dtype=np.bool_)
+        if hasattr(self, "single_action_space"):
+            self.action_space = batch_space(self.single_action_space, num_envs)
+        if hasattr(self, "single_observation_space"):
+            self.observation_space = batch_space(self.single_observation_space, num_envs)
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def check_actions(self, actions: Any) -> Any:
+        """The batch of actions, checked (raise :class:`InvalidAction` naming them)."""
+        arr = np.asarray(actions)
+        if not self.action_space.contains(arr):
+            raise InvalidAction(
+                f"{type(self).__name__}.step: actions {actions!r} are not in the action space {self.action_space}"
+            )
+        return arr
+
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Draw the initial state of the sub-envs in ``mask`` (``options`` as given to ``reset``)."""
+        raise NotImplementedError
+
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Step the sub-envs; return ``(rewards, terminated)`` arrays for all of them.
+
+        Args:
+            actions: The checked actions.
+            stepping: The sub-envs that step; ``None`` when all do. The others are reset
+                in this step (NEXT_STEP autoreset) and their results are discarded.
+        """
+        raise NotImplementedError
+
+    def observe(self) -> Any:
+        """The batched observation of every sub-env."""
+        raise NotImplementedError
+
+    def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
+        """The batched info of the sub-envs in ``reported`` (with ``_key`` masks).
+
+        Args:
+            reported: The sub-envs whose info is asked for.
+            reset: Those of them whose info is a reset's (the others' is their last step's).
+        """
+        return {}
+
+    def final_observation(self, observation: Any, i: int) -> Any:
+        """Sub-env ``i``'s part of a batched observation, as its single env returns it."""
+        return observation[i].copy()
+
+    def draw(self, canvas: Any, i: int) -> None:
+        """Draw sub-env ``i`` on ``canvas`` (needed for ``render_mode="rgb_array"``)."""
+        raise NotImplementedError
+
+    # -- generators ------------------------------------------------------------------------
 
     def rng(self, i: int) -> np.random.Generator:
         """Sub-env ``i``'s generator (created from OS entropy if it was never seeded)."""
+        if self.shared_generator:
+            return self.np_random
         generator = self.generators[i]
         if generator is None:
             generator, _ = seeding.np_random()
             self.generators[i] = generator
         return generator
+
+    # -- the skeleton ----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
+        mask, options = self.begin_reset(seed, options)
+        self.reset_envs(mask, options)
+        return self.observe(), self.info(mask, mask)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env; those whose episode ended are reset per the autoreset mode."""
+        self.check_step_allowed()
+        actions = self.check_actions(actions)
+        resetting = (
+            self._needs_reset if self._pending and self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        )
+        rewards, terminated = self.advance(actions, None if resetting is None else ~resetting)
+        self.steps += 1
+        truncated = self.truncations()
+        if resetting is not None:
+            self.reset_envs(resetting, None)
+            self.steps[resetting] = 0
+            rewards[resetting] = 0
+            terminated[resetting] = False
+            truncated[resetting] = False
+        done = terminated | truncated
+        self._needs_reset = done
+        self._pending = int(np.count_nonzero(done))
+        if self._pending and self.autoreset_mode is AutoresetMode.SAME_STEP:
+            return self._step_same_step(rewards, terminated, truncated, done)
+        observations = self.observe()
+        reset = self._nobody if resetting is None else resetting
+        return observations, rewards, terminated, truncated, self.info(self._everyone, reset)
+
+    def _step_same_step(
+        self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, done: np.ndarray
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """SAME_STEP with episodes ending: keep their final step aside, reset them now."""
+        final_obs = self.observe()
+        final_info = self.info(done, self._nobody)
+        finals: dict[str, Any] = {}
+        for i in np.flatnonzero(done):
+            add_info(finals, {"final_obs": self.final_observation(final_obs, int(i))}, int(i), self.num_envs)
+        finals["final_info"], finals["_final_info"] = final_info, done.copy()
+        self.reset_envs(done, None)
+        self.steps[done] = 0
+        self._needs_reset = np.zeros(self.num_envs, dtype=np.bool_)
+        self._pending = 0
+        current = self.info(self._everyone, done)
+        # SyncVectorEnv adds keys sub-env by sub-env: the first sub-env's own keys come first.
+        infos = {**finals, **current} if done[0] else {**current, **finals}
+        return self.observe(), rewards, terminated, truncated, infos
+
+    # -- bookkeeping -----------------------------------------------------------------------
 
     def begin_reset(
         self, seed: int | list[int | None] | None, options: dict[str, Any] | None
@@ -69,11 +221,16 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         """
         seeds, options, given_mask = reset_arguments(seed, options, self.num_envs)
         mask = np.ones(self.num_envs, dtype=np.bool_) if given_mask is None else given_mask
-        for i in np.flatnonzero(mask):
-            if seeds[i] is not None:
-                self.generators[i], _ = seeding.np_random(seeds[i])
+        if self.shared_generator:
+            if isinstance(seed, int):
+                self._reseed(seed)
+        else:
+            for i in np.flatnonzero(mask):
+                if seeds[i] is not None:
+                    self.generators[i], _ = seeding.np_random(seeds[i])
         self.steps[mask] = 0
         self._needs_reset[mask] = False
+        self._pending = int(np.count_nonzero(self._needs_reset))
         self._has_reset = True
         return mask, options
 
@@ -81,17 +238,11 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         """Raise unless ``reset`` was called and (DISABLED mode) ended sub-envs were reset."""
         if not self._has_reset:
             raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
-        if self.autoreset_mode is AutoresetMode.DISABLED and self._needs_reset.any():
+        if self._pending and self.autoreset_mode is AutoresetMode.DISABLED:
             raise RuntimeError(
                 f"Sub-envs {np.flatnonzero(self._needs_reset).tolist()} ended their episode and autoreset_mode "
                 "is DISABLED; reset them with reset(options={'reset_mask': mask}) before stepping again"
             )
-
-    def resetting_now(self) -> np.ndarray:
-        """The sub-envs a NEXT_STEP autoreset resets in this step (their actions are ignored)."""
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
-            return np.array(self._needs_reset)
-        return np.zeros(self.num_envs, dtype=np.bool_)
 
     def truncations(self) -> np.ndarray:
         """Which sub-envs reached ``max_episode_steps`` (count the step first)."""
@@ -102,3 +253,40 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def end_step(self, done: np.ndarray) -> None:
         """Remember which sub-envs ended, for the next step's autoreset."""
         self._needs_reset = done
+        self._pending = int(np.count_nonzero(done))
+
+    def restore(self, snapshot: Any) -> None:
+        """Return every sub-env to the state saved by :meth:`snapshot`."""
+        super().restore(snapshot)
+        self._pending = int(np.count_nonzero(self._needs_reset))
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def render(self) -> tuple[Any, ...] | None:
+        """One rgb frame per sub-env, drawn by :meth:`draw`."""
+        if self.render_mode is None:
+            from palaestra import logger
+
+            logger.warn("You are calling render without a render mode; pass render_mode='rgb_array'.")
+            return None
+        if self.render_mode != "rgb_array":
+            raise ValueError(f"{type(self).__name__} renders only 'rgb_array', got {self.render_mode!r}")
+        if not self._has_reset:
+            raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
+        if self._canvas is None:
+            from palaestra.utils.canvas import Canvas
+
+            width, height = self.canvas_size
+            fps = self.metadata.get("render_fps", 30)
+            self._canvas = Canvas(
+                width, height, "rgb_array", fps, type(self).__name__, self.render_install_hint
+            )
+        frames = []
+        for i in range(self.num_envs):
+            self.draw(self._canvas, i)
+            frames.append(self._canvas.present())
+        return tuple(frames)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Release the drawing surface."""
+        self._canvas = None

@@ -9,29 +9,32 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+from palaestra_classic_control._ops import SCALAR, Ops
 
-__all__ = ["AcrobotEnv", "bound", "rk4", "wrap"]
+__all__ = ["AcrobotEnv", "bound", "dsdt", "initial_state", "observation", "rk4", "step_state", "wrap"]
 
 _INT = (int, np.int64)
 _GRAVITY = 9.8
 
 
-def wrap(x: float, m: float, M: float) -> float:
-    """Wrap ``x`` into ``[m, M]`` by adding or subtracting the range."""
+def wrap(x: Any, m: float, M: float, ops: Ops = SCALAR) -> Any:
+    """Wrap ``x`` into ``[m, M]`` by adding or subtracting the range (elementwise for arrays)."""
     span = M - m
-    while x > M or x < m:
-        # Whole periods, one at a time: the result rounds as repeated steps do.
-        x = x - span if x > M else x + span
+    # Whole periods, one at a time: the result rounds as repeated steps do.
+    while ops.any(x > M):
+        x = ops.where(x > M, x - span, x)
+    while ops.any(x < m):
+        x = ops.where(x < m, x + span, x)
     return x
 
 
-def bound(x: float, m: float, M: float) -> float:
+def bound(x: Any, m: float, M: float, ops: Ops = SCALAR) -> Any:
     """Clamp ``x`` to ``[m, M]``."""
-    return min(max(x, m), M)
+    return ops.minimum(ops.maximum(x, m), M)
 
 
-def rk4(derivs: Any, y0: list[float], dt: float) -> list[float]:
-    """One classical Runge-Kutta step of size ``dt`` (elementwise, in float64)."""
+def rk4(derivs: Any, y0: list[Any], dt: float) -> list[Any]:
+    """One classical Runge-Kutta step of size ``dt`` (elementwise: floats or arrays alike)."""
     dt2 = dt / 2.0
     k1 = derivs(y0)
     k2 = derivs([y + dt2 * k for y, k in zip(y0, k1, strict=True)])
@@ -39,6 +42,58 @@ def rk4(derivs: Any, y0: list[float], dt: float) -> list[float]:
     k4 = derivs([y + dt * k for y, k in zip(y0, k3, strict=True)])
     sixth = dt / 6.0
     return [y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4, strict=True)]
+
+
+def dsdt(s_augmented: list[Any], model: Any, ops: Ops) -> list[Any]:
+    """Time derivative of ``(theta1, theta2, omega1, omega2, torque)`` (the torque is held).
+
+    Args:
+        s_augmented: The state and the torque: Python floats, or arrays of every sub-env's.
+        model: An object with the link constants (``LINK_MASS_1``, ..., ``book_or_nips``).
+        ops: The operations for the kind of numbers given.
+    """
+    theta1, theta2, omega1, omega2, torque = s_augmented
+    m1, m2, l1 = model.LINK_MASS_1, model.LINK_MASS_2, model.LINK_LENGTH_1
+    r1, r2, inertia = model.LINK_COM_POS_1, model.LINK_COM_POS_2, model.LINK_MOI
+    cos2, sin2 = ops.cos(theta2), ops.sin(theta2)
+    # Every sum and product below is grouped left to right exactly as Gymnasium 1.4.0
+    # writes it (both links share one moment of inertia), so each rounding matches.
+    mass_11 = m1 * r1**2 + m2 * (l1**2 + r2**2 + 2 * l1 * r2 * cos2) + inertia + inertia
+    mass_12 = m2 * (r2**2 + l1 * r2 * cos2) + inertia
+    gravity_2 = m2 * r2 * _GRAVITY * ops.cos(theta1 + theta2 - pi / 2.0)
+    velocity_terms = -m2 * l1 * r2 * ops.pow2(omega2) * sin2 - 2 * m2 * l1 * r2 * omega2 * omega1 * sin2
+    gravity_1 = velocity_terms + (m1 * r1 + m2 * l1) * _GRAVITY * ops.cos(theta1 - pi / 2) + gravity_2
+    drive = torque + mass_12 / mass_11 * gravity_1
+    if model.book_or_nips != "nips":  # the book's (and the Java code's) extra term
+        drive = drive - m2 * l1 * r2 * ops.pow2(omega1) * sin2
+    alpha2 = (drive - gravity_2) / (m2 * r2**2 + inertia - ops.pow2(mass_12) / mass_11)
+    alpha1 = -(mass_12 * alpha2 + gravity_1) / mass_11
+    return [omega1, omega2, alpha1, alpha2, 0.0]
+
+
+def step_state(state: list[Any], torque: Any, model: Any, ops: Ops) -> tuple[Any, Any, Any, Any, Any]:
+    """Integrate 0.2 s with one RK4 step, wrap the angles and bound the speeds.
+
+    Returns:
+        ``(theta1, theta2, omega1, omega2, terminated)``: the tip rose above the height line.
+    """
+    ns = rk4(lambda s: dsdt(s, model, ops), [*state, torque], model.dt)
+    t1 = wrap(ns[0], -pi, pi, ops)
+    t2 = wrap(ns[1], -pi, pi, ops)
+    v1 = bound(ns[2], -model.MAX_VEL_1, model.MAX_VEL_1, ops)
+    v2 = bound(ns[3], -model.MAX_VEL_2, model.MAX_VEL_2, ops)
+    return t1, t2, v1, v2, -ops.cos(t1) - ops.cos(t2 + t1) > 1.0
+
+
+def initial_state(rng: np.random.Generator, options: dict[str, Any] | None) -> np.ndarray:
+    """All four state variables uniform in ``[low, high]`` (default ±0.1), in float32."""
+    low, high = parse_reset_bounds(options, -0.1, 0.1)
+    return rng.uniform(low=low, high=high, size=(4,)).astype(np.float32)
+
+
+def observation(theta1: Any, theta2: Any, omega1: Any, omega2: Any, cos: Any, sin: Any) -> np.ndarray:
+    """Cos and sin of both angles and both speeds, as float32 (one row per state given)."""
+    return np.array([cos(theta1), sin(theta1), cos(theta2), sin(theta2), omega1, omega2], dtype=np.float32)
 
 
 class AcrobotEnv(Env[np.ndarray, int]):
@@ -83,15 +138,11 @@ class AcrobotEnv(Env[np.ndarray, int]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start with all four state variables uniform in ``[low, high]`` (default ±0.1), in float32."""
         super().reset(seed=seed)
-        low, high = parse_reset_bounds(options, -0.1, 0.1)
-        self.state = self.np_random.uniform(low=low, high=high, size=(4,)).astype(np.float32)
+        self.state = initial_state(self.np_random, options)
         if self.render_mode == "human":
             self.render()
-        s = self.state
         # float32 trigonometry on the float32 reset state, as Gymnasium 1.4.0 computes it.
-        return np.array(
-            [np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32
-        ), {}
+        return observation(*self.state, np.cos, np.sin), {}
 
     def step(self, a: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the torque and integrate 0.2 s with one RK4 step."""
@@ -102,39 +153,12 @@ class AcrobotEnv(Env[np.ndarray, int]):
         torque = float(self.AVAIL_TORQUE[int(a)])
         if self.torque_noise_max > 0:
             torque += self.np_random.uniform(-self.torque_noise_max, self.torque_noise_max)
-        s0, s1, s2, s3 = self.state.tolist()
-        ns = rk4(self._dsdt, [s0, s1, s2, s3, torque], self.dt)
-        t1 = wrap(ns[0], -pi, pi)
-        t2 = wrap(ns[1], -pi, pi)
-        v1 = bound(ns[2], -self.MAX_VEL_1, self.MAX_VEL_1)
-        v2 = bound(ns[3], -self.MAX_VEL_2, self.MAX_VEL_2)
+        t1, t2, v1, v2, terminated = step_state(self.state.tolist(), torque, self, SCALAR)
         self.state = np.array((t1, t2, v1, v2), dtype=np.float64)
-        terminated = -cos(t1) - cos(t2 + t1) > 1.0
         reward = 0.0 if terminated else -1.0
         if self.render_mode == "human":
             self.render()
-        obs = np.array((cos(t1), sin(t1), cos(t2), sin(t2), v1, v2), dtype=np.float32)
-        return obs, reward, terminated, False, {}
-
-    def _dsdt(self, s_augmented: list[float]) -> list[float]:
-        """Time derivative of ``(theta1, theta2, omega1, omega2, torque)`` (torque is held)."""
-        theta1, theta2, omega1, omega2, torque = s_augmented
-        m1, m2, l1 = self.LINK_MASS_1, self.LINK_MASS_2, self.LINK_LENGTH_1
-        r1, r2, inertia = self.LINK_COM_POS_1, self.LINK_COM_POS_2, self.LINK_MOI
-        cos2, sin2 = cos(theta2), sin(theta2)
-        # Every sum and product below is grouped left to right exactly as Gymnasium 1.4.0
-        # writes it (both links share one moment of inertia), so each rounding matches.
-        mass_11 = m1 * r1**2 + m2 * (l1**2 + r2**2 + 2 * l1 * r2 * cos2) + inertia + inertia
-        mass_12 = m2 * (r2**2 + l1 * r2 * cos2) + inertia
-        gravity_2 = m2 * r2 * _GRAVITY * cos(theta1 + theta2 - pi / 2.0)
-        velocity_terms = -m2 * l1 * r2 * omega2**2 * sin2 - 2 * m2 * l1 * r2 * omega2 * omega1 * sin2
-        gravity_1 = velocity_terms + (m1 * r1 + m2 * l1) * _GRAVITY * cos(theta1 - pi / 2) + gravity_2
-        drive = torque + mass_12 / mass_11 * gravity_1
-        if self.book_or_nips != "nips":  # the book's (and the Java code's) extra term
-            drive = drive - m2 * l1 * r2 * omega1**2 * sin2
-        alpha2 = (drive - gravity_2) / (m2 * r2**2 + inertia - mass_12**2 / mass_11)
-        alpha1 = -(mass_12 * alpha2 + gravity_1) / mass_11
-        return [omega1, omega2, alpha1, alpha2, 0.0]
+        return observation(t1, t2, v1, v2, cos, sin), reward, terminated, False, {}
 
     def render(self) -> np.ndarray | None:
         """Draw both links and the goal height."""

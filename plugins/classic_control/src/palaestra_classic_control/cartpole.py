@@ -15,7 +15,7 @@ from palaestra_classic_control._common import (
     warn_no_render_mode,
 )
 
-__all__ = ["CartPoleEnv"]
+__all__ = ["PHYSICS", "CartPoleEnv", "failed", "integrate", "observation_bounds"]
 
 _INT = (int, np.int64)
 _FLOAT32 = np.dtype(np.float32)
@@ -40,11 +40,65 @@ PHYSICS: dict[str, Any] = {
 }
 
 
+def integrate(
+    x: Any, x_dot: Any, theta: Any, theta_dot: Any, force: Any, k: tuple[Any, ...], cos: Any, sin: Any
+) -> tuple[Any, Any, Any, Any]:
+    """One time step of the cart-pole's equations of motion (Barto, Sutton and Anderson).
+
+    Works on Python floats (the single env, ``math.cos``/``math.sin``) and on arrays of
+    every sub-env (the batched env, ``np.cos``/``np.sin``) with the same roundings.
+
+    Args:
+        x: Cart position.
+        x_dot: Cart velocity.
+        theta: Pole angle.
+        theta_dot: Pole angular velocity.
+        force: The push on the cart.
+        k: ``(polemass_length, total_mass, gravity, length, masspole, tau, euler)``.
+        cos: The cosine for the kind of numbers given.
+        sin: The sine for the kind of numbers given.
+
+    Returns:
+        The new ``(x, x_dot, theta, theta_dot)``.
+    """
+    polemass_length, total_mass, gravity, length, masspole, tau, euler = k
+    costheta = cos(theta)
+    sintheta = sin(theta)
+    temp = (force + polemass_length * (theta_dot * theta_dot) * sintheta) / total_mass
+    thetaacc = (gravity * sintheta - costheta * temp) / (
+        length * (4.0 / 3.0 - masspole * (costheta * costheta) / total_mass)
+    )
+    xacc = temp - polemass_length * thetaacc * costheta / total_mass
+    if euler:
+        return x + tau * x_dot, x_dot + tau * xacc, theta + tau * theta_dot, theta_dot + tau * thetaacc
+    x_dot = x_dot + tau * xacc  # semi-implicit Euler: positions move with the new velocities
+    theta_dot = theta_dot + tau * thetaacc
+    return x + tau * x_dot, x_dot, theta + tau * theta_dot, theta_dot
+
+
+def failed(x: Any, theta: Any, x_threshold: float, theta_threshold: float) -> Any:
+    """Whether the cart left the track or the pole fell (elementwise for arrays)."""
+    return (x < -x_threshold) | (x > x_threshold) | (theta < -theta_threshold) | (theta > theta_threshold)
+
+
 def observation_bounds() -> spaces.Box:
     """Twice the failure thresholds; unbounded speeds."""
     x_limit, angle_limit = PHYSICS["x_threshold"], PHYSICS["theta_threshold_radians"]
     high = np.array([x_limit * 2, np.inf, angle_limit * 2, np.inf], dtype=np.float32)
     return spaces.Box(-high, high, dtype=np.float32)
+
+
+def dynamics_constants(env: Any) -> tuple[Any, ...]:
+    """The constants :func:`integrate` takes, read from an env's attributes."""
+    return (
+        env.polemass_length,
+        env.total_mass,
+        env.gravity,
+        env.length,
+        env.masspole,
+        env.tau,
+        env.kinematics_integrator == "euler",
+    )
 
 
 class CartPoleEnv(Env[np.ndarray, int]):
@@ -107,13 +161,7 @@ class CartPoleEnv(Env[np.ndarray, int]):
     def _gather_constants(self) -> tuple[Any, ...]:
         self._constants = (
             self.force_mag,
-            self.polemass_length,
-            self.total_mass,
-            self.gravity,
-            self.length,
-            self.masspole,
-            self.tau,
-            self.kinematics_integrator == "euler",
+            dynamics_constants(self),
             self.x_threshold,
             self.theta_threshold_radians,
         )
@@ -129,28 +177,13 @@ class CartPoleEnv(Env[np.ndarray, int]):
             raise invalid_action(self, action, self.action_space)
         if self._s is None:
             raise RuntimeError("CartPoleEnv.step called before reset; call env.reset() first.")
+        force_mag, k, limit, angle = self._constants or self._gather_constants()
         x, x_dot, theta, theta_dot = self._s
-        fm, pml, total, g, length, mp, tau, euler, limit, angle = self._constants or self._gather_constants()
-        force = fm if push_right else -fm
-        costheta = math.cos(theta)
-        sintheta = math.sin(theta)
-        temp = (force + pml * (theta_dot * theta_dot) * sintheta) / total
-        thetaacc = (g * sintheta - costheta * temp) / (
-            length * (4.0 / 3.0 - mp * (costheta * costheta) / total)
+        self._s = state = integrate(
+            x, x_dot, theta, theta_dot, force_mag if push_right else -force_mag, k, math.cos, math.sin
         )
-        xacc = temp - pml * thetaacc * costheta / total
-        if euler:
-            x = x + tau * x_dot
-            x_dot = x_dot + tau * xacc
-            theta = theta + tau * theta_dot
-            theta_dot = theta_dot + tau * thetaacc
-        else:  # semi-implicit Euler
-            x_dot = x_dot + tau * xacc
-            x = x + tau * x_dot
-            theta_dot = theta_dot + tau * thetaacc
-            theta = theta + tau * theta_dot
-        self._s = state = (x, x_dot, theta, theta_dot)
-        terminated = x < -limit or x > limit or theta < -angle or theta > angle
+        x, theta = state[0], state[2]
+        terminated = x < -limit or x > limit or theta < -angle or theta > angle  # failed(), short-circuited
         reward = self._reward_at_end() if terminated else (0.0 if self._sutton_barto_reward else 1.0)
         if self.render_mode == "human":
             self.render()

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
+from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import (
     Constant,
     invalid_action,
@@ -21,12 +22,7 @@ __all__ = ["Continuous_MountainCarEnv"]
 
 _FLOAT32 = np.dtype(np.float32)
 _ONE = (1,)
-_cos, _pow = math.cos, math.pow
 _PAIR = np.zeros(2, dtype=np.float32)
-try:
-    from palaestra_classic_control._float32_kernels import mountain_car_continuous_move as _compiled_move
-except ImportError:  # built without a C compiler: the Python step gives the same numbers
-    _compiled_move = None
 _CONSTANTS = (
     "min_action",
     "max_action",
@@ -37,11 +33,6 @@ _CONSTANTS = (
     "goal_velocity",
     "power",
 )
-
-
-def _float32(value: float) -> float:
-    """``value`` rounded to the nearest float32, as a Python float."""
-    return array("f", (value,))[0]
 
 
 class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
@@ -93,7 +84,6 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         self.observation_space = spaces.Box(low=self.low_state, high=self.high_state, dtype=np.float32)
         self.state: np.ndarray | None = None
         self._own_state: np.ndarray | None = None
-        self._rounder = array("f", (0.0,))
 
     def _constants_changed(self) -> None:
         """Float32 copies of the constants, for the step that emulates numpy's float32 scalars."""
@@ -104,7 +94,8 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
             values[4] >= 0 and values[2] <= values[3]
         )
         if self._float32_step:
-            self._constants32 = tuple(_float32(v) for v in values)
+            self._constants64 = tuple(values)
+            self._constants32 = tuple(array("f", values))
         else:
             self._own_state = None  # steps go through numpy scalars from now on
 
@@ -126,7 +117,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         (float64 has more than twice float32's precision, so rounding a sum or product of
         two float32 numbers twice equals rounding it once) at a fraction of the cost: in
         the compiled kernel when the package was built with it, else in Python
-        (:meth:`_move_float32`). Any other step goes through numpy scalars like
+        (:func:`palaestra_classic_control._kernels.move_float32`). Any other step goes through numpy scalars like
         Gymnasium 1.4.0's.
         """
         state = self.state
@@ -139,10 +130,12 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
             return self._step_scalars(action)
         position, velocity = state.tolist()  # type: ignore[union-attr]
         force = action.item(0)
-        kernel = _compiled_move
+        kernel = _kernels.compiled_move
         moved = None if kernel is None else kernel(position, velocity, force, self._constants32)
         if moved is None:  # no kernel, or a clipped force or a bound reached
-            moved = self._move_float32(position, velocity, force, action)
+            moved = _kernels.move_float32(position, velocity, force, self._constants32, self._constants64)
+        if moved is None:  # NaN
+            raise invalid_action(self, action, self.action_space)
         position, velocity, terminated, reward = moved
         observation = _PAIR.copy()  # a new array every step, as np.array([...]) in Gymnasium 1.4.0
         observation[0] = position
@@ -151,74 +144,6 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, {}
-
-    def _move_float32(
-        self, position: float, velocity: float, force: float, action: np.ndarray
-    ) -> tuple[float, float, bool, float]:
-        """One float32 step in Python floats: the new position, velocity, flag and reward.
-
-        Where a constant meets a float32 scalar, numpy converts the constant to float32
-        first; where Gymnasium 1.4.0's value is a plain Python number (a clipped force, a
-        clamped speed or position), it stays a double.
-        """
-        low_force, high_force, left, right, top, goal, goal_velocity, power = self._constants32
-        rounded = self._rounder  # assigning to a float32 array element rounds to float32
-        rounded[0] = 3.0 * position
-        gravity = 0.0025 * _cos(rounded[0])
-        if low_force <= force <= high_force:
-            rounded[0] = force * power
-            push = rounded[0]
-            rounded[0] = gravity
-            rounded[0] = push - rounded[0]
-        elif force < low_force or force > high_force:
-            # Clipped to a Python constant: the push and the difference are doubles.
-            clipped = self._min_action if force < low_force else self._max_action
-            if self._max_action < clipped:
-                clipped = self._max_action
-            rounded[0] = clipped * self._power - gravity
-        else:
-            raise invalid_action(self, action, self.action_space)  # NaN
-        rounded[0] = velocity + rounded[0]
-        velocity = rounded[0]
-        if -top <= velocity <= top:
-            rounded[0] = position + velocity
-            position = rounded[0]
-            if left < position <= right:
-                terminated = position >= goal and velocity >= goal_velocity
-            else:
-                position, velocity, terminated = self._bounded(position, velocity, None)
-        else:
-            position, velocity, terminated = self._bounded(position, velocity, velocity)
-        return position, velocity, terminated, (100.0 if terminated else 0) - _pow(force, 2) * 0.1
-
-    def _bounded(self, position: float, velocity: float, fast: float | None) -> tuple[float, float, bool]:
-        """The rest of a float32 step that hits a bound: speed limit, either end, the wall.
-
-        A clamped speed or position is the Python constant itself in Gymnasium 1.4.0: it is
-        compared as a double, then stored (as float32) like any other value.
-
-        Args:
-            position: The new position if ``fast`` is None, else the previous one.
-            velocity: The new velocity (float32).
-            fast: The new velocity when it exceeds the speed limit, else None.
-        """
-        _, _, left, right, top, goal, goal_velocity, _ = self._constants32
-        speed: float | None = None
-        if fast is not None:
-            speed, velocity = (self._max_speed, top) if fast > top else (-self._max_speed, -top)
-            self._rounder[0] = position + velocity
-            position = self._rounder[0]
-        place: float | None = None
-        if position > right:
-            place, position = self._max_position, right
-        elif position < left:
-            place, position = self._min_position, left
-        at_wall = position == left if place is None else place == self._min_position
-        if at_wall and velocity < 0:
-            speed, velocity = 0, 0.0  # the left wall stops the car dead
-        at_goal = position >= goal if place is None else place >= self._goal_position
-        fast_enough = velocity >= goal_velocity if speed is None else speed >= self._goal_velocity
-        return position, velocity, bool(at_goal and fast_enough)
 
     def _step_scalars(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Any other step (float64 or integer actions, a float64 state after reset) with numpy scalars."""

@@ -2,17 +2,75 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+from palaestra_classic_control._common import (
+    Constant,
+    invalid_action,
+    parse_reset_bounds,
+    warn_no_render_mode,
+)
+from palaestra_classic_control._ops import SCALAR, Ops
 
-__all__ = ["MountainCarEnv"]
+__all__ = ["MountainCarEnv", "dynamics", "initial_position"]
 
 _INT = (int, np.int64)
+RESET_BOUNDS = (-0.6, -0.4)
+# The valley, the car's limits and its engine.
+VALLEY = {
+    "min_position": -1.2,
+    "max_position": 0.6,
+    "goal_position": 0.5,
+    "max_speed": 0.07,
+    "force": 0.001,
+    "gravity": 0.0025,
+}
+
+
+def dynamics(position: Any, velocity: Any, push: Any, k: tuple[Any, ...], ops: Ops) -> tuple[Any, Any, Any]:
+    """One step of the car in the valley (Moore 1990): engine push, gravity, speed limit, walls.
+
+    Works on one car's Python floats (``ops=SCALAR``) and on arrays of every sub-env's
+    (``ops=ARRAY``) with the same roundings.
+
+    Args:
+        position: The car's position.
+        velocity: The car's velocity.
+        push: -1, 0 or +1 (left, coast, right).
+        k: ``(force, gravity, max_speed, min_position, max_position, goal_position, goal_velocity)``.
+        ops: The operations for the kind of numbers given.
+
+    Returns:
+        The new position, velocity, and whether the goal was reached.
+    """
+    force, gravity, max_speed, min_position, max_position, goal_position, goal_velocity = k
+    velocity = velocity + (push * force + ops.cos(3 * position) * -gravity)
+    velocity = ops.minimum(ops.maximum(velocity, -max_speed), max_speed)
+    position = ops.minimum(ops.maximum(position + velocity, min_position), max_position)
+    velocity = ops.where((position == min_position) & (velocity < 0), 0.0, velocity)  # the wall stops it
+    return position, velocity, (position >= goal_position) & (velocity >= goal_velocity)
+
+
+def initial_position(rng: np.random.Generator, options: dict[str, Any] | None) -> float:
+    """The car's start: at rest, somewhere uniform in ``[low, high]`` (default ``[-0.6, -0.4]``)."""
+    low, high = parse_reset_bounds(options, *RESET_BOUNDS)
+    return float(rng.uniform(low=low, high=high))
+
+
+def constants(env: Any) -> tuple[Any, ...]:
+    """:func:`dynamics`' constants, read from an env's attributes."""
+    return (
+        env.force,
+        env.gravity,
+        env.max_speed,
+        env.min_position,
+        env.max_position,
+        env.goal_position,
+        env.goal_velocity,
+    )
 
 
 class MountainCarEnv(Env[np.ndarray, int]):
@@ -30,13 +88,19 @@ class MountainCarEnv(Env[np.ndarray, int]):
     snapshot_fields = ("_s",)
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
-    # The valley, the car's limits and its engine: the same for every instance.
-    min_position, max_position, goal_position = -1.2, 0.6, 0.5
-    max_speed = 0.07
-    force, gravity = 0.001, 0.0025
     screen_width, screen_height = 600, 400
+    # The valley, the car's limits and its engine (an env's own values can be changed).
+    min_position = Constant()
+    max_position = Constant()
+    goal_position = Constant()
+    max_speed = Constant()
+    force = Constant()
+    gravity = Constant()
+    goal_velocity = Constant()
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
+        for name, value in VALLEY.items():
+            setattr(self, name, value)
         self.goal_velocity = goal_velocity
         self.render_mode = render_mode
         self.low = np.array([self.min_position, -self.max_speed], dtype=np.float32)
@@ -45,6 +109,10 @@ class MountainCarEnv(Env[np.ndarray, int]):
         self.action_space = spaces.Discrete(3)
         self.observation_space = spaces.Box(self.low, self.high, dtype=np.float32)
         self._s: tuple[float, float] | None = None
+
+    def _constants_changed(self) -> tuple[Any, ...]:
+        self._k = constants(self) if "_goal_velocity" in self.__dict__ else None
+        return self._k  # type: ignore[return-value]
 
     @property
     def state(self) -> np.ndarray | None:
@@ -63,14 +131,9 @@ class MountainCarEnv(Env[np.ndarray, int]):
             raise invalid_action(self, action, self.action_space)
         if self._s is None:
             raise RuntimeError("MountainCarEnv.step called before reset; call env.reset() first.")
-        position, velocity = self._s
-        velocity += push * self.force + math.cos(3 * position) * -self.gravity
-        velocity = min(max(velocity, -self.max_speed), self.max_speed)
-        position += velocity
-        position = min(max(position, self.min_position), self.max_position)
-        if position == self.min_position and velocity < 0:
-            velocity = 0.0
-        terminated = position >= self.goal_position and velocity >= self.goal_velocity
+        position, velocity, terminated = dynamics(
+            *self._s, push, self._k or self._constants_changed(), SCALAR
+        )
         self._s = (position, velocity)
         if self.render_mode == "human":
             self.render()
@@ -81,8 +144,7 @@ class MountainCarEnv(Env[np.ndarray, int]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at rest at a position uniform in ``[low, high]`` (default ``[-0.6, -0.4]``)."""
         super().reset(seed=seed)
-        low, high = parse_reset_bounds(options, -0.6, -0.4)
-        self._s = (float(self.np_random.uniform(low=low, high=high)), 0.0)
+        self._s = (initial_position(self.np_random, options), 0.0)
         if self.render_mode == "human":
             self.render()
         return np.array(self._s, dtype=np.float32), {}

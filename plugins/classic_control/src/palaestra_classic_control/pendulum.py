@@ -9,8 +9,9 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra_classic_control._common import invalid_action, to_float, warn_no_render_mode
+from palaestra_classic_control._ops import SCALAR, Ops
 
-__all__ = ["PendulumEnv"]
+__all__ = ["PendulumEnv", "angle_normalize", "dynamics", "initial_state"]
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
@@ -20,6 +21,41 @@ _TWO_PI = 2 * np.pi
 def angle_normalize(x: float) -> float:
     """Map an angle to ``[-pi, pi)``."""
     return ((x + np.pi) % _TWO_PI) - np.pi
+
+
+def dynamics(th: Any, thdot: Any, torque: Any, k: tuple[Any, ...], ops: Ops) -> tuple[Any, Any, Any]:
+    """One 0.05 s step of the pendulum under gravity and a (clipped) torque.
+
+    Works on one pendulum's Python floats (``ops=SCALAR``) and on arrays of every sub-env's
+    (``ops=ARRAY``) with the same roundings. The torque terms are evaluated in the action's
+    precision (float32 usually), then widened, as Gymnasium 1.4.0 does.
+
+    Args:
+        th: The angle.
+        thdot: The angular velocity.
+        torque: The clipped torque, in the action's dtype.
+        k: ``(gravity term 3g/2l, torque term 3/ml^2, dt, max_speed)``.
+        ops: The operations for the kind of numbers given.
+
+    Returns:
+        The new angle and angular velocity, and the cost (the negative reward).
+    """
+    k_gravity, k_torque, dt, max_speed = k
+    costs = ops.pow2(angle_normalize(th)) + 0.1 * ops.pow2(thdot) + ops.to_float64(0.001 * ops.pow2(torque))
+    accel = k_gravity * ops.sin(th) + ops.to_float64(k_torque * torque)
+    newthdot = ops.minimum(ops.maximum(thdot + accel * dt, -max_speed), max_speed)
+    return th + newthdot * dt, newthdot, costs
+
+
+def initial_state(rng: np.random.Generator, options: dict[str, Any] | None) -> list[float]:
+    """Angle uniform in ``[-x_init, x_init]``, velocity in ``[-y_init, y_init]`` (default pi and 1)."""
+    if options is None:
+        high = np.array([DEFAULT_X, DEFAULT_Y])
+    else:
+        x = to_float(options.get("x_init", DEFAULT_X), "x_init")
+        y = to_float(options.get("y_init", DEFAULT_Y), "y_init")
+        high = np.array([x, y])
+    return rng.uniform(low=-high, high=high).tolist()  # type: ignore[no-any-return]
 
 
 class PendulumEnv(Env[np.ndarray, np.ndarray]):
@@ -57,8 +93,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         self._prepare_constants()
 
     def _prepare_constants(self) -> None:
-        self._k_gravity = 3 * self.g / (2 * self.l)
-        self._k_torque = 3.0 / (self.m * self.l**2)
+        self._k = (3 * self.g / (2 * self.l), 3.0 / (self.m * self.l**2), self.dt, self.max_speed)
 
     @property
     def state(self) -> np.ndarray | None:
@@ -88,15 +123,8 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         if self._s is None:
             raise RuntimeError("PendulumEnv.step called before reset; call env.reset() first.")
         torque = self._torque(u)
-        th, thdot = self._s
         self.last_u = torque
-        # The torque terms are evaluated in the action's precision (float32 usually),
-        # then promoted, matching Gymnasium 1.4.0 bit for bit.
-        costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + float(0.001 * (torque**2))
-        accel = self._k_gravity * math.sin(th) + float(self._k_torque * torque)
-        newthdot = thdot + accel * self.dt
-        newthdot = min(max(newthdot, -self.max_speed), self.max_speed)
-        newth = th + newthdot * self.dt
+        newth, newthdot, costs = dynamics(*self._s, torque, self._k, SCALAR)
         self._s = (newth, float(newthdot))
         if self.render_mode == "human":
             self.render()
@@ -107,13 +135,7 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start at an angle uniform in ``[-x_init, x_init]`` and velocity in ``[-y_init, y_init]``."""
         super().reset(seed=seed)
-        if options is None:
-            high = np.array([DEFAULT_X, DEFAULT_Y])
-        else:
-            x = to_float(options.get("x_init", DEFAULT_X), "x_init")
-            y = to_float(options.get("y_init", DEFAULT_Y), "y_init")
-            high = np.array([x, y])
-        self._s = tuple(self.np_random.uniform(low=-high, high=high).tolist())  # type: ignore[assignment]
+        self._s = tuple(initial_state(self.np_random, options))  # type: ignore[assignment]
         self.last_u = None
         if self.render_mode == "human":
             self.render()

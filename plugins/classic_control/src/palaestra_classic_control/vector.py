@@ -1,24 +1,30 @@
 """Natively batched classic-control envs (the specs' ``vector_entry_point``).
 
-``CartPoleVectorEnv`` reproduces Gymnasium's own ``CartPoleVectorEnv`` (one generator for
-all sub-envs). The others reproduce ``SyncVectorEnv`` of the single envs made by ``make``:
-see :mod:`palaestra_classic_control._batched`.
+Each steps every sub-env's state at once with the dynamics function of its single env's
+module (on arrays), on the core's :class:`~palaestra.vector.BatchedVectorEnv` template, so
+it returns what ``SyncVectorEnv`` of ``make(id)`` envs returns for the same seeds and
+actions, in every autoreset mode. ``CartPoleVectorEnv`` reproduces Gymnasium's own
+``CartPoleVectorEnv`` instead (see :mod:`palaestra_classic_control.cartpole_vector`).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from palaestra import spaces
-from palaestra_classic_control._batched import BatchedEnv
-from palaestra_classic_control._common import parse_reset_bounds, to_float
+from palaestra.error import InvalidAction
+from palaestra.vector import AutoresetMode, BatchedVectorEnv
+from palaestra_classic_control import acrobot, mountain_car, pendulum
+from palaestra_classic_control._drawing import draw_acrobot, draw_mountain_car, draw_pendulum
+from palaestra_classic_control._ops import ARRAY
+from palaestra_classic_control._render import INSTALL_HINT
 from palaestra_classic_control.acrobot import AcrobotEnv
 from palaestra_classic_control.cartpole_vector import CartPoleVectorEnv
 from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
-from palaestra_classic_control.pendulum import DEFAULT_X, DEFAULT_Y
+from palaestra_classic_control.mountain_car import MountainCarEnv
+from palaestra_classic_control.pendulum import PendulumEnv
 
 __all__ = [
     "AcrobotVectorEnv",
@@ -29,7 +35,33 @@ __all__ = [
 ]
 
 
-class MountainCarVectorEnv(BatchedEnv):
+class _StateArrays(BatchedVectorEnv):
+    """A batched env whose state is a float64 array: one row of ``state_size`` per sub-env."""
+
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "state")
+    render_install_hint = INSTALL_HINT
+    state_size = 0
+
+    def __init__(
+        self, num_envs: int, max_episode_steps: int | None, render_mode: str | None, autoreset_mode: Any
+    ) -> None:
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.state = np.zeros((num_envs, self.state_size), dtype=np.float64)
+
+    def observe(self) -> np.ndarray:
+        """The state rows as float32."""
+        return self.state.astype(np.float32)
+
+
+def _continuous_actions(env: BatchedVectorEnv, actions: Any) -> np.ndarray:
+    """A ``(num_envs, 1)`` batch of numeric, non-NaN forces (out-of-range ones are clipped later)."""
+    arr = np.asarray(actions)
+    if arr.shape != (env.num_envs, 1) or arr.dtype.kind not in "fiu" or np.isnan(arr).any():
+        raise InvalidAction(f"{type(env).__name__}.step: actions {actions!r} are not in {env.action_space}")
+    return arr
+
+
+class MountainCarVectorEnv(_StateArrays):
     """``MountainCar-v0`` for ``num_envs`` cars at once (bit-identical to the single env).
 
     Args:
@@ -40,12 +72,9 @@ class MountainCarVectorEnv(BatchedEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
-    metadata = {**BatchedEnv.metadata, "render_fps": 30}
     state_size = 2
     single_action_space = spaces.Discrete(3)
-    single_observation_space = spaces.Box(
-        np.array([-1.2, -0.07], np.float32), np.array([0.6, 0.07], np.float32), dtype=np.float32
-    )
+    single_observation_space = MountainCarEnv().observation_space
 
     def __init__(
         self,
@@ -53,42 +82,35 @@ class MountainCarVectorEnv(BatchedEnv):
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
         goal_velocity: float = 0,
-        autoreset_mode: Any = "NextStep",
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
     ) -> None:
-        self.goal_velocity = goal_velocity
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        vars(self).update(mountain_car.VALLEY)
+        self.goal_velocity = goal_velocity
 
-    def _reset_one(self, i: int, rng: np.random.Generator, options: dict[str, Any] | None) -> None:
-        low, high = parse_reset_bounds(options, -0.6, -0.4)
-        self.state[i] = (float(rng.uniform(low=low, high=high)), 0.0)
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Each car starts at rest at a position drawn as the single env draws it."""
+        for i in np.flatnonzero(mask):
+            self.state[i] = (mountain_car.initial_position(self.rng(int(i)), options), 0.0)
 
-    def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        position, velocity = self.state[:, 0], self.state[:, 1]
-        velocity = velocity + ((actions - 1) * 0.001 + np.cos(3 * position) * -0.0025)
-        velocity = np.clip(velocity, -0.07, 0.07)
-        position = np.clip(position + velocity, -1.2, 0.6)
-        velocity[(position == -1.2) & (velocity < 0)] = 0.0
-        terminated = (position >= 0.5) & (velocity >= self.goal_velocity)
-        return np.stack((position, velocity), axis=1), np.full(self.num_envs, -1.0), terminated
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Every car's step (:func:`palaestra_classic_control.mountain_car.dynamics`)."""
+        k = mountain_car.constants(self)
+        position, velocity, terminated = mountain_car.dynamics(
+            self.state[:, 0], self.state[:, 1], actions - 1, k, ARRAY
+        )
+        self.state = np.stack((position, velocity), axis=1)
+        return np.full(self.num_envs, -1.0), terminated
 
-    def _observe(self, states: np.ndarray) -> np.ndarray:
-        return states.astype(np.float32)
-
-    def _canvas_size(self) -> tuple[int, int]:
-        return 600, 400
-
-    def _draw(self, canvas: Any, state: np.ndarray) -> None:
-        from palaestra_classic_control._drawing import draw_mountain_car
-
-        draw_mountain_car(canvas, float(state[0]), -1.2, 0.6, 0.5)
+    def draw(self, canvas: Any, i: int) -> None:
+        """Car ``i`` in the valley."""
+        draw_mountain_car(
+            canvas, float(self.state[i, 0]), self.min_position, self.max_position, self.goal_position
+        )
 
 
-class PendulumVectorEnv(BatchedEnv):
-    """``Pendulum-v1`` for ``num_envs`` pendulums at once.
-
-    States are bit-identical to the single env's. Rewards agree to within one rounding:
-    the single env squares with ``pow`` on numpy scalars and the batched env multiplies
-    arrays, which can differ in the last bit (about 1e-16 relative).
+class PendulumVectorEnv(_StateArrays):
+    """``Pendulum-v1`` for ``num_envs`` pendulums at once (bit-identical to the single env).
 
     Args:
         num_envs: Number of sub-environments.
@@ -98,14 +120,11 @@ class PendulumVectorEnv(BatchedEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
-    snapshot_fields = (*BatchedEnv.snapshot_fields, "last_u")
-
-    metadata = {**BatchedEnv.metadata, "render_fps": 30}
+    snapshot_fields = (*_StateArrays.snapshot_fields, "last_u")
+    canvas_size = (500, 500)
     state_size = 2
-    single_action_space = spaces.Box(-2.0, 2.0, (1,), np.float32)
-    single_observation_space = spaces.Box(
-        -np.array([1.0, 1.0, 8.0], np.float32), np.array([1.0, 1.0, 8.0], np.float32), dtype=np.float32
-    )
+    single_action_space = PendulumEnv().action_space
+    single_observation_space = PendulumEnv().observation_space
 
     def __init__(
         self,
@@ -113,64 +132,43 @@ class PendulumVectorEnv(BatchedEnv):
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
         g: float = 10.0,
-        autoreset_mode: Any = "NextStep",
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
     ) -> None:
-        self.g = g
-        self._k_gravity = 3 * g / (2 * 1.0)
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.model = PendulumEnv(g=g)
         self.last_u: np.ndarray | None = None
 
-    def _check_actions(self, actions: Any) -> np.ndarray:
-        arr = np.asarray(actions)
-        if arr.shape != (self.num_envs, 1) or arr.dtype.kind not in "fiu" or np.isnan(arr).any():
-            from palaestra.error import InvalidAction
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """Numeric, non-NaN torques (out-of-range ones are clipped, as the single env does)."""
+        return _continuous_actions(self, actions)
 
-            raise InvalidAction(f"PendulumVectorEnv.step: actions {actions!r} are not in {self.action_space}")
-        return arr
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Each pendulum's start, drawn as the single env draws it."""
+        for i in np.flatnonzero(mask):
+            self.state[i] = pendulum.initial_state(self.rng(int(i)), options)
+        if self.last_u is not None:
+            self.last_u[mask] = np.nan  # no torque yet: no arrow in the picture
 
-    def _reset_one(self, i: int, rng: np.random.Generator, options: dict[str, Any] | None) -> None:
-        if options is None:
-            high = np.array([DEFAULT_X, DEFAULT_Y])
-        else:
-            high = np.array(
-                [
-                    to_float(options.get("x_init", DEFAULT_X), "x_init"),
-                    to_float(options.get("y_init", DEFAULT_Y), "y_init"),
-                ]
-            )
-        self.state[i] = rng.uniform(low=-high, high=high)
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Every pendulum's step (:func:`palaestra_classic_control.pendulum.dynamics`)."""
+        torque = np.clip(actions, -self.model.max_torque, self.model.max_torque)[:, 0]
+        self.last_u = torque.astype(np.float64)
+        th, thdot, costs = pendulum.dynamics(self.state[:, 0], self.state[:, 1], torque, self.model._k, ARRAY)
+        self.state = np.stack((th, thdot), axis=1)
+        return -costs, np.zeros(self.num_envs, dtype=np.bool_)
 
-    def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        u = np.clip(actions, -2.0, 2.0)[:, 0]
-        self.last_u = u
+    def observe(self) -> np.ndarray:
+        """``cos(theta), sin(theta), theta_dot`` as float32."""
         th, thdot = self.state[:, 0], self.state[:, 1]
-        normalized = ((th + np.pi) % (2 * np.pi)) - np.pi
-        costs = normalized * normalized + 0.1 * (thdot * thdot) + (0.001 * (u * u)).astype(np.float64)
-        accel = self._k_gravity * np.sin(th) + (3.0 * u).astype(np.float64)
-        newthdot = np.clip(thdot + accel * 0.05, -8, 8)
-        newth = th + newthdot * 0.05
-        return np.stack((newth, newthdot), axis=1), -costs, np.zeros(self.num_envs, dtype=np.bool_)
-
-    def _observe(self, states: np.ndarray) -> np.ndarray:
-        th, thdot = states[:, 0], states[:, 1]
         return np.stack((np.cos(th), np.sin(th), thdot), axis=1).astype(np.float32)
 
-    def _canvas_size(self) -> tuple[int, int]:
-        return 500, 500
-
-    def _draw(self, canvas: Any, state: np.ndarray) -> None:
-        from palaestra_classic_control._drawing import draw_pendulum
-
-        draw_pendulum(canvas, float(state[0]), None)
+    def draw(self, canvas: Any, i: int) -> None:
+        """Pendulum ``i`` and its last torque."""
+        torque = None if self.last_u is None or np.isnan(self.last_u[i]) else float(self.last_u[i])
+        draw_pendulum(canvas, float(self.state[i, 0]), torque)
 
 
-def _pow2(values: np.ndarray) -> np.ndarray:
-    # libm pow(x, 2) (what the single env uses) is not always x*x in the last bit, and the
-    # Acrobot is chaotic enough to amplify that; square element by element with pow.
-    return np.array([v**2 for v in values.tolist()])
-
-
-class AcrobotVectorEnv(BatchedEnv):
+class AcrobotVectorEnv(_StateArrays):
     """``Acrobot-v1`` for ``num_envs`` acrobots at once (bit-identical to the single env).
 
     Args:
@@ -180,106 +178,51 @@ class AcrobotVectorEnv(BatchedEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
-    snapshot_fields = (*BatchedEnv.snapshot_fields, "_fresh")
-
-    metadata = {**BatchedEnv.metadata, "render_fps": 15}
+    snapshot_fields = (*_StateArrays.snapshot_fields, "_fresh")
+    canvas_size = (500, 500)
     state_size = 4
     single_action_space = spaces.Discrete(3)
     single_observation_space = AcrobotEnv().observation_space
+    model = AcrobotEnv  # the link constants, read as the single env's class attributes
 
     def __init__(
         self,
         num_envs: int = 1,
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
-        autoreset_mode: Any = "NextStep",
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self._fresh = np.zeros(num_envs, dtype=np.bool_)
 
-    def _reset_one(self, i: int, rng: np.random.Generator, options: dict[str, Any] | None) -> None:
-        low, high = parse_reset_bounds(options, -0.1, 0.1)
-        self.state[i] = rng.uniform(low=low, high=high, size=(4,)).astype(np.float32)
-        self._fresh[i] = True
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Each acrobot's float32 start, drawn as the single env draws it."""
+        for i in np.flatnonzero(mask):
+            self.state[i] = acrobot.initial_state(self.rng(int(i)), options)
+        self._fresh |= mask
 
-    def _dsdt(self, s: list[np.ndarray]) -> list[Any]:
-        theta1, theta2, dtheta1, dtheta2, a = s
-        pi = math.pi
-        cos2, sin2 = np.cos(theta2), np.sin(theta2)
-        d1 = 1.0 * 0.5**2 + 1.0 * (1.0**2 + 0.5**2 + 2 * 1.0 * 0.5 * cos2) + 1.0 + 1.0
-        d2 = 1.0 * (0.5**2 + 1.0 * 0.5 * cos2) + 1.0
-        phi2 = 1.0 * 0.5 * 9.8 * np.cos(theta1 + theta2 - pi / 2.0)
-        phi1 = (
-            -1.0 * 1.0 * 0.5 * _pow2(dtheta2) * sin2
-            - 2 * 1.0 * 1.0 * 0.5 * dtheta2 * dtheta1 * sin2
-            + (1.0 * 0.5 + 1.0 * 1.0) * 9.8 * np.cos(theta1 - pi / 2)
-            + phi2
-        )
-        ddtheta2 = (a + d2 / d1 * phi1 - 1.0 * 1.0 * 0.5 * _pow2(dtheta1) * sin2 - phi2) / (
-            1.0 * 0.5**2 + 1.0 - _pow2(d2) / d1
-        )
-        ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
-        return [dtheta1, dtheta2, ddtheta1, ddtheta2, np.zeros_like(a)]
-
-    def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        torque = np.array(AcrobotEnv.AVAIL_TORQUE, dtype=np.float64)[actions]
-        y0 = [*self.state.T, torque]
-        dt, dt2, sixth = 0.2, 0.1, 0.2 / 6.0
-        k1 = self._dsdt(y0)
-        k2 = self._dsdt([y + dt2 * k for y, k in zip(y0, k1, strict=True)])
-        k3 = self._dsdt([y + dt2 * k for y, k in zip(y0, k2, strict=True)])
-        k4 = self._dsdt([y + dt * k for y, k in zip(y0, k3, strict=True)])
-        ns = [y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4, strict=True)]
-        t1 = _wrap(ns[0])
-        t2 = _wrap(ns[1])
-        v1 = np.minimum(np.maximum(ns[2], -AcrobotEnv.MAX_VEL_1), AcrobotEnv.MAX_VEL_1)
-        v2 = np.minimum(np.maximum(ns[3], -AcrobotEnv.MAX_VEL_2), AcrobotEnv.MAX_VEL_2)
-        terminated = -np.cos(t1) - np.cos(t2 + t1) > 1.0
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Every acrobot's step (:func:`palaestra_classic_control.acrobot.step_state`)."""
+        torque = np.array(self.model.AVAIL_TORQUE, dtype=np.float64)[actions]
+        *state, terminated = acrobot.step_state(list(self.state.T), torque, self.model, ARRAY)
+        self.state = np.stack(state, axis=1)
         self._fresh[:] = False
-        rewards = np.where(terminated, 0.0, -1.0)
-        return np.stack((t1, t2, v1, v2), axis=1), rewards, terminated
+        return np.where(terminated, 0.0, -1.0), terminated
 
-    def _observe(self, states: np.ndarray) -> np.ndarray:
-        obs = np.stack(
-            (
-                np.cos(states[:, 0]),
-                np.sin(states[:, 0]),
-                np.cos(states[:, 1]),
-                np.sin(states[:, 1]),
-                states[:, 2],
-                states[:, 3],
-            ),
-            axis=1,
-        ).astype(np.float32)
-        fresh = self._fresh if len(states) == self.num_envs else None
-        if fresh is not None and fresh.any():
-            # A fresh reset state is float32 and the single env takes float32 cos/sin of it.
-            s = states[fresh].astype(np.float32)
-            obs[fresh] = np.stack(
-                (np.cos(s[:, 0]), np.sin(s[:, 0]), np.cos(s[:, 1]), np.sin(s[:, 1]), s[:, 2], s[:, 3]), axis=1
-            )
+    def observe(self) -> np.ndarray:
+        """Cos and sin of both angles and both speeds, as the single env observes them."""
+        obs = acrobot.observation(*self.state.T, np.cos, np.sin).T
+        if self._fresh.any():  # a fresh start is float32: its trigonometry is float32 too
+            fresh = self.state[self._fresh].astype(np.float32)
+            obs[self._fresh] = acrobot.observation(*fresh.T, np.cos, np.sin).T
         return obs
 
-    def _canvas_size(self) -> tuple[int, int]:
-        return 500, 500
-
-    def _draw(self, canvas: Any, state: np.ndarray) -> None:
-        from palaestra_classic_control._drawing import draw_acrobot
-
-        draw_acrobot(canvas, float(state[0]), float(state[1]), 1.0)
+    def draw(self, canvas: Any, i: int) -> None:
+        """Acrobot ``i``."""
+        draw_acrobot(canvas, float(self.state[i, 0]), float(self.state[i, 1]), self.model.LINK_LENGTH_1)
 
 
-def _wrap(x: np.ndarray) -> np.ndarray:
-    x = x.copy()
-    diff = 2 * math.pi
-    while (high := x > math.pi).any():
-        x[high] = x[high] - diff
-    while (low := x < -math.pi).any():
-        x[low] = x[low] + diff
-    return x
-
-
-class ContinuousMountainCarVectorEnv(BatchedEnv):
+class ContinuousMountainCarVectorEnv(_StateArrays):
     """``MountainCarContinuous-v0`` for ``num_envs`` cars (bit-identical to the single env).
 
     Gymnasium 1.4.0 keeps this env's state in float32 after the first step, with Python
@@ -294,11 +237,9 @@ class ContinuousMountainCarVectorEnv(BatchedEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
-    snapshot_fields = (*BatchedEnv.snapshot_fields, "envs")  # the sub-envs step themselves
-
-    metadata = {**BatchedEnv.metadata, "render_fps": 30}
+    snapshot_fields = (*_StateArrays.snapshot_fields, "envs")  # the sub-envs step themselves
     state_size = 2
-    single_action_space = spaces.Box(-1.0, 1.0, (1,), np.float32)
+    single_action_space = Continuous_MountainCarEnv().action_space
     single_observation_space = Continuous_MountainCarEnv().observation_space
 
     def __init__(
@@ -307,45 +248,36 @@ class ContinuousMountainCarVectorEnv(BatchedEnv):
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
         goal_velocity: float = 0,
-        autoreset_mode: Any = "NextStep",
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.envs = [Continuous_MountainCarEnv(goal_velocity=goal_velocity) for _ in range(num_envs)]
 
-    def _check_actions(self, actions: Any) -> np.ndarray:
-        arr = np.asarray(actions)
-        if arr.shape != (self.num_envs, 1) or arr.dtype.kind not in "fiu" or np.isnan(arr).any():
-            from palaestra.error import InvalidAction
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """Numeric, non-NaN forces (out-of-range ones are clipped, as the single env does)."""
+        return _continuous_actions(self, actions)
 
-            raise InvalidAction(
-                f"ContinuousMountainCarVectorEnv.step: actions {actions!r} are not in {self.action_space}"
-            )
-        return arr
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Reset each sub-env with its own generator."""
+        for i in np.flatnonzero(mask):
+            env = self.envs[i]
+            env.np_random = self.rng(int(i))
+            env.reset(options=options)
+            self.state[i] = env.state
 
-    def _reset_one(self, i: int, rng: np.random.Generator, options: dict[str, Any] | None) -> None:
-        env = self.envs[i]
-        env.np_random = rng
-        env.reset(options=options)
-        self.state[i] = env.state
-
-    def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        # Sub-envs about to be reset are stepped too; the reset then replaces their state,
-        # and this env's step draws no randomness, so nothing else changes.
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Step the sub-envs one by one (those being reset are skipped: they draw nothing)."""
         rewards = np.zeros(self.num_envs)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        states = np.empty_like(self.state)
         for i, env in enumerate(self.envs):
-            _, rewards[i], terminated[i], _, _ = env.step(actions[i])
-            states[i] = env.state
-        return states, rewards, terminated
+            if stepping is None or stepping[i]:
+                _, rewards[i], terminated[i], _, _ = env.step(actions[i])
+                self.state[i] = env.state
+        return rewards, terminated
 
-    def _observe(self, states: np.ndarray) -> np.ndarray:
-        return states.astype(np.float32)
-
-    def _canvas_size(self) -> tuple[int, int]:
-        return 600, 400
-
-    def _draw(self, canvas: Any, state: np.ndarray) -> None:
-        from palaestra_classic_control._drawing import draw_mountain_car
-
-        draw_mountain_car(canvas, float(state[0]), -1.2, 0.6, 0.45)
+    def draw(self, canvas: Any, i: int) -> None:
+        """Car ``i`` in the valley."""
+        env = self.envs[i]
+        draw_mountain_car(
+            canvas, float(self.state[i, 0]), env.min_position, env.max_position, env.goal_position
+        )

@@ -15,8 +15,6 @@ import numpy as np
 
 from palaestra.error import InvalidAction
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
-from palaestra.vector._info import add_info
-from palaestra.vector.utils import batch_space
 from palaestra_toy_text.blackjack import DECK, FACES, SUITS, BlackjackEnv, is_natural, score, sum_hand
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
 from palaestra_toy_text.frozen_lake import FrozenLakeEnv
@@ -26,7 +24,11 @@ __all__ = ["BlackjackVectorEnv", "CliffWalkingVectorEnv", "FrozenLakeVectorEnv",
 
 
 class _Batched(BatchedVectorEnv):
-    """Spaces, action checks and rendering shared by the batched toy-text envs."""
+    """Spaces, action checks and rendering shared by the batched toy-text envs.
+
+    One single env (``model``) provides the spaces and metadata, and draws each sub-env in
+    turn when rendering.
+    """
 
     env_class: type = type(None)
 
@@ -38,15 +40,14 @@ class _Batched(BatchedVectorEnv):
         autoreset_mode: Any,
         env_kwargs: dict[str, Any],
     ) -> None:
-        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.model = self.env_class(render_mode=render_mode, **env_kwargs)
-        self.metadata = {**self.model.metadata, "autoreset_mode": self.autoreset_mode}
         self.single_observation_space = self.model.observation_space
         self.single_action_space = self.model.action_space
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.metadata = {**self.model.metadata, "autoreset_mode": self.autoreset_mode}
 
-    def _actions(self, actions: Any) -> np.ndarray:
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """Integer actions within the single env's ``Discrete`` range."""
         arr = np.asarray(actions)
         n = int(self.single_action_space.n)  # type: ignore[attr-defined]
         if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu" or (arr < 0).any() or (arr >= n).any():
@@ -56,7 +57,7 @@ class _Batched(BatchedVectorEnv):
         return arr
 
     def render(self) -> tuple[Any, ...] | None:
-        """One frame (or text) per sub-env, drawn like the single env's."""
+        """One frame (or text) per sub-env, drawn by the single env in each sub-env's state."""
         frames = []
         for i in range(self.num_envs):
             self._load_model(i)
@@ -74,7 +75,7 @@ class _Batched(BatchedVectorEnv):
 class _TabularBatched(_Batched):
     """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
 
-    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions")
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions", "_probs")
 
     reset_prob: Any = 1
 
@@ -90,6 +91,7 @@ class _TabularBatched(_Batched):
         self._tables()
         self.states = np.zeros(num_envs, dtype=np.int64)
         self.lastactions: list[int | None] = [None] * num_envs
+        self._probs = np.zeros(num_envs)  # each sub-env's last transition probability
 
     def _tables(self) -> None:
         model = self.model
@@ -112,114 +114,65 @@ class _TabularBatched(_Batched):
                 self._prob[s, a, :k] = [t[0] for t in transitions]
         self._initial = np.asarray(model._initial_cumulative)
 
-    def _draws(self, mask: np.ndarray | None = None) -> np.ndarray:
-        if mask is None:
-            return np.array([self.rng(i).random() for i in range(self.num_envs)])
-        return np.array([self.rng(int(i)).random() for i in np.flatnonzero(mask)])
+    def _draws(self, mask: np.ndarray | None) -> np.ndarray:
+        """One uniform number from each chosen sub-env's generator (every one when None)."""
+        indices = range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
+        return np.array([self.rng(i).random() for i in indices])
 
-    def _initial_states(self, mask: np.ndarray) -> np.ndarray:
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Draw each chosen sub-env's initial state from the initial-state distribution."""
         u = self._draws(mask)
-        return np.argmax(self._initial[None, :] > u[:, None], axis=1)
+        self.states[mask] = np.argmax(self._initial[None, :] > u[:, None], axis=1)
+        for i in np.flatnonzero(mask):
+            self.lastactions[i] = None
+        self._reset_extras(mask)
 
     def _reset_extras(self, mask: np.ndarray) -> None:
         """Draws a sub-class makes at reset after the initial state (Taxi's fickle passenger)."""
 
-    def _info(self, states: np.ndarray, probs: np.ndarray, mask: np.ndarray | None = None) -> dict[str, Any]:
-        return {"prob": probs, "_prob": np.ones(len(states), dtype=np.bool_) if mask is None else mask}
-
-    def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
-        mask, _ = self.begin_reset(seed, options)
-        self.states[mask] = self._initial_states(mask)
-        for i in np.flatnonzero(mask):
-            self.lastactions[i] = None
-        self._reset_extras(mask)
-        first = int(np.flatnonzero(mask)[0])
-        probs = np.where(mask, self.reset_prob, 0).astype(type(self.reset_prob))
-        return self.states.copy(), self._info(self.states, self._typed(probs, first >= 0), mask)
-
-    def _transition(
-        self, states: np.ndarray, actions: np.ndarray, u: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        cum = self._cum[states, actions]
-        k = np.argmax(cum > u[:, None], axis=1)  # the first cumulative probability above u
-        idx = (states, actions, k)
-        return self._next[idx], self._reward[idx], self._term[idx], self._prob[idx]
-
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every sub-env (one uniform draw each), autoresetting per the mode."""
-        self.check_step_allowed()
-        actions = self._actions(actions)
-        resetting = self.resetting_now()
-        stepping = ~resetting
-        states = self.states.copy()
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """One transition per stepping sub-env, each drawn with one uniform number."""
         rewards = np.zeros(self.num_envs)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        probs = np.zeros(self.num_envs)
-        if stepping.any():
-            moved = self._transition(self.states[stepping], actions[stepping], self._draws(stepping))
-            states[stepping], rewards[stepping], terminated[stepping], probs[stepping] = moved
-            states = self._after_transition(states, stepping)
-        for i in np.flatnonzero(stepping):
+        chosen = np.ones(self.num_envs, dtype=np.bool_) if stepping is None else stepping
+        if chosen.any():
+            states, moves = self.states[chosen], actions[chosen]
+            cum = self._cum[states, moves]
+            k = np.argmax(cum > self._draws(stepping)[:, None], axis=1)  # first cumulative above u
+            idx = (states, moves, k)
+            after = self.states.copy()
+            after[chosen] = self._next[idx]
+            rewards[chosen], terminated[chosen], self._probs[chosen] = (
+                self._reward[idx],
+                self._term[idx],
+                self._prob[idx],
+            )
+            self.states = self._after_transition(after, chosen)
+        for i in np.flatnonzero(chosen):
             self.lastactions[i] = int(actions[i])
-        self.states = states
-        self.steps += 1
-        truncated = self.truncations()
-        if resetting.any():
-            self._restart(resetting)
-            truncated[resetting] = False
-            probs[resetting] = self.reset_prob
-        return self._finish(rewards, terminated, truncated, probs, resetting)
-
-    def _restart(self, mask: np.ndarray) -> None:
-        self.states[mask] = self._initial_states(mask)
-        for i in np.flatnonzero(mask):
-            self.lastactions[i] = None
-        self._reset_extras(mask)
-        self.steps[mask] = 0
+        return rewards, terminated
 
     def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
         """Hook for draws after the transition (Taxi's fickle passenger)."""
         return states
 
-    def _typed(self, probs: np.ndarray, first_reported_reset: bool) -> np.ndarray:
-        # The batched dtype is the type of the first sub-env's value (SyncVectorEnv's rule);
-        # a reset's prob is the int 1 for FrozenLake and CliffWalking.
-        if first_reported_reset and isinstance(self.reset_prob, int):
-            return probs.astype(np.int64)
-        return probs
+    def observe(self) -> np.ndarray:
+        """Each sub-env's state index."""
+        return self.states.copy()
 
-    def _finish(
-        self,
-        rewards: np.ndarray,
-        terminated: np.ndarray,
-        truncated: np.ndarray,
-        probs: np.ndarray,
-        resetting: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        done = terminated | truncated
-        infos: dict[str, Any] = {}
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
-            if not done[0]:  # sub-env 0's keys come before any final keys, as in SyncVectorEnv
-                infos.update(self._info(self.states, self._typed(probs, False)))
-            for i in np.flatnonzero(done):
-                final_info = self._single_info(int(self.states[i]), probs[i])
-                add_info(
-                    infos, {"final_obs": int(self.states[i]), "final_info": final_info}, int(i), self.num_envs
-                )
-            self._restart(done)
-            probs = probs.copy()
-            probs[done] = self.reset_prob
-            infos.update(self._info(self.states, self._typed(probs, bool(done[0]))))
-        else:
-            infos = self._info(self.states, self._typed(probs, bool(resetting[0])))
-        self.end_step(done)
-        return self.states.copy(), rewards, terminated, truncated, infos
+    def final_observation(self, observation: Any, i: int) -> int:
+        """The state index as the single env returns it: a Python int."""
+        return int(observation[i])
 
-    def _single_info(self, state: int, prob: float) -> dict[str, Any]:
-        return {"prob": float(prob)}
+    def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
+        """``prob`` (the last transition's probability, or the reset's) where reported."""
+        probs = np.where(reset, self.reset_prob, self._probs) * reported
+        # The batched dtype is the type of the first reporting sub-env's value (SyncVectorEnv's
+        # rule); a reset's prob is the int 1 for FrozenLake and CliffWalking.
+        first = int(np.argmax(reported))
+        if isinstance(self.reset_prob, int) and reset[first]:
+            probs = probs.astype(np.int64)
+        return {"prob": probs, "_prob": reported.copy()}
 
     def _load_model(self, i: int) -> None:
         self.model.s = int(self.states[i])
@@ -282,20 +235,15 @@ class TaxiVectorEnv(_TabularBatched):
         self._mask_table = np.array(self.model._masks, dtype=np.int8)
         self.fickle_steps = np.zeros(num_envs, dtype=np.bool_)
 
-    def _info(self, states: np.ndarray, probs: np.ndarray, mask: np.ndarray | None = None) -> dict[str, Any]:
-        reported = np.ones(len(states), dtype=np.bool_) if mask is None else mask
-        action_mask = self._mask_table[states]
-        if mask is not None:
-            action_mask = np.where(mask[:, None], action_mask, 0).astype(np.int8)
+    def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
+        """``prob`` (always float) and the ``action_mask`` of each reporting sub-env's state."""
+        action_mask = self._mask_table[self.states] * reported[:, None].astype(np.int8)
         return {
-            "prob": probs.astype(np.float64),
-            "_prob": reported,
+            "prob": np.where(reset, self.reset_prob, self._probs) * reported,
+            "_prob": reported.copy(),
             "action_mask": action_mask,
             "_action_mask": reported.copy(),
         }
-
-    def _single_info(self, state: int, prob: float) -> dict[str, Any]:
-        return {"prob": float(prob), "action_mask": self._mask_table[state].copy()}
 
     def _reset_extras(self, mask: np.ndarray) -> None:
         model = self.model
@@ -371,14 +319,10 @@ class BlackjackVectorEnv(_Batched):
             aces.append(int(ace))
         return np.array(sums), np.array(showing), np.array(aces)
 
-    def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]]:
-        """Deal new hands at all tables, or those selected by ``options["reset_mask"]``."""
-        mask, _ = self.begin_reset(seed, options)
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Deal new hands at the chosen tables."""
         for i in np.flatnonzero(mask):
             self._deal(int(i))
-        return self._observations(), {}
 
     def _play(self, i: int, action: int) -> tuple[float, bool]:
         player, dealer = self.players[i], self.dealers[i]
@@ -397,39 +341,23 @@ class BlackjackVectorEnv(_Batched):
             reward = 1.5
         return reward, True
 
-    def step(
-        self, actions: Any
-    ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Play every table one step; tables whose hand ended are reset per the mode."""
-        self.check_step_allowed()
-        moves = self._actions(actions).tolist()
+    def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Play one move at every stepping table."""
+        moves = actions.tolist()
         rewards = [0.0] * self.num_envs
         ended = [False] * self.num_envs
-        reset_mask = self.resetting_now()
-        resetting = reset_mask.tolist() if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
-        for i in range(self.num_envs):
-            if resetting is not None and resetting[i]:
-                self._deal(i)
-                continue
+        playing = range(self.num_envs) if stepping is None else np.flatnonzero(stepping).tolist()
+        for i in playing:
             rewards[i], ended[i] = self._play(i, moves[i])
-        self.steps += 1
-        if resetting is not None:
-            self.steps[reset_mask] = 0
-        terminated = np.array(ended)
-        truncated = self.truncations()
-        if resetting is not None:
-            truncated[reset_mask] = False
-        infos: dict[str, Any] = {}
-        done = terminated | truncated
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
-            finals = self._observations()
-            for i in np.flatnonzero(done):
-                final = tuple(int(column[i]) for column in finals)
-                add_info(infos, {"final_obs": final, "final_info": {}}, int(i), self.num_envs)
-                self._deal(int(i))
-                self.steps[i] = 0
-        self.end_step(done)
-        return self._observations(), np.array(rewards), terminated, truncated, infos
+        return np.array(rewards), np.array(ended)
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Player sums, dealer's showing cards, usable aces: one array each."""
+        return self._observations()
+
+    def final_observation(self, observation: Any, i: int) -> tuple[int, ...]:
+        """Table ``i``'s observation as the single env returns it: a tuple of Python ints."""
+        return tuple(int(column[i]) for column in observation)
 
     def _load_model(self, i: int) -> None:
         model = self.model
