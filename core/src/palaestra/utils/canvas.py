@@ -1,19 +1,23 @@
-"""An offscreen pygame canvas for env renderers; pygame is imported only when one is made.
+"""Drawing env frames with pygame: the canvas, and the rendering every drawn env shares.
 
-Environment suites draw their frames with pygame primitives on a :class:`Canvas`, which
-shows them in a window (``human``) or returns them as ``uint8`` arrays (``rgb_array``).
+An env that draws its frames with pygame primitives inherits :class:`CanvasRendering` and
+implements only ``draw(canvas)``: the mixin owns the :class:`Canvas` (an offscreen surface,
+shown in a window titled with the env id for ``human`` and paced at ``render_fps``, or
+returned as ``uint8`` pixels for ``rgb_array``), the install hint when pygame is missing,
+the warning for ``render()`` without a render mode, and ``close``. pygame is imported only
+when the first frame is drawn.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled
 
-__all__ = ["Canvas", "circle", "import_pygame", "polygon", "rotated_box"]
+__all__ = ["Canvas", "CanvasRendering", "circle", "import_pygame", "polygon", "rotated_box"]
 
 INSTALL_HINT = "pip install pygame-ce"
 
@@ -104,3 +108,44 @@ def rotated_box(x0: float, y0: float, length: float, width: float, angle: float)
     half = width / 2
     corners = [(0.0, -half), (length, -half), (length, half), (0.0, half)]
     return [(x0 + px * c - py * s, y0 + px * s + py * c) for px, py in corners]
+
+
+class CanvasRendering:
+    """Mixin for an env whose frames are drawn with pygame primitives.
+
+    The env sets ``render_mode`` and ``metadata["render_fps"]``, says how large a frame is
+    (``canvas_size``, a class attribute or property) and which command installs pygame for
+    it (``render_install_hint``), and implements :meth:`draw`. Drawing reads the env's
+    state and must never change it.
+    """
+
+    canvas_size: ClassVar[tuple[int, int]] = (600, 400)
+    render_install_hint: ClassVar[str] = INSTALL_HINT
+    _canvas: Canvas | None = None
+
+    def draw(self, canvas: Canvas) -> bool:
+        """Draw the current state on ``canvas``; False when there is nothing to draw yet."""
+        raise NotImplementedError
+
+    def render(self) -> Any:
+        """The frame as ``uint8`` pixels (``rgb_array``), or shown in a window (``human``)."""
+        env: Any = self
+        if env.render_mode is None:
+            from palaestra.utils.suite import warn_no_render_mode
+
+            warn_no_render_mode(self)
+            return None
+        if self._canvas is None:
+            width, height = self.canvas_size
+            title = env.spec.id if env.spec is not None else type(self).__name__
+            fps = env.metadata.get("render_fps") or 30
+            self._canvas = Canvas(width, height, env.render_mode, fps, title, self.render_install_hint)
+        if not self.draw(self._canvas):
+            return None
+        return self._canvas.present()
+
+    def close(self) -> None:
+        """Close the window, if one is open, and let the canvas go."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None

@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CarRacingPainter", "draw_bipedal_walker", "draw_lunar_lander"]
+from palaestra_box2d import _lander_scene as lander
+from palaestra_box2d import _walker_scene as walker
+
+__all__ = ["INSTALL_HINT", "CarRacingPainter", "draw_bipedal_walker", "draw_lunar_lander"]
+
+#: How to get pygame for this suite's pictures.
+INSTALL_HINT = 'pip install "palaestra[box2d]"  (or: pip install pygame-ce)'
+
 
 SKY = (12, 14, 40)
 GROUND = (205, 205, 215)
@@ -33,35 +40,26 @@ def _body_outline(body: Any) -> list[tuple[float, float]]:
     return [tuple(transform * v) for v in body.fixtures[0].shape.vertices]
 
 
-def draw_lunar_lander(canvas: Any, env: Any) -> np.ndarray | None:
+def draw_lunar_lander(canvas: Any, env: Any) -> None:
     """Draw one LunarLander frame: sky, moon surface, pad flags, exhaust, lander."""
-    from palaestra_box2d.lunar_lander import FPS, SCALE, H, W
-
     pygame = canvas.pygame
     canvas.surface.fill(SKY)
-    ground = [(0.0, 0.0), *env.terrain, (W, 0.0)]
-    _world_polygon(canvas, ground, SCALE, GROUND, GROUND_EDGE)
+    ground = [(0.0, 0.0), *env.terrain, (lander.W, 0.0)]
+    _world_polygon(canvas, ground, lander.SCALE, GROUND, GROUND_EDGE)
     for x in (env.helipad_x1, env.helipad_x2):
-        base = canvas.to_screen(x * SCALE, env.helipad_y * SCALE)
+        base = canvas.to_screen(x * lander.SCALE, env.helipad_y * lander.SCALE)
         top = (base[0], base[1] - 50)
         pygame.draw.line(canvas.surface, POLE, base, top, 2)
         pygame.draw.polygon(canvas.surface, FLAG, [top, (top[0], top[1] + 10), (top[0] + 24, top[1] + 5)])
-    survivors = []
-    for puff in env.particles:  # exhaust drifts, cools and fades
-        x, y, vx, vy, ttl = puff
+    for x, y, _, _, ttl in env.particles:  # the exhaust, hotter while fresh
         heat = max(0.2, min(1.0, ttl))
         color = (255, int(80 + 150 * heat), int(40 * heat))
         pygame.draw.circle(
-            canvas.surface, color, canvas.to_screen(x * SCALE, y * SCALE), max(1.0, 3.0 * heat)
+            canvas.surface, color, canvas.to_screen(x * lander.SCALE, y * lander.SCALE), max(1.0, 3.0 * heat)
         )
-        puff[0], puff[1], puff[3], puff[4] = x + vx / FPS, y + vy / FPS, vy - 2.0 / FPS, ttl - 0.15
-        if puff[4] > 0 and 0 <= puff[1] <= H:
-            survivors.append(puff)
-    env.particles = survivors
     if env.lander is not None:
         for body in (*env.legs, env.lander):
-            _world_polygon(canvas, _body_outline(body), SCALE, HULL, HULL_EDGE)
-    return canvas.present()  # type: ignore[no-any-return]
+            _world_polygon(canvas, _body_outline(body), lander.SCALE, HULL, HULL_EDGE)
 
 
 TERRAIN_FILL = (90, 140, 70)
@@ -75,49 +73,46 @@ LEG_NEAR = (150, 60, 120)
 LEG_FAR = (100, 40, 80)
 
 
-def draw_bipedal_walker(canvas: Any, env: Any) -> np.ndarray | None:
+def draw_bipedal_walker(canvas: Any, env: Any) -> None:
     """Draw one BipedalWalker frame, scrolled to follow the walker."""
-    from palaestra_box2d.bipedal_walker import SCALE, TERRAIN_HEIGHT, TERRAIN_STEP, VIEWPORT_W
-
     pygame = canvas.pygame
-    offset = env.scroll * SCALE
-    left, right = env.scroll, env.scroll + VIEWPORT_W / SCALE
+    offset = env.scroll * walker.SCALE
+    left, right = env.scroll, env.scroll + walker.VIEWPORT_W / walker.SCALE
 
     def shifted(points: Any) -> list[tuple[float, float]]:
         return [(x - env.scroll, y) for x, y in points]
 
     canvas.surface.fill(WALKER_SKY)
     for poly, x1, x2 in env.cloud_poly:  # clouds drift at half the scroll speed
-        if x2 < left / 2 or x1 > right / 2 + 2 * VIEWPORT_W / SCALE:
+        if x2 < left / 2 or x1 > right / 2 + 2 * walker.VIEWPORT_W / walker.SCALE:
             continue
         cloud = [(x - env.scroll / 2, y) for x, y in poly]
-        _world_polygon(canvas, cloud, SCALE, CLOUD, CLOUD)
+        _world_polygon(canvas, cloud, walker.SCALE, CLOUD, CLOUD)
     for poly in env.terrain_poly:
         if poly[1][0] < left or poly[0][0] > right:
             continue
-        _world_polygon(canvas, shifted(poly), SCALE, TERRAIN_FILL, TERRAIN_EDGE)
+        _world_polygon(canvas, shifted(poly), walker.SCALE, TERRAIN_FILL, TERRAIN_EDGE)
     for body in env.terrain:  # stumps, stairs and pits are polygon bodies
         shape = body.fixtures[0].shape
         if isinstance(shape, type(env._block.shape)):
             vertices = [tuple(body.transform * v) for v in shape.vertices]
             if max(v[0] for v in vertices) >= left and min(v[0] for v in vertices) <= right:
-                _world_polygon(canvas, shifted(vertices), SCALE, OBSTACLE, OBSTACLE_EDGE)
-    flag_x = TERRAIN_STEP * 3 * SCALE - offset
-    base = canvas.to_screen(flag_x, TERRAIN_HEIGHT * SCALE)
+                _world_polygon(canvas, shifted(vertices), walker.SCALE, OBSTACLE, OBSTACLE_EDGE)
+    flag_x = walker.TERRAIN_STEP * 3 * walker.SCALE - offset
+    base = canvas.to_screen(flag_x, walker.TERRAIN_HEIGHT * walker.SCALE)
     pygame.draw.line(canvas.surface, (20, 20, 20), base, (base[0], base[1] - 50), 2)
     pygame.draw.polygon(
         canvas.surface, FLAG, [(base[0], base[1] - 50), (base[0], base[1] - 40), (base[0] + 25, base[1] - 45)]
     )
     if env.hull is not None:
         for lidar in env.lidar:
-            start = canvas.to_screen((lidar.p1[0] - env.scroll) * SCALE, lidar.p1[1] * SCALE)
-            end = canvas.to_screen((lidar.p2[0] - env.scroll) * SCALE, lidar.p2[1] * SCALE)
+            start = canvas.to_screen((lidar.p1[0] - env.scroll) * walker.SCALE, lidar.p1[1] * walker.SCALE)
+            end = canvas.to_screen((lidar.p2[0] - env.scroll) * walker.SCALE, lidar.p2[1] * walker.SCALE)
             pygame.draw.line(canvas.surface, LIDAR, start, end, 1)
         for i, body in enumerate(env.legs):
             color = LEG_FAR if i < 2 else LEG_NEAR
-            _world_polygon(canvas, shifted(_body_outline(body)), SCALE, color, HULL_EDGE)
-        _world_polygon(canvas, shifted(_body_outline(env.hull)), SCALE, HULL, HULL_EDGE)
-    return canvas.present()  # type: ignore[no-any-return]
+            _world_polygon(canvas, shifted(_body_outline(body)), walker.SCALE, color, HULL_EDGE)
+        _world_polygon(canvas, shifted(_body_outline(env.hull)), walker.SCALE, HULL, HULL_EDGE)
 
 
 class CarRacingPainter:
@@ -129,7 +124,6 @@ class CarRacingPainter:
 
     def __init__(self) -> None:
         from palaestra.utils.canvas import import_pygame
-        from palaestra_box2d._render import INSTALL_HINT
 
         self.pygame = import_pygame(INSTALL_HINT)
         self.surfaces: dict[tuple[int, int], Any] = {}

@@ -14,13 +14,14 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.utils import EzPickle
-from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra.utils.canvas import CanvasRendering
+from palaestra.utils.suite import invalid_action
+from palaestra_box2d._drawing import INSTALL_HINT, draw_bipedal_walker
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._walker_scene import FPS, SCALE, TERRAIN_HEIGHT, TERRAIN_STEP, VIEWPORT_H, VIEWPORT_W
 
 __all__ = ["BipedalWalker"]
 
-FPS = 50
-SCALE = 30.0
 MOTORS_TORQUE = 80
 SPEED_HIP = 4
 SPEED_KNEE = 6
@@ -29,10 +30,7 @@ INITIAL_RANDOM = 5
 HULL_POLY = ((-30, 9), (6, 9), (34, 1), (34, -8), (-30, -8))
 LEG_DOWN = -8 / SCALE
 LEG_W, LEG_H = 8 / SCALE, 34 / SCALE
-VIEWPORT_W, VIEWPORT_H = 600, 400
-TERRAIN_STEP = 14 / SCALE
 TERRAIN_LENGTH = 200  # points
-TERRAIN_HEIGHT = VIEWPORT_H / SCALE / 4
 TERRAIN_GRASS = 10  # how long grass spells last, at most
 TERRAIN_STARTPAD = 20  # flat points at the start
 FRICTION = 2.5
@@ -92,7 +90,7 @@ class _Lidar(Box2D.b2RayCastCallback):  # type: ignore[misc]
         return fraction  # clip the ray here; nearer hits may follow
 
 
-class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
+class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
     """Walk to the far end of the terrain without falling.
 
     Observation (float32, 24): hull angle and angular velocity, hull x/y velocity, angle
@@ -110,6 +108,8 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
     snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    canvas_size = (VIEWPORT_W, VIEWPORT_H)
+    render_install_hint = INSTALL_HINT
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         EzPickle.__init__(self, render_mode, hardcore)
@@ -151,7 +151,6 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
         self.observation_space = spaces.Box(low, high)
         self.action_space = spaces.Box(np.full(4, -1, dtype=np.float32), np.full(4, 1, dtype=np.float32))
         self.lidar = [_Lidar() for _ in range(10)]
-        self._canvas: Any = None
 
     # -- episode ---------------------------------------------------------------------
 
@@ -358,21 +357,12 @@ class BipedalWalker(Env[np.ndarray, np.ndarray], EzPickle):
 
     # -- rendering -------------------------------------------------------------------
 
-    def render(self) -> np.ndarray | None:
-        """Draw sky, clouds, terrain, the walker and its lidar, following the walker."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        from palaestra_box2d._drawing import draw_bipedal_walker
-        from palaestra_box2d._render import Canvas
-
-        if self._canvas is None:
-            self._canvas = Canvas(VIEWPORT_W, VIEWPORT_H, self.render_mode, FPS, "BipedalWalker")
-        return draw_bipedal_walker(self._canvas, self)
+    def draw(self, canvas: Any) -> bool:
+        """Sky, clouds, terrain, the walker and its lidar, following the walker."""
+        draw_bipedal_walker(canvas, self)
+        return True
 
     def close(self) -> None:
         """Close the window and destroy the bodies."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+        super().close()
         self._destroy()

@@ -16,7 +16,9 @@ import numpy as np
 from palaestra import Env, spaces
 from palaestra.error import InvalidAction
 from palaestra.utils import EzPickle
+from palaestra.utils.canvas import Canvas
 from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra_box2d._drawing import INSTALL_HINT
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d.car_dynamics import Car
 
@@ -416,10 +418,9 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
             return self._draw(STATE_W, STATE_H, indicators=True)
         if self.render_mode == "rgb_array":
             return self._draw(VIDEO_W, VIDEO_H, indicators=True)
-        from palaestra_box2d._render import Canvas
-
         if self._canvas is None:
-            self._canvas = Canvas(WINDOW_W, WINDOW_H, "human", FPS, "CarRacing")
+            title = self.spec.id if self.spec is not None else "CarRacing"
+            self._canvas = Canvas(WINDOW_W, WINDOW_H, "human", FPS, title, INSTALL_HINT)
         frame = self._draw(WINDOW_W, WINDOW_H, indicators=True)
         self._canvas.surface.blit(self._canvas.pygame.surfarray.make_surface(frame.swapaxes(0, 1)), (0, 0))
         self._canvas.present()

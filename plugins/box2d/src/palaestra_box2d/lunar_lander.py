@@ -15,13 +15,14 @@ import numpy as np
 
 from palaestra import Env, logger, spaces
 from palaestra.utils import EzPickle
-from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra.utils.canvas import CanvasRendering
+from palaestra.utils.suite import invalid_action
+from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._lander_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W, H, W
 
 __all__ = ["LunarLander"]
 
-FPS = 50
-SCALE = 30.0  # pixels per metre
 MAIN_ENGINE_POWER = 13.0
 SIDE_ENGINE_POWER = 0.6
 INITIAL_RANDOM = 1000.0  # bound of the random push at the start
@@ -33,8 +34,6 @@ SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14, 12
 LEG_AWAY, LEG_DOWN = 20, 18
 LEG_W, LEG_H = 2, 8
 LEG_SPRING_TORQUE = 40
-VIEWPORT_W, VIEWPORT_H = 600, 400
-W, H = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
 CHUNKS = 11
 HALF_W, HALF_H = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
@@ -66,7 +65,7 @@ class _Contacts(ContactListener):
                 leg.ground_contact = False
 
 
-class LunarLander(Env[np.ndarray, Any], EzPickle):
+class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
     """Land on the pad at (0, 0) using the main engine and two side engines.
 
     Observation (float32, 8): x and y relative to the pad, x and y velocity, angle,
@@ -89,6 +88,8 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
     snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    canvas_size = (VIEWPORT_W, VIEWPORT_H)
+    render_install_hint = INSTALL_HINT
 
     def __init__(
         self,
@@ -130,7 +131,6 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
         self.particles: list[list[float]] = []  # flame puffs, drawn only: [x, y, vx, vy, ttl]
         self.game_over = False
         self.prev_shaping: float | None = None
-        self._canvas: Any = None
 
     # -- episode ---------------------------------------------------------------------
 
@@ -248,6 +248,8 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
             raise RuntimeError("LunarLander.step called before reset; call env.reset() first.")
         if self.enable_wind:
             self._apply_wind()
+        if self.particles:
+            self._age_particles()
         if action.__class__ in _DISCRETE and 0 <= action <= 3 and not self.continuous:
             m_power, s_power, direction = _DISCRETE_THROTTLES[action]
         else:
@@ -322,23 +324,24 @@ class LunarLander(Env[np.ndarray, Any], EzPickle):
     def _puff(self, at: tuple[float, float], vx: float, vy: float, ttl: float) -> None:
         self.particles.append([at[0], at[1], vx, vy, ttl])
 
-    def render(self) -> np.ndarray | None:
-        """Draw the moon, the pad, the lander and its exhaust."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        from palaestra_box2d._drawing import draw_lunar_lander
-        from palaestra_box2d._render import Canvas
+    def _age_particles(self) -> None:
+        """The exhaust drifts, cools and fades: one step's worth (puffs off screen or cold go)."""
+        survivors = []
+        for puff in self.particles:
+            x, y, vx, vy, ttl = puff
+            puff[0], puff[1], puff[3], puff[4] = x + vx / FPS, y + vy / FPS, vy - 2.0 / FPS, ttl - 0.15
+            if puff[4] > 0 and 0 <= puff[1] <= H:
+                survivors.append(puff)
+        self.particles = survivors
 
-        if self._canvas is None:
-            self._canvas = Canvas(VIEWPORT_W, VIEWPORT_H, self.render_mode, FPS, "LunarLander")
-        return draw_lunar_lander(self._canvas, self)
+    def draw(self, canvas: Any) -> bool:
+        """The moon, the pad, the lander and its exhaust."""
+        draw_lunar_lander(canvas, self)
+        return True
 
     def close(self) -> None:
         """Close the window and release the world."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+        super().close()
         self._destroy()
 
 

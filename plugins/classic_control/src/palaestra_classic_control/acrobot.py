@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra_classic_control._common import invalid_action, parse_reset_bounds, warn_no_render_mode
+from palaestra.utils.canvas import CanvasRendering
+from palaestra_classic_control._common import invalid_action, parse_reset_bounds
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot
 from palaestra_classic_control._ops import SCALAR, Ops
 
 __all__ = ["AcrobotEnv", "bound", "dsdt", "initial_state", "observation", "rk4", "step_state", "wrap"]
@@ -96,7 +98,7 @@ def observation(theta1: Any, theta2: Any, omega1: Any, omega2: Any, cos: Any, si
     return np.array([cos(theta1), sin(theta1), cos(theta2), sin(theta2), omega1, omega2], dtype=np.float32)
 
 
-class AcrobotEnv(Env[np.ndarray, int]):
+class AcrobotEnv(CanvasRendering, Env[np.ndarray, int]):
     """The acrobot of Sutton (1996), with the book's dynamics.
 
     Observation (float32): cos and sin of both joint angles and both angular velocities.
@@ -110,6 +112,8 @@ class AcrobotEnv(Env[np.ndarray, int]):
     snapshot_fields = ("state",)
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
+    render_install_hint = INSTALL_HINT
+    canvas_size = (500, 500)
 
     # The physical model (class attributes, as in Gymnasium 1.4.0, so they can be changed).
     LINK_MASS_1 = LINK_MASS_2 = 1.0
@@ -127,7 +131,6 @@ class AcrobotEnv(Env[np.ndarray, int]):
 
     def __init__(self, render_mode: str | None = None) -> None:
         self.render_mode = render_mode
-        self._canvas: Any = None
         high = np.array([1.0, 1.0, 1.0, 1.0, self.MAX_VEL_1, self.MAX_VEL_2], dtype=np.float32)
         self.observation_space = spaces.Box(low=-high, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(3)
@@ -160,26 +163,9 @@ class AcrobotEnv(Env[np.ndarray, int]):
             self.render()
         return observation(t1, t2, v1, v2, cos, sin), reward, terminated, False, {}
 
-    def render(self) -> np.ndarray | None:
-        """Draw both links and the goal height."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        if self._canvas is None:
-            from palaestra_classic_control._render import Canvas
-
-            self._canvas = Canvas(
-                self.SCREEN_DIM, self.SCREEN_DIM, self.render_mode, self.metadata["render_fps"], "Acrobot"
-            )
+    def draw(self, canvas: Any) -> bool:
+        """Both links and the goal height."""
         if self.state is None:
-            return None
-        from palaestra_classic_control._drawing import draw_acrobot
-
-        draw_acrobot(self._canvas, float(self.state[0]), float(self.state[1]), self.LINK_LENGTH_1)
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+            return False
+        draw_acrobot(canvas, float(self.state[0]), float(self.state[1]), self.LINK_LENGTH_1)
+        return True

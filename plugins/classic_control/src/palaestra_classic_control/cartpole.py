@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, logger, spaces
+from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control._common import (
     Constant,
     invalid_action,
     parse_reset_bounds,
-    warn_no_render_mode,
 )
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_cartpole
 
 __all__ = ["PHYSICS", "CartPoleEnv", "failed", "integrate", "observation_bounds"]
 
@@ -101,7 +102,7 @@ def dynamics_constants(env: Any) -> tuple[Any, ...]:
     )
 
 
-class CartPoleEnv(Env[np.ndarray, int]):
+class CartPoleEnv(CanvasRendering, Env[np.ndarray, int]):
     """The cart-pole system of Barto, Sutton and Anderson (1983).
 
     Observation (float32): cart position, cart velocity, pole angle, pole angular velocity.
@@ -120,6 +121,7 @@ class CartPoleEnv(Env[np.ndarray, int]):
     snapshot_fields = ("_s", "steps_beyond_terminated")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
+    render_install_hint = INSTALL_HINT
 
     gravity = Constant()
     masscart = Constant()
@@ -142,7 +144,6 @@ class CartPoleEnv(Env[np.ndarray, int]):
         self.render_mode = render_mode
         self.screen_width = 600
         self.screen_height = 400
-        self._canvas: Any = None
         self._s: tuple[float, float, float, float] | None = None
         self.steps_beyond_terminated: int | None = None
 
@@ -214,30 +215,14 @@ class CartPoleEnv(Env[np.ndarray, int]):
             self.render()
         return np.array(self._s, dtype=np.float32), {}
 
-    def render(self) -> np.ndarray | None:
-        """Draw the track, the cart and the pole."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        if self._canvas is None:
-            from palaestra_classic_control._render import Canvas
+    @property
+    def canvas_size(self) -> tuple[int, int]:  # type: ignore[override]
+        """The frame's size (``screen_width`` x ``screen_height``)."""
+        return self.screen_width, self.screen_height
 
-            self._canvas = Canvas(
-                self.screen_width,
-                self.screen_height,
-                self.render_mode,
-                self.metadata["render_fps"],
-                "CartPole",
-            )
+    def draw(self, canvas: Any) -> bool:
+        """The track, the cart and the pole."""
         if self._s is None:
-            return None
-        from palaestra_classic_control._drawing import draw_cartpole
-
-        draw_cartpole(self._canvas, self._s[0], self._s[2], self.x_threshold, self.length)
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+            return False
+        draw_cartpole(canvas, self._s[0], self._s[2], self.x_threshold, self.length)
+        return True

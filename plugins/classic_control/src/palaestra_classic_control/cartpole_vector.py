@@ -11,8 +11,7 @@ from palaestra.error import InvalidAction
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import parse_reset_bounds
-from palaestra_classic_control._drawing import draw_cartpole
-from palaestra_classic_control._render import INSTALL_HINT
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_cartpole
 from palaestra_classic_control.cartpole import PHYSICS, dynamics_constants, observation_bounds
 
 __all__ = ["CartPoleVectorEnv"]

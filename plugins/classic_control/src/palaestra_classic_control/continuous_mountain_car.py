@@ -9,13 +9,14 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
+from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import (
     Constant,
     invalid_action,
     parse_reset_bounds,
-    warn_no_render_mode,
 )
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
 
 __all__ = ["Continuous_MountainCarEnv"]
 
@@ -35,7 +36,7 @@ _CONSTANTS = (
 )
 
 
-class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
+class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
     """The mountain car with a force in ``[-1, 1]``.
 
     Reward: +100 on reaching the flag (position >= 0.45 with velocity >= ``goal_velocity``)
@@ -53,6 +54,7 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     snapshot_fields = ("state", "_own_state")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    render_install_hint = INSTALL_HINT
 
     min_action = Constant()
     max_action = Constant()
@@ -77,7 +79,6 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
         self.render_mode = render_mode
         self.screen_width = 600
         self.screen_height = 400
-        self._canvas: Any = None
         self.action_space = spaces.Box(
             low=self.min_action, high=self.max_action, shape=(1,), dtype=np.float32
         )
@@ -186,32 +187,11 @@ class Continuous_MountainCarEnv(Env[np.ndarray, np.ndarray]):
     def _height(self, xs: Any) -> Any:
         return np.sin(3 * xs) * 0.45 + 0.55
 
-    def render(self) -> np.ndarray | None:
-        """Draw the valley, the car and the flag."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        if self._canvas is None:
-            from palaestra_classic_control._render import Canvas
-
-            self._canvas = Canvas(
-                self.screen_width,
-                self.screen_height,
-                self.render_mode,
-                self.metadata["render_fps"],
-                "MountainCarContinuous",
-            )
+    def draw(self, canvas: Any) -> bool:
+        """The valley, the car and the flag."""
         if self.state is None:
-            return None
-        from palaestra_classic_control._drawing import draw_mountain_car
-
+            return False
         draw_mountain_car(
-            self._canvas, float(self.state[0]), self.min_position, self.max_position, self.goal_position
+            canvas, float(self.state[0]), self.min_position, self.max_position, self.goal_position
         )
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+        return True

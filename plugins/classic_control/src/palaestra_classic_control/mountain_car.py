@@ -7,12 +7,13 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
+from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control._common import (
     Constant,
     invalid_action,
     parse_reset_bounds,
-    warn_no_render_mode,
 )
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
 from palaestra_classic_control._ops import SCALAR, Ops
 
 __all__ = ["MountainCarEnv", "dynamics", "initial_position"]
@@ -73,7 +74,7 @@ def constants(env: Any) -> tuple[Any, ...]:
     )
 
 
-class MountainCarEnv(Env[np.ndarray, int]):
+class MountainCarEnv(CanvasRendering, Env[np.ndarray, int]):
     """The mountain car of Moore (1990), with discrete actions.
 
     Observation (float32): position in ``[-1.2, 0.6]`` and velocity in ``[-0.07, 0.07]``.
@@ -88,6 +89,7 @@ class MountainCarEnv(Env[np.ndarray, int]):
     snapshot_fields = ("_s",)
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    render_install_hint = INSTALL_HINT
     screen_width, screen_height = 600, 400
     # The valley, the car's limits and its engine (an env's own values can be changed).
     min_position = Constant()
@@ -105,7 +107,6 @@ class MountainCarEnv(Env[np.ndarray, int]):
         self.render_mode = render_mode
         self.low = np.array([self.min_position, -self.max_speed], dtype=np.float32)
         self.high = np.array([self.max_position, self.max_speed], dtype=np.float32)
-        self._canvas: Any = None
         self.action_space = spaces.Discrete(3)
         self.observation_space = spaces.Box(self.low, self.high, dtype=np.float32)
         self._s: tuple[float, float] | None = None
@@ -152,30 +153,9 @@ class MountainCarEnv(Env[np.ndarray, int]):
     def _height(self, xs: Any) -> Any:
         return np.sin(3 * xs) * 0.45 + 0.55
 
-    def render(self) -> np.ndarray | None:
-        """Draw the valley, the car and the flag."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        if self._canvas is None:
-            from palaestra_classic_control._render import Canvas
-
-            self._canvas = Canvas(
-                self.screen_width,
-                self.screen_height,
-                self.render_mode,
-                self.metadata["render_fps"],
-                "MountainCar",
-            )
+    def draw(self, canvas: Any) -> bool:
+        """The valley, the car and the flag."""
         if self._s is None:
-            return None
-        from palaestra_classic_control._drawing import draw_mountain_car
-
-        draw_mountain_car(self._canvas, self._s[0], self.min_position, self.max_position, self.goal_position)
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+            return False
+        draw_mountain_car(canvas, self._s[0], self.min_position, self.max_position, self.goal_position)
+        return True

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra_classic_control._common import invalid_action, to_float, warn_no_render_mode
+from palaestra.utils.canvas import CanvasRendering
+from palaestra_classic_control._common import invalid_action, to_float
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_pendulum
 from palaestra_classic_control._ops import SCALAR, Ops
 
 __all__ = ["PendulumEnv", "angle_normalize", "dynamics", "initial_state"]
@@ -58,7 +60,7 @@ def initial_state(rng: np.random.Generator, options: dict[str, Any] | None) -> l
     return rng.uniform(low=-high, high=high).tolist()  # type: ignore[no-any-return]
 
 
-class PendulumEnv(Env[np.ndarray, np.ndarray]):
+class PendulumEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
     """The inverted pendulum swing-up.
 
     Observation (float32): ``cos(theta)``, ``sin(theta)``, angular velocity.
@@ -74,6 +76,8 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
     snapshot_fields = ("_s", "last_u")  # last_u: the torque arrow in renders
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    render_install_hint = INSTALL_HINT
+    canvas_size = (500, 500)
     # A unit mass on a massless unit rod, integrated every 0.05 s; only gravity varies.
     m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (Gymnasium 1.4.0's attribute name)
     max_speed, max_torque = 8, 2.0
@@ -82,7 +86,6 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
         self.g = g
         self.render_mode = render_mode
-        self._canvas: Any = None
         high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
         self.action_space = spaces.Box(
             low=-self.max_torque, high=self.max_torque, shape=(1,), dtype=np.float32
@@ -145,26 +148,9 @@ class PendulumEnv(Env[np.ndarray, np.ndarray]):
         theta, thetadot = self._s  # type: ignore[misc]
         return np.array((math.cos(theta), math.sin(theta), thetadot), dtype=np.float32)
 
-    def render(self) -> np.ndarray | None:
-        """Draw the rod and the last torque."""
-        if self.render_mode is None:
-            warn_no_render_mode(self)
-            return None
-        if self._canvas is None:
-            from palaestra_classic_control._render import Canvas
-
-            self._canvas = Canvas(
-                self.screen_dim, self.screen_dim, self.render_mode, self.metadata["render_fps"], "Pendulum"
-            )
+    def draw(self, canvas: Any) -> bool:
+        """The rod and the last torque."""
         if self._s is None:
-            return None
-        from palaestra_classic_control._drawing import draw_pendulum
-
-        draw_pendulum(self._canvas, self._s[0], None if self.last_u is None else float(self.last_u))
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+            return False
+        draw_pendulum(canvas, self._s[0], None if self.last_u is None else float(self.last_u))
+        return True

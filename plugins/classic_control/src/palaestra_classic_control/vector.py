@@ -17,9 +17,8 @@ from palaestra import spaces
 from palaestra.error import InvalidAction
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_classic_control import acrobot, mountain_car, pendulum
-from palaestra_classic_control._drawing import draw_acrobot, draw_mountain_car, draw_pendulum
+from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot, draw_mountain_car, draw_pendulum
 from palaestra_classic_control._ops import ARRAY
-from palaestra_classic_control._render import INSTALL_HINT
 from palaestra_classic_control.acrobot import AcrobotEnv
 from palaestra_classic_control.cartpole_vector import CartPoleVectorEnv
 from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv

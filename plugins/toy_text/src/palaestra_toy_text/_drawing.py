@@ -8,7 +8,7 @@ import numpy as np
 
 from palaestra.utils.canvas import Canvas
 
-__all__ = ["draw_blackjack", "draw_cliff", "draw_frozen_lake", "draw_taxi", "get_canvas"]
+__all__ = ["INSTALL_HINT", "draw_blackjack", "draw_cliff", "draw_frozen_lake", "draw_taxi"]
 
 INSTALL_HINT = 'pip install "palaestra-toy-text[render]"  (or: pip install pygame-ce)'
 ICE = (206, 232, 245)
@@ -21,15 +21,6 @@ CLIFF = (90, 70, 55)
 FELT = (40, 120, 70)
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
-
-
-def get_canvas(
-    canvas: Canvas | None, size: tuple[int, int], render_mode: str, fps: float, caption: str
-) -> Canvas:
-    """The env's canvas, made on first use."""
-    if canvas is None:
-        canvas = Canvas(size[0], size[1], render_mode, fps, caption, install_hint=INSTALL_HINT)
-    return canvas
 
 
 def _text(

@@ -6,8 +6,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from palaestra import Env, logger, spaces
+from palaestra import Env, spaces
 from palaestra.error import InvalidAction
+from palaestra.utils.canvas import CanvasRendering
+from palaestra_toy_text._drawing import INSTALL_HINT
 
 __all__ = ["TabularEnv", "categorical_sample", "colorize"]
 
@@ -29,7 +31,7 @@ def categorical_sample(probabilities: Any, np_random: np.random.Generator) -> in
     return int(np.argmax(cumulative > np_random.random()))
 
 
-class TabularEnv(Env[int, int]):
+class TabularEnv(CanvasRendering, Env[int, int]):
     """A finite MDP given by ``P[s][a] = [(probability, next_state, reward, terminated), ...]``.
 
     Every step draws exactly one uniform number (even for deterministic transitions) and
@@ -38,6 +40,7 @@ class TabularEnv(Env[int, int]):
     """
 
     snapshot_fields: ClassVar[tuple[str, ...]] = ("s", "lastaction")
+    render_install_hint = INSTALL_HINT
 
     def _finalize_tables(self, num_states: int, num_actions: int) -> None:
         """Precompute what :meth:`step` needs; call after filling ``self.P``."""
@@ -109,41 +112,16 @@ class TabularEnv(Env[int, int]):
     def _reset_info(self) -> dict[str, Any]:
         return {"prob": 1}
 
+    @property
+    def canvas_size(self) -> tuple[int, int]:  # type: ignore[override]
+        """The frame's size (``window_size``)."""
+        return self.window_size  # type: ignore[attr-defined,no-any-return]
+
     def render(self) -> Any:
-        """Text for ``ansi``, else a frame drawn by :meth:`_draw` (shown for ``human``)."""
-        if self.render_mode is None:
-            self._warn_no_render_mode()
-            return None
+        """Text for ``ansi``, else a frame drawn by :meth:`draw` (shown for ``human``)."""
         if self.render_mode == "ansi":
             return self._render_text()
-        from palaestra_toy_text._drawing import get_canvas
-
-        self._canvas = get_canvas(
-            getattr(self, "_canvas", None),
-            self.window_size,
-            self.render_mode,
-            self.metadata["render_fps"],
-            type(self).__name__.removesuffix("Env"),
-        )
-        self._draw(self._canvas)
-        return self._canvas.present()
+        return super().render()
 
     def _render_text(self) -> str:
         raise NotImplementedError
-
-    def _draw(self, canvas: Any) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Close the render window."""
-        canvas = getattr(self, "_canvas", None)
-        if canvas is not None:
-            canvas.close()
-            self._canvas = None
-
-    def _warn_no_render_mode(self) -> None:
-        env_id = self.spec.id if self.spec is not None else type(self).__name__
-        logger.warn(
-            "You are calling render method without specifying any render mode. You can specify the "
-            f'render_mode at initialization, e.g. palaestra.make("{env_id}", render_mode="rgb_array")'
-        )

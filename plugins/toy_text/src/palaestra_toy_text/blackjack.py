@@ -8,6 +8,8 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import InvalidAction
+from palaestra.utils.canvas import CanvasRendering
+from palaestra_toy_text._drawing import INSTALL_HINT, draw_blackjack
 
 __all__ = ["BlackjackEnv", "is_natural", "score", "sum_hand", "usable_ace"]
 
@@ -39,7 +41,7 @@ def is_natural(hand: list[int]) -> bool:
     return sorted(hand) == [1, 10]
 
 
-class BlackjackEnv(Env[tuple[int, int, int], int]):
+class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], int]):
     """Blackjack against a dealer who draws until 17, as in Sutton & Barto (example 5.1).
 
     Observation: ``(player sum, dealer's showing card, usable ace)``. Actions: 0 stick,
@@ -57,6 +59,8 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
     snapshot_fields = ("player", "dealer", "dealer_top_card_suit", "dealer_top_card_value_str")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    canvas_size = (384, 376)
+    render_install_hint = INSTALL_HINT
 
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
         self.action_space = spaces.Discrete(2)
@@ -68,7 +72,6 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
         self.dealer: list[int] = []
         self.dealer_top_card_suit = ""  # drawn at reset
         self.dealer_top_card_value_str = ""
-        self._canvas: Any = None
 
     def _draw(self) -> int:
         # The same draw as ``np_random.choice(DECK)``, without converting the list each time.
@@ -129,28 +132,10 @@ class BlackjackEnv(Env[tuple[int, int, int], int]):
             self.render()
         return self._get_obs(), {}
 
-    def render(self) -> Any:
+    def draw(self, canvas: Any) -> bool:
         """The table: the dealer's card, the player's sum and usable ace."""
-        if self.render_mode is None:
-            from palaestra import logger
-
-            logger.warn(
-                'You are calling render method without specifying any render mode, e.g. render_mode="rgb_array"'
-            )
-            return None
-        from palaestra_toy_text._drawing import draw_blackjack, get_canvas
-
-        self._canvas = get_canvas(
-            self._canvas, (384, 376), self.render_mode, self.metadata["render_fps"], "Blackjack"
-        )
         player_sum, showing, ace = self._get_obs()
         draw_blackjack(
-            self._canvas, player_sum, showing, ace, self.dealer_top_card_value_str, self.dealer_top_card_suit
+            canvas, player_sum, showing, ace, self.dealer_top_card_value_str, self.dealer_top_card_suit
         )
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the render window."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+        return True

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra_toy_text._drawing import draw_cliff
 from palaestra_toy_text._tabular import TabularEnv
 
 __all__ = ["CliffWalkingEnv"]
@@ -43,7 +44,6 @@ class CliffWalkingEnv(TabularEnv):
         self.render_mode = render_mode
         self.cell_size = (64, 64)
         self.window_size = (self.shape[1] * self.cell_size[1], self.shape[0] * self.cell_size[0])
-        self._canvas: Any = None
 
     def _state_transitions(self, s: int) -> dict[int, list[Any]]:
         position = np.unravel_index(s, self.shape)
@@ -62,10 +62,10 @@ class CliffWalkingEnv(TabularEnv):
                 outcomes.append((1 / len(moves), new_state, -1, (row, col) == (3, 11)))
         return outcomes
 
-    def _draw(self, canvas: Any) -> None:
-        from palaestra_toy_text._drawing import draw_cliff
-
+    def draw(self, canvas: Any) -> bool:
+        """The grid, the cliff and the walker."""
         draw_cliff(canvas, self.shape, self._cliff, self.s, self.cell_size)
+        return True
 
     def _render_text(self) -> str:
         lines = []

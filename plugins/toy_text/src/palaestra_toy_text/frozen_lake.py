@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.utils import seeding
+from palaestra_toy_text._drawing import draw_frozen_lake
 from palaestra_toy_text._tabular import TabularEnv, colorize
 
 __all__ = ["MAPS", "FrozenLakeEnv", "generate_random_map", "is_valid"]
@@ -123,7 +124,6 @@ class FrozenLakeEnv(TabularEnv):
         self.render_mode = render_mode
         self.window_size = (min(64 * self.ncol, 512), min(64 * self.nrow, 512))
         self.cell_size = (self.window_size[0] // self.ncol, self.window_size[1] // self.nrow)
-        self._canvas: Any = None
 
     def _move(self, row: int, col: int, a: int) -> tuple[int, int]:
         if a == LEFT:
@@ -161,10 +161,10 @@ class FrozenLakeEnv(TabularEnv):
                         table[s][a] = [(1.0, *self._outcome(row, col, a, rewards))]
         return table
 
-    def _draw(self, canvas: Any) -> None:
-        from palaestra_toy_text._drawing import draw_frozen_lake
-
+    def draw(self, canvas: Any) -> bool:
+        """The lake, its holes and the goal, and the walker."""
         draw_frozen_lake(canvas, self.desc, self.s, self.lastaction, self.cell_size)
+        return True
 
     def _render_text(self) -> str:
         rows = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]

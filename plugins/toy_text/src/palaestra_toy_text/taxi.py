@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra_toy_text._drawing import draw_taxi
 from palaestra_toy_text._tabular import TabularEnv, colorize
 
 __all__ = ["MAP", "TaxiEnv"]
@@ -83,7 +84,6 @@ class TaxiEnv(TabularEnv):
         self.fickle_step = False
         self.taxi_orientation = 0
         self.window_size = WINDOW_SIZE
-        self._canvas: Any = None
 
     def _build(self, rainy: bool) -> None:
         for row in range(5):
@@ -228,10 +228,10 @@ class TaxiEnv(TabularEnv):
             return self.encode(row, col, passenger, dest)
         return s
 
-    def _draw(self, canvas: Any) -> None:
-        from palaestra_toy_text._drawing import draw_taxi
-
+    def draw(self, canvas: Any) -> bool:
+        """The city, the taxi, the passenger and the destination."""
         draw_taxi(canvas, self, self.decode(self.s))
+        return True
 
     def _render_text(self) -> str:
         out = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]
