@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,3 +204,65 @@ def test_palaestra_list_shows_conflicts(site, isolated, capsys):
         in out
     )
     assert "  Car-v0" in out and "  Cart-v0" not in out
+
+
+def installed_core(site, version):
+    """A palaestra dist-info in the sandbox, so discovery sees that core version installed."""
+    (site / f"palaestra-{version}.dist-info").mkdir()
+    (site / f"palaestra-{version}.dist-info" / "METADATA").write_text(
+        f"Name: palaestra\nVersion: {version}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("requires", "loads"),
+    [
+        ("palaestra>=0.1,<0.2", True),
+        ("palaestra (>=0.1)", True),
+        ("palaestra>=0.2,<0.3", False),
+        ("palaestra==0.0.*", False),
+    ],
+)
+def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, isolated, requires, loads):
+    installed_core(site, "0.1.0")
+    make_dist(
+        site,
+        "pinned-envs",
+        {"pinned": "pinned_envs._hooks"},
+        {
+            "pinned_envs._hooks": hooks_source(
+                'registrar.register("Env-v0", entry_point="pinned_envs.env:CounterEnv")'
+            ),
+            "pinned_envs.env": GOOD_ENV,
+        },
+        requires=requires,
+    )
+    if loads:
+        assert palaestra.make("pinned/Env-v0").spec.id == "pinned/Env-v0"
+        return
+    specifier = requires.removeprefix("palaestra").strip()
+    with pytest.raises(
+        PluginLoadError, match=rf"it needs palaestra {re.escape(specifier)}, and palaestra 0.1.0 is installed"
+    ):
+        palaestra.make("pinned/Env-v0")
+    assert "pinned_envs._hooks" not in sys.modules
+
+
+def test_the_version_comparison_follows_pep_440_for_release_numbers():
+    from palaestra._plugins._compat import incompatibility, palaestra_requirement
+
+    assert (
+        palaestra_requirement("palaestra[render] (>=0.1, <0.2) ; python_version >= '3.10'") == ">=0.1, <0.2"
+    )
+    assert palaestra_requirement("palaestra-toy-text>=1") is None
+    for spec, version, ok in [
+        (">=0.1,<0.2", "0.1.5", True),
+        (">=0.1,<0.2", "0.2.0", False),
+        ("~=0.1.2", "0.1.9", True),
+        ("~=0.1.2", "0.2.0", False),
+        ("==0.1.*", "0.1.7", True),
+        ("!=0.1.0", "0.1.0", False),
+        (">0.1", "0.1.0", False),
+        ("<=1.0", "1.0.0", True),
+    ]:
+        assert (incompatibility(spec, version) is None) is ok, (spec, version)

@@ -5,12 +5,19 @@ imports Gymnasium and registers palaestra's ids there, which palaestra must not 
 when it only discovers what this plugin offers.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from palaestra import hookimpl
+
+if TYPE_CHECKING:
+    from palaestra.plugin import EnvRegistrar
 from palaestra.error import DependencyNotInstalled
 
 
 @hookimpl
-def palaestra_resolve_env(env_id, registrar):  # type: ignore[no-untyped-def]
+def palaestra_resolve_env(env_id: str, registrar: EnvRegistrar) -> None:
     """Register ``gymnasium/<Gymnasium id>`` from Gymnasium's registry when it is asked for."""
     try:
         from palaestra_gymnasium._registries import resolve

@@ -27,7 +27,7 @@ __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 1
+_FORMAT = 2
 
 
 def cache_file(entries: Sequence[str]) -> str | None:
@@ -81,6 +81,7 @@ def _load(path: str, stamps: list[Any]) -> Declarations | None:
             plugins={ns: [PluginRecord(*r) for r in records] for ns, records in data["plugins"].items()},
             names={name: [PluginRecord(*r) for r in records] for name, records in data["names"].items()},
             files=[file for file, _ in data["files"]],
+            core_version=data["core_version"],
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -93,6 +94,7 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "files": _stamps(found.files),
         "plugins": {ns: [_fields(r) for r in records] for ns, records in found.plugins.items()},
         "names": {name: [_fields(r) for r in records] for name, records in found.names.items()},
+        "core_version": found.core_version,
     }
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -105,4 +107,4 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
 
 
 def _fields(record: PluginRecord) -> list[str]:
-    return [record.namespace, record.module, record.distribution, record.version]
+    return [record.namespace, record.module, record.distribution, record.version, record.requires]

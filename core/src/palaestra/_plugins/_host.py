@@ -12,6 +12,7 @@ import pluggy
 
 from palaestra import hookspecs
 from palaestra._markers import PROJECT_NAME
+from palaestra._plugins._compat import incompatibility
 from palaestra._plugins._discovery import (
     Declarations,
     PluginRecord,
@@ -245,6 +246,14 @@ class PluginHost:
             self._failures[namespace] = error
             raise error
         record = records[0]
+        core = self.declarations.core_version
+        reason = incompatibility(record.requires, core) if record.requires and core else None
+        if reason is not None:
+            self._fail(
+                record,
+                "it was built for another palaestra",
+                Error(f"{reason}; install a version of {record.distribution} made for palaestra {core}"),
+            )
         try:
             module = importlib.import_module(record.module)
         except KeyboardInterrupt:

@@ -14,6 +14,8 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from palaestra._plugins._compat import palaestra_requirement
+
 __all__ = ["GROUP", "NAMES_GROUP", "Declarations", "PluginRecord", "scan"]
 
 #: Entry-point group of plugins: ``namespace = hook.module``.
@@ -31,6 +33,7 @@ class PluginRecord:
     module: str
     distribution: str
     version: str
+    requires: str = ""  # the distribution's palaestra version specifier, if it states one
 
 
 @dataclass
@@ -41,11 +44,13 @@ class Declarations:
         plugins: Namespace -> the plugins declaring it (more than one is a conflict).
         names: Default-namespace env name -> the plugins declaring it (likewise).
         files: The ``entry_points.txt`` files the declarations came from.
+        core_version: The installed ``palaestra``'s version ("" if not found on the path).
     """
 
     plugins: dict[str, list[PluginRecord]] = field(default_factory=dict)
     names: dict[str, list[PluginRecord]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    core_version: str = ""
 
 
 def scan(entries: Iterable[str]) -> Declarations:
@@ -58,6 +63,8 @@ def scan(entries: Iterable[str]) -> Declarations:
             if key in seen:  # the same distribution further down the path is shadowed
                 continue
             seen.add(key)
+            if key == "palaestra" and folder.endswith(".dist-info"):
+                found.core_version = folder[: -len(".dist-info")].partition("-")[2]
             path = os.path.join(entry or ".", folder, "entry_points.txt")
             text = _read(path)
             if text is not None and "[palaestra." in text:
@@ -105,18 +112,20 @@ def _groups(text: str) -> dict[str, dict[str, str]]:
 
 
 def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) -> None:
-    name, version = _name_and_version(folder)
-    records = {ns: PluginRecord(ns, module, name, version) for ns, module in groups.get(GROUP, {}).items()}
+    name, version, requires = _header(folder)
+    records = {
+        ns: PluginRecord(ns, module, name, version, requires) for ns, module in groups.get(GROUP, {}).items()
+    }
     for record in records.values():
         found.plugins.setdefault(record.namespace, []).append(record)
     for env_name, ns in groups.get(NAMES_GROUP, {}).items():
-        record = records.get(ns, PluginRecord(ns, "", name, version))
+        record = records.get(ns, PluginRecord(ns, "", name, version, requires))
         found.names.setdefault(env_name, []).append(record)
 
 
-def _name_and_version(folder: str) -> tuple[str, str]:
-    """The distribution's name and version from its METADATA (PKG-INFO) header."""
-    fields: dict[str, str] = {}
+def _header(folder: str) -> tuple[str, str, str]:
+    """The distribution's name, version and palaestra specifier, from its METADATA header."""
+    name, version, requires = "", "", ""
     for filename in ("METADATA", "PKG-INFO"):
         text = _read(os.path.join(folder, filename))
         if text is None:
@@ -125,7 +134,11 @@ def _name_and_version(folder: str) -> tuple[str, str]:
             if not line.strip():
                 break  # end of the header
             key, _, value = line.partition(":")
-            if key in ("Name", "Version") and key not in fields:
-                fields[key] = value.strip()
+            if key == "Name" and not name:
+                name = value.strip()
+            elif key == "Version" and not version:
+                version = value.strip()
+            elif key == "Requires-Dist" and not requires:
+                requires = palaestra_requirement(value) or ""
         break
-    return fields.get("Name", _normalized(os.path.basename(folder))), fields.get("Version", "")
+    return name or _normalized(os.path.basename(folder)), version, requires

@@ -178,7 +178,8 @@ class CarRacingPainter:
             if indicators:
                 self._indicators(surface, car, width, height)
         pixels = pygame.surfarray.pixels3d(surface)
-        return np.transpose(pixels, (1, 0, 2)).copy()
+        frame: np.ndarray = np.transpose(pixels, (1, 0, 2)).copy()
+        return frame
 
     def _indicators(self, surface: Any, car: Any, width: int, height: int) -> None:
         """A black strip at the bottom: speed (white), wheel spins (blue), steering (green)."""

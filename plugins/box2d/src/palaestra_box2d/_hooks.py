@@ -1,11 +1,18 @@
 """Registration hooks (import-cheap: no Box2D, no numpy, no pygame)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from palaestra import hookimpl
+
+if TYPE_CHECKING:
+    from palaestra.plugin import EnvRegistrar
 
 _PKG = "palaestra_box2d"
 
 # id -> (entry point, registration fields); Gymnasium 1.4.0's values.
-_ENVS = {
+_ENVS: dict[str, tuple[Any, ...]] = {
     "LunarLander-v3": ("lunar_lander:LunarLander", {"max_episode_steps": 1000, "reward_threshold": 200}),
     "LunarLanderContinuous-v3": (
         "lunar_lander:LunarLander",
@@ -24,7 +31,7 @@ _ENVS = {
 
 
 @hookimpl
-def palaestra_register_envs(registrar):  # type: ignore[no-untyped-def]
+def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the Box2D suite in the default namespace, as Gymnasium does."""
     for env_id, (entry_point, fields) in _ENVS.items():
         registrar.register(env_id, f"{_PKG}.{entry_point}", default_namespace=True, **fields)

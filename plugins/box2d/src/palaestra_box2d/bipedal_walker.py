@@ -50,7 +50,7 @@ def _fixture(shape: Any, **kwargs: Any) -> Any:
     return Box2D.b2FixtureDef(shape=shape, restitution=0.0, categoryBits=0x0020, maskBits=0x001, **kwargs)
 
 
-class _Contacts(ContactListener):
+class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
     """Game over when the hull touches the ground; lower legs report ground contact."""
 
     def __init__(self, env: BipedalWalker) -> None:
@@ -216,9 +216,9 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
             self.terrain_y.append(y)
             counter -= 1
             if counter == 0:
-                counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
+                counter = int(rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS))
                 # After grass, hardcore terrain gets an obstacle (stump, stairs or pit).
-                state = rng.integers(1, NUM_STATES) if state == GRASS and self.hardcore else GRASS
+                state = int(rng.integers(1, NUM_STATES)) if state == GRASS and self.hardcore else GRASS
                 oneshot = True
         self.terrain_poly = []
         for i in range(TERRAIN_LENGTH - 1):

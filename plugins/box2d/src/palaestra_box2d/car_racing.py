@@ -66,7 +66,7 @@ def _wrap_near(beta: float, alpha: float) -> float:
     return beta
 
 
-class _TileContacts(ContactListener):
+class _TileContacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
     """Tracks which road tiles each wheel touches and rewards the first visit of each tile."""
 
     def __init__(self, env: CarRacing) -> None:

@@ -42,7 +42,7 @@ _DISCRETE = (int, np.int64)
 _DISCRETE_THROTTLES = ((0.0, 0.0, 0.0), (0.0, 1.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
 
 
-class _Contacts(ContactListener):
+class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
     """Game over when the hull touches anything; legs report ground contact."""
 
     def __init__(self, env: LunarLander) -> None:

@@ -40,6 +40,7 @@ def _libm_matches_numpy() -> bool:
 
 LOOP_IS_EXACT = _libm_matches_numpy()
 
+compiled: Any
 try:
     from palaestra_classic_control import _compiled as compiled
 except ImportError:  # built without a C compiler: the Python paths give the same numbers
@@ -73,7 +74,8 @@ def integrate_batch(
             return new, fell
         cos, sin = math.cos, math.sin
         columns = zip(state.T.tolist(), force.tolist(), strict=True)
-        new = np.array([integrate(*column, push, k, cos, sin) for column, push in columns], np.float64).T
+        rows = [integrate(c[0], c[1], c[2], c[3], push, k, cos, sin) for c, push in columns]
+        new = np.array(rows, np.float64).T
         return new, failed(new[0], new[2], *limits)
     new = _integrate_in_place(state, force, k, buffers)
     # failed() in two array operations fewer: |v| > limit is (v < -limit) | (v > limit), NaN too.

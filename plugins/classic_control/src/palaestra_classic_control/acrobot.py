@@ -98,7 +98,7 @@ def observation(theta1: Any, theta2: Any, omega1: Any, omega2: Any, cos: Any, si
     return np.array([cos(theta1), sin(theta1), cos(theta2), sin(theta2), omega1, omega2], dtype=np.float32)
 
 
-class AcrobotEnv(CanvasRendering, Env[np.ndarray, int]):
+class AcrobotEnv(CanvasRendering, Env[np.ndarray, Any]):
     """The acrobot of Sutton (1996), with the book's dynamics.
 
     Observation (float32): cos and sin of both joint angles and both angular velocities.
@@ -145,7 +145,8 @@ class AcrobotEnv(CanvasRendering, Env[np.ndarray, int]):
         if self.render_mode == "human":
             self.render()
         # float32 trigonometry on the float32 reset state, as Gymnasium 1.4.0 computes it.
-        return observation(*self.state, np.cos, np.sin), {}
+        s = self.state
+        return observation(s[0], s[1], s[2], s[3], np.cos, np.sin), {}
 
     def step(self, a: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the torque and integrate 0.2 s with one RK4 step."""

@@ -102,7 +102,7 @@ def dynamics_constants(env: Any) -> tuple[Any, ...]:
     )
 
 
-class CartPoleEnv(CanvasRendering, Env[np.ndarray, int]):
+class CartPoleEnv(CanvasRendering, Env[np.ndarray, Any]):
     """The cart-pole system of Barto, Sutton and Anderson (1983).
 
     Observation (float32): cart position, cart velocity, pole angle, pole angular velocity.
@@ -209,7 +209,7 @@ class CartPoleEnv(CanvasRendering, Env[np.ndarray, int]):
         """Start with every state variable uniform in ``[low, high]`` (default ±0.05)."""
         super().reset(seed=seed)
         low, high = parse_reset_bounds(options, -0.05, 0.05)
-        self._s = tuple(self.np_random.uniform(low=low, high=high, size=(4,)).tolist())  # type: ignore[assignment]
+        self._s = tuple(self.np_random.uniform(low=low, high=high, size=(4,)).tolist())
         self.steps_beyond_terminated = None
         if self.render_mode == "human":
             self.render()

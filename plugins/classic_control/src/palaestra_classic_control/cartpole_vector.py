@@ -42,6 +42,11 @@ class CartPoleVectorEnv(BatchedVectorEnv):
     render_install_hint = INSTALL_HINT
     single_action_space = spaces.Discrete(2)
     single_observation_space = observation_bounds()
+    # The cart-pole's constants, set from cartpole.PHYSICS by __init__ (each env its own).
+    force_mag: float
+    length: float
+    x_threshold: float
+    theta_threshold_radians: float
 
     def __init__(
         self,
@@ -91,16 +96,18 @@ class CartPoleVectorEnv(BatchedVectorEnv):
         """Integrate every cart-pole one step."""
         force = np.array((-self.force_mag, self.force_mag)).take(actions)  # take: bool actions index too
         limits = (self.x_threshold, self.theta_threshold_radians)
-        self.state, terminated = _kernels.integrate_batch(
-            self.state, force, dynamics_constants(self), limits, self._buffers
-        )  # type: ignore[arg-type]
+        assert self.state is not None, "step() is checked to follow reset()"
+        k = dynamics_constants(self)
+        self.state, terminated = _kernels.integrate_batch(self.state, force, k, limits, self._buffers)
         # Sutton-Barto: Gymnasium negates a float32 0/1 array, so "no failure" is -0.0.
         rewards = -terminated.astype(np.float32) if self._sutton_barto_reward else self._ones.copy()
         return rewards, terminated
 
     def observe(self) -> np.ndarray:
         """The states as ``(num_envs, 4)`` float32 rows."""
-        return self.state.T.astype(np.float32)  # type: ignore[union-attr]
+        assert self.state is not None, "observed after a reset"
+        observation: np.ndarray = self.state.T.astype(np.float32)
+        return observation
 
     @property
     def prev_done(self) -> np.ndarray:

@@ -88,7 +88,7 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
 
     def _constants_changed(self) -> None:
         """Float32 copies of the constants, for the step that emulates numpy's float32 scalars."""
-        values = [self.__dict__.get("_" + name) for name in _CONSTANTS]
+        values: list[Any] = [self.__dict__.get("_" + name) for name in _CONSTANTS]
         # Only plain Python numbers mix with float32 scalars the way the fast step assumes,
         # and its clamping assumes ordered bounds.
         self._float32_step = all(type(v) in (int, float) for v in values) and (

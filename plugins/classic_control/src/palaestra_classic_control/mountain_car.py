@@ -74,7 +74,7 @@ def constants(env: Any) -> tuple[Any, ...]:
     )
 
 
-class MountainCarEnv(CanvasRendering, Env[np.ndarray, int]):
+class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
     """The mountain car of Moore (1990), with discrete actions.
 
     Observation (float32): position in ``[-1.2, 0.6]`` and velocity in ``[-0.07, 0.07]``.

@@ -74,6 +74,10 @@ class MountainCarVectorEnv(_StateArrays):
     state_size = 2
     single_action_space = spaces.Discrete(3)
     single_observation_space = MountainCarEnv().observation_space
+    # The valley's constants, set from mountain_car.VALLEY by __init__.
+    min_position: float
+    max_position: float
+    goal_position: float
 
     def __init__(
         self,
@@ -210,10 +214,12 @@ class AcrobotVectorEnv(_StateArrays):
 
     def observe(self) -> np.ndarray:
         """Cos and sin of both angles and both speeds, as the single env observes them."""
-        obs = acrobot.observation(*self.state.T, np.cos, np.sin).T
+        t1, t2, v1, v2 = self.state.T
+        obs: np.ndarray = acrobot.observation(t1, t2, v1, v2, np.cos, np.sin).T
         if self._fresh.any():  # a fresh start is float32: its trigonometry is float32 too
             fresh = self.state[self._fresh].astype(np.float32)
-            obs[self._fresh] = acrobot.observation(*fresh.T, np.cos, np.sin).T
+            f1, f2, g1, g2 = fresh.T
+            obs[self._fresh] = acrobot.observation(f1, f2, g1, g2, np.cos, np.sin).T
         return obs
 
     def draw(self, canvas: Any, i: int) -> None:

@@ -19,6 +19,7 @@ from gymnasium.envs import registration as gym_registration
 
 import palaestra
 from palaestra.error import DependencyNotInstalled, Error, NameNotFound, NamespaceNotFound
+from palaestra.plugin import REGISTRATION_FIELDS
 from palaestra_gymnasium._specs import (
     GYMNASIUM_NAMESPACE,
     PALAESTRA_NAMESPACE,
@@ -80,17 +81,7 @@ def resolve(env_id: str, registrar: Any) -> None:
     for gym_spec in matches:
         spec = from_gymnasium_spec(gym_spec)
         fields = {
-            field: getattr(spec, field)
-            for field in (
-                "reward_threshold",
-                "nondeterministic",
-                "max_episode_steps",
-                "order_enforce",
-                "disable_env_checker",
-                "kwargs",
-                "additional_wrappers",
-                "vector_entry_point",
-            )
+            field: getattr(spec, field) for field in REGISTRATION_FIELDS if field != "apply_api_compatibility"
         }
         registrar.register(spec.id, spec.entry_point, **fields)
 

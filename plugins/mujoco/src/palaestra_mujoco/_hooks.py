@@ -1,6 +1,13 @@
 """Registration hooks (import-cheap: no mujoco, no numpy)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from palaestra import hookimpl
+
+if TYPE_CHECKING:
+    from palaestra.plugin import EnvRegistrar
 
 _PKG = "palaestra_mujoco"
 
@@ -21,7 +28,7 @@ _ENVS = {
 
 
 @hookimpl
-def palaestra_register_envs(registrar):  # type: ignore[no-untyped-def]
+def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the MuJoCo suite in the default namespace, as Gymnasium does."""
     for env_id, (entry_point, max_steps, threshold) in _ENVS.items():
         registrar.register(

@@ -46,6 +46,29 @@ class SuiteEnv(MujocoEnv, EzPickle):
     uses_body_forces = False
     # The control cost in float64 (as of data.ctrl) instead of in the action's dtype.
     prices_in_float64 = False
+    # Each env's constructor arguments, kept by __init__ as ``_<name>`` (those it has).
+    _contact_cost_range: tuple[float, float]
+    _contact_cost_weight: float
+    _contact_force_range: tuple[float, float]
+    _ctrl_cost_weight: float
+    _exclude_current_positions_from_observation: bool
+    _forward_reward_weight: float
+    _healthy_angle_range: tuple[float, float]
+    _healthy_reward: float
+    _healthy_state_range: tuple[float, float]
+    _healthy_z_range: tuple[float, float]
+    _impact_cost_range: tuple[float, float]
+    _impact_cost_weight: float
+    _include_cfrc_ext_in_observation: bool
+    _include_cinert_in_observation: bool
+    _include_cvel_in_observation: bool
+    _include_qfrc_actuator_in_observation: bool
+    _reset_noise_scale: float
+    _reward_control_weight: float
+    _reward_dist_weight: float
+    _reward_near_weight: float
+    _terminate_when_unhealthy: bool
+    _uph_cost_weight: float
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}

@@ -39,7 +39,7 @@ class UprightWalker(SuiteEnv):
         return self.is_healthy * self._healthy_reward
 
     def _get_obs(self) -> np.ndarray:
-        observation = self._observed[self._observed_at]
+        observation: np.ndarray = self._observed[self._observed_at]
         # Velocities clipped to [-10, 10] in place: np.clip's result at a fraction of its cost.
         velocities = observation[len(self._positions) :]
         np.maximum(velocities, -10.0, out=velocities)

@@ -70,7 +70,8 @@ class AntEnv(SuiteEnv):
     def contact_forces(self) -> np.ndarray:
         """External contact forces of every body, clipped to ``contact_force_range``."""
         low, high = self._contact_force_range
-        return np.clip(self._cfrc_ext, low, high)
+        clipped: np.ndarray = np.clip(self._cfrc_ext, low, high)
+        return clipped
 
     @property
     def contact_cost(self) -> float:

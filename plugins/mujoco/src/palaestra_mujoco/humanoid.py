@@ -131,13 +131,14 @@ class HumanoidEnv(_HumanoidBody):
         """The x-y position of the whole body's centre of mass."""
         # The same einsum contraction as Gymnasium 1.4.0, so the sums round alike.
         weighted = np.einsum("b,bj->j", self._body_mass, self._xipos)
-        return (weighted / self._total_mass)[:2]
+        center: np.ndarray = (weighted / self._total_mass)[:2]
+        return center
 
     @property
     def is_healthy(self) -> bool:
         """The torso height is inside ``healthy_z_range`` (open interval)."""
         low, high = self._healthy_z_range
-        return low < self._qpos.item(2) < high
+        return bool(low < self._qpos.item(2) < high)
 
     @property
     def healthy_reward(self) -> float:

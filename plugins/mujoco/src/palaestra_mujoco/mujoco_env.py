@@ -72,6 +72,7 @@ def load_model(source: str | os.PathLike[str]) -> tuple[Any, Any]:
     return model, data
 
 
+_compiled_square_sum: Any
 try:
     from palaestra_mujoco._cost_kernel import weighted_square_sum as _compiled_square_sum
 except ImportError:  # built without a C compiler: numpy gives the same numbers

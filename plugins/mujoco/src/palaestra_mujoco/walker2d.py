@@ -52,4 +52,4 @@ class Walker2dEnv(UprightWalker):
         z, angle = self._qpos.item(1), self._qpos.item(2)
         low_z, high_z = self._healthy_z_range
         low_angle, high_angle = self._healthy_angle_range
-        return low_z < z < high_z and low_angle < angle < high_angle
+        return bool(low_z < z < high_z and low_angle < angle < high_angle)

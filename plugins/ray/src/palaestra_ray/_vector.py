@@ -10,9 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import logger
-from palaestra._core import Env
-from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra import Env, logger
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
@@ -22,12 +20,19 @@ from palaestra.error import (
     VectorTimeoutError,
     WorkerDiedError,
 )
+from palaestra.plugin import (
+    Snapshot,
+    SubEnvVectorEnv,
+    VectorSnapshot,
+    batched_spaces,
+    per_env_values,
+    reset_arguments,
+    resolve_autoreset_mode,
+    split_blocks,
+    vector_restore_plan,
+)
 from palaestra.spaces import Space
 from palaestra.vector import AutoresetMode
-from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
-from palaestra.vector._processes import split_blocks
-from palaestra.vector._spaces import batched_spaces
-from palaestra.vector._vector_env import SubEnvVectorEnv
 from palaestra.vector.utils import (
     batch_differing_spaces,
     batch_space,

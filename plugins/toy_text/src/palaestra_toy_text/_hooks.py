@@ -1,11 +1,18 @@
 """Registration hooks (import-cheap: no numpy, no pygame)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from palaestra import hookimpl
+
+if TYPE_CHECKING:
+    from palaestra.plugin import EnvRegistrar
 
 _PKG = "palaestra_toy_text"
 
 # id -> (entry point, vector entry point, fields); Gymnasium 1.4.0's registrations.
-_ENVS = {
+_ENVS: dict[str, tuple[Any, ...]] = {
     "Blackjack-v1": (
         "blackjack:BlackjackEnv",
         "vector:BlackjackVectorEnv",
@@ -32,7 +39,7 @@ _ENVS = {
 
 
 @hookimpl
-def palaestra_register_envs(registrar):  # type: ignore[no-untyped-def]
+def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the toy-text suite in the default namespace, as Gymnasium does."""
     for env_id, (entry_point, vector_entry_point, fields) in _ENVS.items():
         registrar.register(

@@ -31,7 +31,7 @@ def categorical_sample(probabilities: Any, np_random: np.random.Generator) -> in
     return int(np.argmax(cumulative > np_random.random()))
 
 
-class TabularEnv(CanvasRendering, Env[int, int]):
+class TabularEnv(CanvasRendering, Env[Any, Any]):
     """A finite MDP given by ``P[s][a] = [(probability, next_state, reward, terminated), ...]``.
 
     Every step draws exactly one uniform number (even for deterministic transitions) and
@@ -40,6 +40,9 @@ class TabularEnv(CanvasRendering, Env[int, int]):
     """
 
     snapshot_fields: ClassVar[tuple[str, ...]] = ("s", "lastaction")
+    # Filled by each env before _finalize_tables: the transitions and the start distribution.
+    P: dict[int, dict[int, list[Any]]]
+    initial_state_distrib: np.ndarray
     render_install_hint = INSTALL_HINT
 
     def _finalize_tables(self, num_states: int, num_actions: int) -> None:

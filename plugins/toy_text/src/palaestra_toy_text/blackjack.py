@@ -41,7 +41,7 @@ def is_natural(hand: list[int]) -> bool:
     return sorted(hand) == [1, 10]
 
 
-class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], int]):
+class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
     """Blackjack against a dealer who draws until 17, as in Sutton & Barto (example 5.1).
 
     Observation: ``(player sum, dealer's showing card, usable ace)``. Actions: 0 stick,

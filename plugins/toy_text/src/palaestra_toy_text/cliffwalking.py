@@ -40,7 +40,7 @@ class CliffWalkingEnv(TabularEnv):
         self.initial_state_distrib = np.zeros(n_states)
         self.initial_state_distrib[self.start_state_index] = 1.0
         self._finalize_tables(n_states, 4)
-        self.nS = np.prod(self.shape)
+        self.nS = int(np.prod(self.shape))
         self.render_mode = render_mode
         self.cell_size = (64, 64)
         self.window_size = (self.shape[1] * self.cell_size[1], self.shape[0] * self.cell_size[0])

@@ -21,7 +21,7 @@ MAPS = {
 }
 
 
-def is_valid(board: Sequence[Sequence[str]], max_size: int) -> bool:
+def is_valid(board: Sequence[Sequence[str]] | np.ndarray, max_size: int) -> bool:
     """Whether the goal ``G`` can be reached from the top-left cell without crossing a hole."""
     seen = {(0, 0)}
     stack = [(0, 0)]

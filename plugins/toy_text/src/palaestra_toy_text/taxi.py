@@ -74,7 +74,9 @@ class TaxiEnv(TabularEnv):
         self.fickle_probability = fickle_probability
         self.max_row = self.max_col = 4
         self.initial_state_distrib = np.zeros(500)
-        self.P = {state: {action: [] for action in range(6)} for state in range(500)}
+        self.P: dict[int, dict[int, list[Any]]] = {
+            state: {action: [] for action in range(6)} for state in range(500)
+        }
         self._build(is_rainy)
         self.initial_state_distrib /= self.initial_state_distrib.sum()
         self._finalize_tables(500, 6)
@@ -117,7 +119,7 @@ class TaxiEnv(TabularEnv):
 
     def _open(self, row: int, col: int, action: int) -> bool:
         """Whether a move east (2) or west (3) from ``(row, col)`` is not blocked by a wall."""
-        return self.desc[1 + row, 2 * col + (2 if action == 2 else 0)] == b":"
+        return bool(self.desc[1 + row, 2 * col + (2 if action == 2 else 0)] == b":")
 
     def _dry(
         self, row: int, col: int, pass_idx: int, dest_idx: int, action: int

@@ -158,7 +158,8 @@ class _TabularBatched(_Batched):
 
     def observe(self) -> np.ndarray:
         """Each sub-env's state index."""
-        return self.states.copy()
+        states: np.ndarray = self.states.copy()
+        return states
 
     def final_observation(self, observation: Any, i: int) -> int:
         """The state index as the single env returns it: a Python int."""

@@ -1,0 +1,132 @@
+"""The kit for plugin authors: everything a plugin builds on, in one public module.
+
+palaestra's own suites use nothing else from the core (a test holds them to it), so a
+third-party plugin can do all they do. The names load on first use: a hook module may import
+the registrar types from here for its annotations without importing numpy or pygame.
+
+Registration (see :mod:`palaestra.hookspecs`):
+    :data:`hookimpl`, :class:`EnvRegistrar`, :class:`VectorizerRegistrar`,
+    :class:`WrapperSetRegistrar`, :data:`REGISTRATION_FIELDS`.
+
+Natively batched envs:
+    :class:`BatchedVectorEnv`, the template whose hooks an env fills in (step, reset,
+    autoreset, time limit and infos are done for it); :func:`add_info`, which batches one
+    sub-env's info into a vector info with ``_key`` masks.
+
+Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
+    :class:`SubEnvVectorEnv`, :func:`batched_spaces`, :func:`reset_arguments`,
+    :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
+    snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
+    :func:`vector_restore_plan`.
+
+Drawing:
+    :class:`CanvasRendering` (an env implements only ``draw(canvas)``), :class:`Canvas`,
+    :func:`import_pygame` and the primitives :func:`polygon`, :func:`circle`,
+    :func:`rotated_box`.
+
+Env helpers:
+    :func:`invalid_action` (the error for a bad action) and :func:`warn_no_render_mode`.
+
+Compatibility:
+    A plugin states the core versions it supports as its dependency on ``palaestra``
+    (e.g. ``"palaestra>=0.1,<0.2"``); the host refuses, naming both versions, to load a
+    plugin whose range excludes the installed core.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from palaestra._markers import hookimpl as hookimpl
+    from palaestra._plugins._registrar import EnvRegistrar as EnvRegistrar
+    from palaestra._plugins._registrar import VectorizerRegistrar as VectorizerRegistrar
+    from palaestra._plugins._registrar import WrapperSetRegistrar as WrapperSetRegistrar
+    from palaestra._registry._spec import REGISTRATION_FIELDS as REGISTRATION_FIELDS
+    from palaestra._snapshot import Snapshot as Snapshot
+    from palaestra._snapshot import VectorSnapshot as VectorSnapshot
+    from palaestra._snapshot import vector_restore_plan as vector_restore_plan
+    from palaestra.utils.canvas import Canvas as Canvas
+    from palaestra.utils.canvas import CanvasRendering as CanvasRendering
+    from palaestra.utils.canvas import circle as circle
+    from palaestra.utils.canvas import import_pygame as import_pygame
+    from palaestra.utils.canvas import polygon as polygon
+    from palaestra.utils.canvas import rotated_box as rotated_box
+    from palaestra.utils.suite import invalid_action as invalid_action
+    from palaestra.utils.suite import warn_no_render_mode as warn_no_render_mode
+    from palaestra.vector._autoreset import per_env_values as per_env_values
+    from palaestra.vector._autoreset import reset_arguments as reset_arguments
+    from palaestra.vector._autoreset import resolve_autoreset_mode as resolve_autoreset_mode
+    from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv
+    from palaestra.vector._info import add_info as add_info
+    from palaestra.vector._processes import split_blocks as split_blocks
+    from palaestra.vector._spaces import batched_spaces as batched_spaces
+    from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
+
+__all__ = [
+    "REGISTRATION_FIELDS",
+    "BatchedVectorEnv",
+    "Canvas",
+    "CanvasRendering",
+    "EnvRegistrar",
+    "Snapshot",
+    "SubEnvVectorEnv",
+    "VectorSnapshot",
+    "VectorizerRegistrar",
+    "WrapperSetRegistrar",
+    "add_info",
+    "batched_spaces",
+    "circle",
+    "hookimpl",
+    "import_pygame",
+    "invalid_action",
+    "per_env_values",
+    "polygon",
+    "reset_arguments",
+    "resolve_autoreset_mode",
+    "rotated_box",
+    "split_blocks",
+    "vector_restore_plan",
+    "warn_no_render_mode",
+]
+
+# Public name -> module defining it; resolved on first access (PEP 562).
+_LAZY_NAMES = {
+    "REGISTRATION_FIELDS": "palaestra._registry._spec",
+    "BatchedVectorEnv": "palaestra.vector._batched",
+    "Canvas": "palaestra.utils.canvas",
+    "CanvasRendering": "palaestra.utils.canvas",
+    "EnvRegistrar": "palaestra._plugins._registrar",
+    "Snapshot": "palaestra._snapshot",
+    "SubEnvVectorEnv": "palaestra.vector._vector_env",
+    "VectorSnapshot": "palaestra._snapshot",
+    "VectorizerRegistrar": "palaestra._plugins._registrar",
+    "WrapperSetRegistrar": "palaestra._plugins._registrar",
+    "add_info": "palaestra.vector._info",
+    "batched_spaces": "palaestra.vector._spaces",
+    "circle": "palaestra.utils.canvas",
+    "hookimpl": "palaestra._markers",
+    "import_pygame": "palaestra.utils.canvas",
+    "invalid_action": "palaestra.utils.suite",
+    "per_env_values": "palaestra.vector._autoreset",
+    "polygon": "palaestra.utils.canvas",
+    "reset_arguments": "palaestra.vector._autoreset",
+    "resolve_autoreset_mode": "palaestra.vector._autoreset",
+    "rotated_box": "palaestra.utils.canvas",
+    "split_blocks": "palaestra.vector._processes",
+    "vector_restore_plan": "palaestra._snapshot",
+    "warn_no_render_mode": "palaestra.utils.suite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | set(globals()))
