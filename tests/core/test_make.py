@@ -5,6 +5,7 @@ import pytest
 
 import palaestra
 from palaestra._registry import _make as steps
+from palaestra.envs.registration import load_env_creator
 from palaestra.error import Error, InvalidEnvArguments, ResetNeeded
 from palaestra.wrappers import OrderEnforcing, PassiveEnvChecker, RenderCollection, TimeLimit
 from tests.fixtures.gridworld import make_gridworld_class
@@ -20,11 +21,14 @@ def grid(isolated):
 
 
 def test_resolve_spec_accepts_spec_and_id(grid):
-    spec = steps.resolve_spec("Grid-v0", grid.registry)
+    spec = steps.resolve_spec("Grid-v0", grid)
     assert spec.id == "Grid-v0"
-    assert steps.resolve_spec(spec, grid.registry) is spec
+    assert steps.resolve_spec(spec, grid) is spec
+    assert steps.resolve_spec(spec, None) is spec  # a spec needs no host
     with pytest.raises(TypeError, match="Expected id to be a string or EnvSpec"):
-        steps.resolve_spec(42, grid.registry)
+        steps.resolve_spec(42, grid)
+    with pytest.raises(TypeError, match="needs a registry to look it up in"):
+        steps.resolve_spec("Grid-v0", None)
 
 
 def test_merge_kwargs_copies_and_overrides(grid):
@@ -36,15 +40,15 @@ def test_merge_kwargs_copies_and_overrides(grid):
 
 def test_load_env_creator_errors_name_the_entry_point():
     assert (
-        steps.load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__
+        load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__
         == "make_gridworld_class"
     )
     with pytest.raises(ModuleNotFoundError, match="'nope.mod' of entry point 'nope.mod:X'"):
-        steps.load_env_creator("nope.mod:X")
+        load_env_creator("nope.mod:X")
     with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
-        steps.load_env_creator("tests.fixtures.gridworld:Missing")
+        load_env_creator("tests.fixtures.gridworld:Missing")
     with pytest.raises(Error, match="must have the form"):
-        steps.load_env_creator("no_colon")
+        load_env_creator("no_colon")
 
 
 def test_negotiate_render_mode():

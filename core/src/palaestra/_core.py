@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, SupportsFloat
 
 import numpy as np
 
-from palaestra import _snapshot, error
+from palaestra import _snapshot, error, logger
+from palaestra._registry._wrapper_spec import WrapperSpec
 from palaestra._snapshot import Snapshot
+from palaestra.spaces._space import Space
 from palaestra.utils import seeding
 from palaestra.utils._record_constructor import RecordConstructorArgs
 
@@ -17,8 +19,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from palaestra._registry._spec import EnvSpec, WrapperSpec
-    from palaestra.spaces import Space
+    from palaestra._registry._spec import EnvSpec
 
 __all__ = [
     "ActType",
@@ -259,8 +260,6 @@ class Wrapper(
             try:
                 env_spec = self._extend_spec(deepcopy(env_spec))
             except Exception as e:  # a spec with an unpicklable kwarg cannot be copied
-                from palaestra import logger
-
                 logger.warn(f"An exception occurred ({e}) while copying the env spec {env_spec}")
                 return None
         self._cached_spec = env_spec
@@ -268,8 +267,6 @@ class Wrapper(
 
     def _extend_spec(self, env_spec: EnvSpec) -> EnvSpec:
         """Record this wrapper in a copy of the inner spec (overridden by core wrappers)."""
-        from palaestra._registry._spec import WrapperSpec
-
         kwargs: dict[str, Any] | None = None
         if isinstance(self, RecordConstructorArgs):
             kwargs = {k: v for k, v in self._saved_kwargs.items() if k != "env"}
@@ -281,8 +278,6 @@ class Wrapper(
     @classmethod
     def wrapper_spec(cls, **kwargs: Any) -> WrapperSpec:
         """A :class:`WrapperSpec` that rebuilds this wrapper class with ``kwargs``."""
-        from palaestra._registry._spec import WrapperSpec
-
         return WrapperSpec(cls.class_name(), f"{cls.__module__}:{cls.__name__}", kwargs)
 
     #: The attributes that hold this wrapper's state, which :meth:`snapshot` copies; ``None``
@@ -298,8 +293,6 @@ class Wrapper(
         self._restore_state(snapshot.state)
 
     def _snapshot_state(self) -> dict[str, Any]:
-        from palaestra.spaces import Space
-
         fields = self.snapshot_fields
         if fields is None:
             fields = tuple(_snapshot.wrapper_state_names(self, (Env, Space)))

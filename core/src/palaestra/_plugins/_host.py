@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import pluggy
 
-from palaestra import hookspecs
+from palaestra import _builtin, hookspecs
 from palaestra._markers import PROJECT_NAME
 from palaestra._plugins._compat import incompatibility
 from palaestra._plugins._discovery import (
@@ -26,6 +26,7 @@ from palaestra._plugins._owners import NameOwners
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._plugins._suites import install_hint, published_names, suite_of
 from palaestra._registry._ids import parse_env_id, plugin_namespace
+from palaestra._registry._loading import load_env_creator
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import (
@@ -78,8 +79,6 @@ class PluginHost:
         self._load_builtin()
 
     def _load_builtin(self) -> None:
-        from palaestra import _builtin
-
         record = PluginRecord(_builtin.NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
         self._local.add(record.namespace)
         self._activate(record, _builtin)
@@ -358,7 +357,7 @@ class PluginHost:
             self.load_namespace(name.split("/", 1)[0])
         entry = table.get(name)
         if entry is None:
-            import difflib
+            import difflib  # an error path: loaded only to suggest a name
 
             known = sorted(table)
             close = difflib.get_close_matches(name, known, n=1)
@@ -377,8 +376,6 @@ class PluginHost:
             VectorizerNotFound: No such vectorizer; the message lists the known ones.
             PluginLoadError: The owning plugin is broken.
         """
-        from palaestra._registry._make import load_env_creator
-
         return load_env_creator(self._lookup("vectorizer", self.vectorizers, name, VectorizerNotFound))
 
     def wrapper_set(self, name: str) -> tuple[WrapperSpec, ...]:

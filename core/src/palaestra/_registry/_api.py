@@ -14,8 +14,10 @@ from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._ids import get_env_id, parse_env_id
 from palaestra._registry._make import make_env
+from palaestra._registry._make_vec import make_vec_env
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
+from palaestra.error import UnregisteredEnv
 
 __all__ = [
     "find_highest_version",
@@ -132,7 +134,7 @@ def make(
         PluginLoadError: The plugin owning the id is broken.
         InvalidEnvArguments: The constructor rejected ``kwargs``.
     """
-    return make_env(id, get_host().registry, max_episode_steps, disable_env_checker, wrappers, **kwargs)
+    return make_env(id, get_host(), max_episode_steps, disable_env_checker, wrappers, **kwargs)
 
 
 def make_vec(
@@ -164,9 +166,7 @@ def make_vec(
         Error: ``vector_entry_point`` mode combined with wrappers or vector_kwargs, or no
             entry point for the chosen mode.
     """
-    from palaestra._registry._make_vec import make_vec_env
-
-    return make_vec_env(id, num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
+    return make_vec_env(id, get_host(), num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
 
 
 def spec(env_id: str) -> EnvSpec:
@@ -180,8 +180,6 @@ def spec(env_id: str) -> EnvSpec:
     if found is None:
         ns, name, version = parse_env_id(env_id)
         registry.check_version_exists(ns, name, version)
-        from palaestra.error import UnregisteredEnv
-
         raise UnregisteredEnv(f"No registered env with id: {env_id}")
     return found
 

@@ -7,19 +7,24 @@ import importlib
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
 from palaestra._core import Env
-from palaestra._registry._registry import Registry
-from palaestra._registry._spec import EnvSpec, WrapperSpec
-from palaestra.error import Error, InvalidMetadata
+from palaestra._registry._loading import load_env_creator
+from palaestra._registry._wrapper_spec import WrapperSpec
+from palaestra.error import Error, InvalidEnvArguments, InvalidMetadata
+from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
+
+if TYPE_CHECKING:
+    from palaestra._registry._registry import Registry
+    from palaestra._registry._spec import EnvSpec
 
 __all__ = [
+    "Host",
     "RenderPlan",
     "apply_wrappers",
     "construct",
-    "load_env_creator",
     "make_env",
     "merge_kwargs",
     "negotiate_render_mode",
@@ -29,39 +34,28 @@ __all__ = [
 ]
 
 
-def load_env_creator(name: str) -> Callable[..., Any]:
-    """Import ``"module:attr"`` and return the attribute.
+class Host(Protocol):
+    """What ``make`` asks of the plugin host: the registry and the wrapper sets."""
 
-    Raises:
-        Error: The string is not of the form ``module:attr``.
-        ModuleNotFoundError: The module cannot be imported (message names the entry point).
-        AttributeError: The module lacks the attribute.
-    """
-    if name.count(":") != 1:
-        raise Error(f"Entry point {name!r} must have the form 'module.path:AttributeName'")
-    module_name, attr = name.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        raise ModuleNotFoundError(
-            f"{e}. Could not import module {module_name!r} of entry point {name!r}; "
-            "is the package that provides it installed?",
-            name=e.name,
-        ) from e
-    try:
-        return getattr(module, attr)  # type: ignore[no-any-return]
-    except AttributeError as e:
-        raise AttributeError(
-            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})"
-        ) from e
+    registry: Registry
+
+    def wrapper_set(self, name: str) -> tuple[WrapperSpec, ...]:
+        """The wrapper specs of set ``name``."""
 
 
-def resolve_spec(env_id: str | EnvSpec, registry: Registry) -> EnvSpec:
+def _is_spec(value: object) -> bool:
+    # An EnvSpec, known by its fields (this module sits below the spec's).
+    return dataclasses.is_dataclass(value) and hasattr(value, "entry_point") and hasattr(value, "kwargs")
+
+
+def resolve_spec(env_id: str | EnvSpec, host: Host | None) -> EnvSpec:
     """Turn an id (``"[module:][ns/]Name[-vN]"``) or spec into a registered spec."""
-    if isinstance(env_id, EnvSpec):
-        return env_id
+    if _is_spec(env_id):
+        return env_id  # type: ignore[return-value]
     if not isinstance(env_id, str):
         raise TypeError(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
+    if host is None:
+        raise TypeError(f"an id ({env_id!r}) needs a registry to look it up in; give a plugin host")
     module, colon, name = env_id.rpartition(":")
     if colon:  # "module:Name-v0": importing the module registers the env
         try:
@@ -71,7 +65,7 @@ def resolve_spec(env_id: str | EnvSpec, registry: Registry) -> EnvSpec:
                 f"{e}. The id {env_id!r} names module {module!r}, which registers the env when "
                 "imported; install it or fix the module path."
             ) from e
-    return registry.find_spec(name)
+    return host.registry.find_spec(name)
 
 
 def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +95,7 @@ class _LegacyCreator:
             self.metadata = {**metadata, "render_modes": list(modes or [])}
 
     def __call__(self, render_mode: str | None = None, **kwargs: Any) -> Env[Any, Any]:
-        from palaestra.wrappers.compatibility import EnvCompatibility
+        from palaestra.wrappers.compatibility import EnvCompatibility  # only Gym 0.21-API envs need it
 
         return EnvCompatibility(self.creator(**kwargs), render_mode)
 
@@ -163,8 +157,6 @@ def construct(creator: Callable[..., Any], spec: EnvSpec, kwargs: dict[str, Any]
         palaestra.error.InvalidEnvArguments: The creator rejected the kwargs.
         TypeError: The creator did not return a palaestra ``Env``.
     """
-    from palaestra.error import InvalidEnvArguments
-
     try:
         env = creator(**kwargs)
     except TypeError as e:
@@ -217,8 +209,6 @@ def apply_wrappers(
 ) -> Env[Any, Any]:
     """Stack, innermost first: checker, order enforcer, time limit, spec wrappers, render."""
     # From their own modules: importing the whole wrappers package would cost every make().
-    from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
-
     checker_off = spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_off:
         env = PassiveEnvChecker(env)
@@ -235,21 +225,21 @@ def apply_wrappers(
             )
         env = load_env_creator(wrapper_spec.entry_point)(env=env, **wrapper_spec.kwargs)
     if render_wrapper is not None:
+        # Only a render mode the env lacks needs these: a first make loads nothing more.
         from palaestra.wrappers._rendering import HumanRendering, RenderCollection
 
         env = RenderCollection(env) if render_wrapper == "collection" else HumanRendering(env)
     return env
 
 
-def wrapper_set_specs(names: str | Sequence[str] | None) -> tuple[WrapperSpec, ...]:
+def wrapper_set_specs(names: str | Sequence[str] | None, host: Host | None) -> tuple[WrapperSpec, ...]:
     """The wrapper specs of the named sets, in order (innermost first).
 
     Raises:
         WrapperSetNotFound: A name nobody registered.
-        TypeError: ``names`` is not a string or a sequence of strings.
+        TypeError: ``names`` is not a string or a sequence of strings, or there is no host
+            to look the names up in.
     """
-    from palaestra._plugins._default import get_host
-
     if names is None:
         return ()
     if isinstance(names, str):
@@ -261,21 +251,23 @@ def wrapper_set_specs(names: str | Sequence[str] | None) -> tuple[WrapperSpec, .
                 f"make(..., wrappers=...) takes wrapper set names (strings), got {name!r}; "
                 "wrap the env yourself to apply a wrapper class"
             )
-        specs.extend(get_host().wrapper_set(name))
+        if host is None:
+            raise TypeError(f"wrapper sets ({name!r}) are looked up in a plugin host; use palaestra.make")
+        specs.extend(host.wrapper_set(name))
     return tuple(specs)
 
 
 def make_env(
     env_id: str | EnvSpec,
-    registry: Registry,
+    host: Host | None,
     max_episode_steps: int | None = None,
     disable_env_checker: bool | None = None,
     wrappers: str | Sequence[str] | None = None,
     **kwargs: Any,
 ) -> Env[Any, Any]:
-    """The whole pipeline (see :func:`palaestra.make`)."""
-    spec = resolve_spec(env_id, registry)
-    extra = wrapper_set_specs(wrappers)
+    """The whole pipeline (see :func:`palaestra.make`); ``host`` may be None for a spec."""
+    spec = resolve_spec(env_id, host)
+    extra = wrapper_set_specs(wrappers, host)
     if extra:
         spec = dataclasses.replace(spec, additional_wrappers=(*spec.additional_wrappers, *extra))
     creator = _creator_of(spec)

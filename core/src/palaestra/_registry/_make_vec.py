@@ -5,13 +5,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
 from palaestra._core import Env
-from palaestra._registry._make import load_env_creator, resolve_spec, wrapper_set_specs
-from palaestra._registry._spec import EnvSpec
+from palaestra._registry._loading import load_env_creator
+from palaestra._registry._make import Host, make_env, resolve_spec, wrapper_set_specs
 from palaestra.error import Error
+from palaestra.vector._vector_env import AutoresetMode
+
+if TYPE_CHECKING:
+    from palaestra._registry._spec import EnvSpec
 
 __all__ = ["EnvFactory", "VectorizeMode", "make_vec_env"]
 
@@ -39,9 +43,7 @@ class EnvFactory:
         self.wrappers = list(wrappers)
 
     def __call__(self) -> Env[Any, Any]:
-        from palaestra._registry._api import make
-
-        env = make(self.spec, **copy.copy(self.kwargs))
+        env = make_env(self.spec, None, **copy.copy(self.kwargs))
         for wrapper in self.wrappers:
             env = wrapper(env)
         return env
@@ -92,8 +94,16 @@ def _from_vector_entry_point(
     return creator(num_envs=num_envs, **kwargs)
 
 
+class VectorHost(Host, Protocol):
+    """What ``make_vec`` asks of the plugin host: ``make``'s needs and the vectorizers."""
+
+    def vectorizer(self, name: str) -> Any:
+        """The factory of vectorizer ``name``."""
+
+
 def make_vec_env(
     env_id: str | EnvSpec,
+    host: VectorHost,
     num_envs: int = 1,
     vectorization_mode: VectorizeMode | str | None = None,
     vector_kwargs: dict[str, Any] | None = None,
@@ -101,10 +111,7 @@ def make_vec_env(
     **kwargs: Any,
 ) -> Any:
     """The implementation of :func:`palaestra.make_vec` (see there)."""
-    from palaestra._plugins._default import get_host
-
-    host = get_host()
-    spec = copy.deepcopy(resolve_spec(env_id, host.registry))
+    spec = copy.deepcopy(resolve_spec(env_id, host))
     spec_kwargs = spec.kwargs
     spec.kwargs = {}
     num_envs = spec_kwargs.pop("num_envs", num_envs)
@@ -118,7 +125,7 @@ def make_vec_env(
     if set_names:
         # Sets become spec wrappers of every sub-env, so the sub-envs' specs record them.
         sub_spec = copy.copy(spec)
-        sub_spec.additional_wrappers = (*spec.additional_wrappers, *wrapper_set_specs(set_names))
+        sub_spec.additional_wrappers = (*spec.additional_wrappers, *wrapper_set_specs(set_names, host))
         if vectorization_mode is None:
             vectorization_mode = "sync"
     spec_kwargs.update(kwargs)
@@ -158,8 +165,6 @@ def _stamp_vector_spec(
     if wrappers:
         stamped.kwargs["wrappers"] = wrappers
     env.unwrapped.spec = stamped
-    from palaestra.vector import AutoresetMode
-
     if "autoreset_mode" not in env.metadata:
         logger.warn(f"The VectorEnv ({env}) is missing AutoresetMode metadata, metadata={env.metadata}")
     elif not isinstance(env.metadata["autoreset_mode"], AutoresetMode):

@@ -8,26 +8,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from palaestra._registry._ids import parse_env_id
+from palaestra._registry._make import make_env
+from palaestra._registry._wrapper_spec import WrapperSpec
 
 if TYPE_CHECKING:
     from palaestra._core import Env
 
 __all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec"]
-
-
-@dataclass
-class WrapperSpec:
-    """How to rebuild one wrapper.
-
-    Attributes:
-        name: The wrapper's class name.
-        entry_point: ``"module:Class"`` of the wrapper.
-        kwargs: Constructor arguments, or ``None`` when the wrapper does not record them.
-    """
-
-    name: str
-    entry_point: str
-    kwargs: dict[str, Any] | None
 
 
 @dataclass
@@ -73,10 +60,8 @@ class EnvSpec:
         self.namespace, self.name, self.version = parse_env_id(self.id)
 
     def make(self, **kwargs: Any) -> Env[Any, Any]:
-        """Build the env this spec describes (``palaestra.make(self, **kwargs)``)."""
-        from palaestra._registry._api import make
-
-        return make(self, **kwargs)
+        """Build the env this spec describes, with its wrappers (as ``palaestra.make(self, **kwargs)``)."""
+        return make_env(self, None, **kwargs)
 
     def to_json(self) -> str:
         """Serialise to JSON.

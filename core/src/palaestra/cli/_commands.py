@@ -15,7 +15,7 @@ import numpy as np
 from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._api import make, make_vec
-from palaestra.error import SnapshotNotSupported
+from palaestra.error import EnvCheckError, SnapshotNotSupported
 
 __all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run"]
 
@@ -152,7 +152,7 @@ def _plugin_ids(plugin: str) -> list[str]:
 
 def _check_one(env_id: str, skip_render: bool) -> list[str]:
     """Run ``check_env`` on ``env_id``'s unwrapped env; the warnings it gave, once each."""
-    from palaestra.utils.env_checker import check_env
+    from palaestra.utils.env_checker import check_env  # each command loads its machinery when it runs
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -169,8 +169,6 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     A plugin author checks a whole suite with ``--plugin NAME``.
     """
-    from palaestra.error import EnvCheckError
-
     out = out or sys.stdout
     ids = list(args.ids) + (_plugin_ids(args.plugin) if args.plugin else [])
     if not ids:
@@ -198,7 +196,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Steps per second through ``make`` (or ``make_vec`` with ``--num-envs``), random actions."""
-    from palaestra.utils.performance import benchmark_step, benchmark_vector_step
+    from palaestra.utils.performance import (
+        benchmark_step,
+        benchmark_vector_step,
+    )  # loaded when the command runs
 
     out = out or sys.stdout
     if args.seconds <= 0:
@@ -249,7 +250,10 @@ def parse_keys(pairs: list[str], action_space: Any) -> dict[str, Any] | None:
 
 def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the env with the keyboard in a window (Escape or closing the window quits)."""
-    from palaestra.utils.play import MissingKeysToAction, play
+    from palaestra.utils.play import (
+        MissingKeysToAction,
+        play,
+    )  # pygame's keyboard, loaded when the command runs
 
     env = make(args.id, render_mode="rgb_array")
     try:

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from palaestra._plugins._default import get_host
 from palaestra._registry._api import (
     find_highest_version,
     make,
@@ -13,7 +14,7 @@ from palaestra._registry._api import (
     spec,
 )
 from palaestra._registry._ids import get_env_id, parse_env_id
-from palaestra._registry._make import load_env_creator
+from palaestra._registry._loading import load_env_creator
 from palaestra._registry._make_vec import VectorizeMode
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
@@ -41,11 +42,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # The registry belongs to the default host, which is created on first use.
     if name == "registry":
-        from palaestra._plugins._default import get_host
-
         return get_host().registry
     if name == "current_namespace":
-        from palaestra._plugins._default import get_host
-
         return get_host().current_namespace
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

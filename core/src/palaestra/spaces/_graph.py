@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from palaestra import logger
+from palaestra.spaces._batching import (
+    batch_differing_spaces,
+    batch_space,
+    create_empty_array,
+    differing_opaque,
+    iterate,
+)
 from palaestra.spaces._space import Space, require_one_of
 
 __all__ = ["Graph", "GraphInstance"]
@@ -34,8 +41,6 @@ class Graph(Space[GraphInstance]):
     """
 
     def __init__(self, node_space: Space[Any], edge_space: Space[Any] | None, seed: Any = None) -> None:
-        from palaestra.vector.utils import batch_space
-
         self.node_space = node_space
         self.edge_space = edge_space
         self.batch_node_space = batch_space(node_space, n=1)
@@ -92,8 +97,6 @@ class Graph(Space[GraphInstance]):
             num_nodes: Number of nodes (positive).
             num_edges: Number of edges; drawn uniformly below ``n(n-1)`` when ``None``.
         """
-        from palaestra.vector.utils import batch_space
-
         if num_nodes <= 0:
             raise ValueError(f"{self!r}: num_nodes must be greater than 0, actual value: {num_nodes}")
         require_one_of(mask, probability)
@@ -125,8 +128,6 @@ class Graph(Space[GraphInstance]):
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is a :class:`GraphInstance` with valid nodes, edges and links."""
-        from palaestra.vector.utils import iterate
-
         if not isinstance(x, GraphInstance) or x.nodes is None:
             return False
         nodes = list(iterate(self.batch_node_space, x.nodes))
@@ -182,3 +183,21 @@ class Graph(Space[GraphInstance]):
             else:
                 out.append(GraphInstance(nodes, None, None))
         return out
+
+
+# How a vector env allocates a batch of graphs (the other spaces' rules are in _batching).
+@create_empty_array.register(Graph)
+def _empty_graphs(space: Graph, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[GraphInstance, ...]:
+    has_edges = space.edge_space is not None
+    return tuple(
+        GraphInstance(
+            nodes=create_empty_array(space.node_space, n=1, fn=fn),
+            edges=create_empty_array(space.edge_space, n=1, fn=fn) if has_edges else None,  # type: ignore[arg-type]
+            edge_links=fn((1, 2), dtype=np.int64) if has_edges else None,
+        )
+        for _ in range(n)
+    )
+
+
+# Sub-envs' Graph spaces that differ are batched as a Tuple of copies.
+batch_differing_spaces.register(Graph)(differing_opaque)  # type: ignore[misc]  # keyed by the listed spaces' type

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.spaces._dict import Dict
 from palaestra.spaces._space import Space, require_one_of, require_spaces
+from palaestra.spaces._tuple import Tuple
 
 __all__ = ["OneOf"]
 
@@ -15,9 +17,6 @@ _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def _batched_json(space: Space[Any]) -> bool:
-    from palaestra.spaces._dict import Dict
-    from palaestra.spaces._tuple import Tuple
-
     return isinstance(space, (Tuple, Dict))
 
 

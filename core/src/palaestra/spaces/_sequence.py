@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from palaestra.spaces._batching import (
+    batch_differing_spaces,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    differing_opaque,
+    iterate,
+)
 from palaestra.spaces._space import Space, require_one_of
 
 __all__ = ["Sequence"]
@@ -38,8 +47,6 @@ class Sequence(Space[Any]):
         self.feature_space = space
         self.stack = stack
         if stack:
-            from palaestra.vector.utils import batch_space
-
             self.stacked_feature_space = batch_space(space, 1)
         super().__init__(None, None, seed)  # type: ignore[arg-type]
 
@@ -89,8 +96,6 @@ class Sequence(Space[Any]):
             length = self.np_random.geometric(0.25)
             values = tuple(self.feature_space.sample() for _ in range(length))
         if self.stack:
-            from palaestra.vector.utils import concatenate, create_empty_array
-
             out = create_empty_array(self.feature_space, len(values))
             return concatenate(self.feature_space, values, out)
         return values
@@ -123,8 +128,6 @@ class Sequence(Space[Any]):
     def contains(self, x: Any) -> bool:
         """Whether every item of ``x`` belongs to the feature space."""
         if self.stack:
-            from palaestra.vector.utils import iterate
-
             return all(item in self.feature_space for item in iterate(self.stacked_feature_space, x))
         return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)
 
@@ -151,3 +154,15 @@ class Sequence(Space[Any]):
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# How a vector env allocates a batch of sequences (the other spaces' rules are in _batching).
+@create_empty_array.register(Sequence)
+def _empty_sequences(space: Sequence, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
+    if space.stack:
+        return tuple(create_empty_array(space.feature_space, n=1, fn=fn) for _ in range(n))
+    return tuple(() for _ in range(n))
+
+
+# Sub-envs' Sequence spaces that differ are batched as a Tuple of copies.
+batch_differing_spaces.register(Sequence)(differing_opaque)  # type: ignore[misc]  # keyed by the listed spaces' type

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from palaestra.error import InvalidSeed
+from palaestra.error import Error, InvalidSeed
 from palaestra.utils import seeding
 
 __all__ = ["MaskNDArray", "Space", "SpaceSeed"]
@@ -120,8 +120,6 @@ class Space(Generic[T_co]):
 
 def require_no_mask(space: Space[Any], mask: Any, probability: Any) -> None:
     """Reject ``mask``/``probability`` for spaces that support neither."""
-    from palaestra.error import Error
-
     if mask is not None:
         raise Error(f"{type(space).__name__}.sample cannot be provided a mask, actual value: {mask}")
     if probability is not None:

@@ -16,6 +16,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from palaestra.spaces._batching import concatenate, create_empty_array, iterate
 from palaestra.spaces._box import Box
 from palaestra.spaces._dict import Dict
 from palaestra.spaces._discrete import Discrete
@@ -37,12 +38,6 @@ FlatType: TypeAlias = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphIns
 _NOT_FLAT = (
     "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"
 )
-
-
-def _vector_utils() -> Any:
-    from palaestra.vector import utils
-
-    return utils
 
 
 @singledispatch
@@ -186,10 +181,9 @@ def _(space: Tuple | Dict, x: Any) -> Any:
 
 def _restack(source: Space[Any], target: Space[Any], items: Any, convert: Any) -> Any:
     """Convert each item of a stacked batch and stack the results in ``target``'s layout."""
-    vu = _vector_utils()
-    converted = [convert(item) for item in vu.iterate(source, items)]
-    out = vu.create_empty_array(target, n=len(converted))
-    return vu.concatenate(target, converted, out)
+    converted = [convert(item) for item in iterate(source, items)]
+    out = create_empty_array(target, n=len(converted))
+    return concatenate(target, converted, out)
 
 
 @flatten.register(Graph)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled
+from palaestra.utils.suite import warn_no_render_mode
 
 __all__ = ["Canvas", "CanvasRendering", "circle", "import_pygame", "polygon", "rotated_box"]
 
@@ -131,8 +132,6 @@ class CanvasRendering:
         """The frame as ``uint8`` pixels (``rgb_array``), or shown in a window (``human``)."""
         env: Any = self
         if env.render_mode is None:
-            from palaestra.utils.suite import warn_no_render_mode
-
             warn_no_render_mode(self)
             return None
         if self._canvas is None:

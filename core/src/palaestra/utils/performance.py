@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra._core import Env
+from palaestra.vector._vector_env import AutoresetMode
 
 __all__ = ["benchmark_init", "benchmark_render", "benchmark_step", "benchmark_vector_step"]
 
@@ -51,8 +52,6 @@ def benchmark_vector_step(env: Any, target_duration: float = 5, seed: int | None
     Under next-step autoreset the step that resets a finished sub-env is not counted;
     with autoreset disabled, finished sub-envs are reset with ``reset_mask``.
     """
-    from palaestra.vector import AutoresetMode
-
     _check_duration(target_duration)
     env.action_space.seed(seed)
     env.reset(seed=seed)

@@ -14,6 +14,7 @@ import numpy as np
 
 from palaestra._core import Env
 from palaestra.error import DependencyNotInstalled
+from palaestra.utils.canvas import import_pygame
 
 __all__ = ["MissingKeysToAction", "PlayPlot", "PlayableGame", "display_arr", "play"]
 
@@ -25,8 +26,6 @@ class MissingKeysToAction(Exception):
 
 
 def _pygame() -> Any:
-    from palaestra.utils.canvas import import_pygame
-
     return import_pygame()
 
 

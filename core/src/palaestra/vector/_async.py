@@ -25,6 +25,7 @@ from palaestra.error import (
     WorkerDiedError,
 )
 from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
+from palaestra.spaces._batching import concatenate, create_empty_array, iterate
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
@@ -34,7 +35,6 @@ from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_wor
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
 from palaestra.vector.utils._shared_memory import create_shared_memory, read_from_shared_memory
-from palaestra.vector.utils._space_utils import concatenate, create_empty_array, iterate
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
 

@@ -14,8 +14,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from palaestra import logger
 from palaestra.error import InvalidAction
 from palaestra.utils import seeding
+from palaestra.utils.canvas import Canvas
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._vector_env import AutoresetMode, VectorEnv
@@ -265,8 +267,6 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def render(self) -> tuple[Any, ...] | None:
         """One rgb frame per sub-env, drawn by :meth:`draw`."""
         if self.render_mode is None:
-            from palaestra import logger
-
             logger.warn("You are calling render without a render mode; pass render_mode='rgb_array'.")
             return None
         if self.render_mode != "rgb_array":
@@ -274,8 +274,6 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         if not self._has_reset:
             raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
         if self._canvas is None:
-            from palaestra.utils.canvas import Canvas
-
             width, height = self.canvas_size
             fps = self.metadata.get("render_fps", 30)
             self._canvas = Canvas(

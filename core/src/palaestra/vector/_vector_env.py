@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from palaestra import logger
+from palaestra import _snapshot, logger
 from palaestra.error import SnapshotNotSupported
 from palaestra.utils import seeding
+from palaestra.vector._info import add_info
 
 if TYPE_CHECKING:
     from palaestra._registry._spec import EnvSpec
@@ -103,8 +104,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         Raises:
             SnapshotNotSupported: This vector env (or wrapper) cannot take snapshots.
         """
-        from palaestra import _snapshot
-
         fields = self._snapshot_fields()
         return _snapshot.take_innermost(
             self, _snapshot.copy_fields(self, fields, "list the state attributes in snapshot_fields")
@@ -118,8 +117,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
                 take one env's :class:`~palaestra.Snapshot`, which every sub-env then takes
                 (to try different actions from one state), or a list of one per sub-env.
         """
-        from palaestra import _snapshot
-
         self._snapshot_fields()
         _snapshot.check_fits([self], None if self.spec is None else self.spec.id, snapshot)
         _snapshot.restore_fields(self, snapshot.state)
@@ -141,8 +138,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
     def _add_info(
         self, vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int
     ) -> dict[str, Any]:
-        from palaestra.vector._info import add_info
-
         return add_info(vector_infos, env_info, env_num, self.num_envs)
 
     def __enter__(self) -> VectorEnv[ObsType, ActType, ArrayType]:

@@ -24,7 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 from palaestra.vector._vector_env import AutoresetMode
+from palaestra.vector.utils._shared_memory import read_from_shared_memory, write_to_shared_memory
 
 __all__ = ["WorkerConfig", "async_worker"]
 
@@ -67,13 +69,9 @@ class _Block:
         self.truncations = np.frombuffer(config.truncations, dtype=np.bool_, count=n)
         self.actions = None
         if config.actions is not None:
-            from palaestra.vector.utils import read_from_shared_memory
-
             self.actions = read_from_shared_memory(config.action_space, config.actions, n=n)
         self._views: Any = None
         if config.obs_buffer is not None:
-            from palaestra.vector.utils import read_from_shared_memory
-
             # One view per sub-env, made once; a plain array space is written by assignment.
             views = read_from_shared_memory(config.observation_space, config.obs_buffer, n=n)
             self._views = views if isinstance(views, np.ndarray) else None
@@ -85,8 +83,6 @@ class _Block:
             return None
         if self.config.obs_buffer is None:
             return obs
-        from palaestra.vector.utils import write_to_shared_memory
-
         write_to_shared_memory(self.config.observation_space, index, obs, self._nested)
         return None
 
@@ -201,8 +197,6 @@ def _serve(conn: Any, block: _Block) -> None:
         "snapshot": block.snapshot,
         "restore": block.restore,
     }
-    from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
-
     semaphore = block.config.semaphore
     fast = True
     spin = SPIN_SECONDS

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra.utils.save_video import Trigger
+from palaestra.utils.canvas import import_pygame
+from palaestra.utils.save_video import Trigger, _imageio, capped_cubic_video_schedule, write_mp4
 
 
 class VideoRecorder:
@@ -33,8 +34,6 @@ class VideoRecorder:
         fps: float | None,
         gc_trigger: Trigger | None,
     ) -> None:
-        from palaestra.utils.save_video import _imageio, capped_cubic_video_schedule
-
         if env.render_mode in {None, "human", "ansi"}:
             raise ValueError(
                 f"RecordVideo records rendered images, but render_mode={env.render_mode!r} gives none: it is "
@@ -98,8 +97,6 @@ class VideoRecorder:
 
     def stop_recording(self) -> None:
         """Write the recorded frames to ``{video_folder}/{video_name}.mp4``."""
-        from palaestra.utils.save_video import write_mp4
-
         if not self.recording:
             raise RuntimeError("stop_recording was called, but no recording was started")
         if self.recorded_frames:
@@ -130,8 +127,6 @@ class FrameWindow:
 
     def show(self, frame: np.ndarray) -> None:
         """Blit ``frame`` (rows, columns, RGB) and wait for the next tick."""
-        from palaestra.utils.canvas import import_pygame
-
         pygame = import_pygame()
         pixels = np.transpose(frame, (1, 0, 2))  # pygame surfaces are column-major
         if self.size is None:
@@ -150,7 +145,5 @@ class FrameWindow:
     def close(self) -> None:
         """Close the window if one is open."""
         if self.window is not None:
-            from palaestra.utils.canvas import import_pygame
-
             import_pygame().display.quit()
             self.window = None

@@ -8,6 +8,7 @@ import numpy as np
 
 from palaestra import logger
 from palaestra._core import Env, Wrapper
+from palaestra.error import InvalidProbability
 from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
 from palaestra.utils.save_video import Trigger
 from palaestra.wrappers._checks import require_fraction
@@ -149,8 +150,6 @@ class AddWhiteNoise(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def __init__(
         self, env: Env[Any, Any], probability_of_noise_per_pixel: float, is_noise_grayscale: bool = False
     ) -> None:
-        from palaestra.error import InvalidProbability
-
         require_fraction(
             "AddWhiteNoise",
             "probability_of_noise_per_pixel",

@@ -10,8 +10,10 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra._core import Env, ObservationWrapper, Wrapper
+from palaestra.spaces._batching import batch_space, concatenate, create_empty_array
 from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._checks import require_positive
+from palaestra.wrappers._common import TimeLimit
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch, create_zero_array
 
 __all__ = [
@@ -66,8 +68,6 @@ class DelayObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs)
 def _find_time_limit(env: Env[Any, Any]) -> int:
     if env.spec is not None and env.spec.max_episode_steps is not None:
         return env.spec.max_episode_steps
-    from palaestra.wrappers._common import TimeLimit
-
     inner: Any = env
     while isinstance(inner, Wrapper):
         if isinstance(inner, TimeLimit):
@@ -163,8 +163,6 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     """
 
     def __init__(self, env: Env[Any, Any], stack_size: int, *, padding_type: Any = "reset") -> None:
-        from palaestra.vector.utils import batch_space, create_empty_array
-
         RecordConstructorArgs.__init__(self, stack_size=stack_size, padding_type=padding_type)
         Wrapper.__init__(self, env)
         _require_int(stack_size, "stack_size", 1)
@@ -186,8 +184,6 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.stacked_obs = create_empty_array(space, n=stack_size)
 
     def _stacked(self) -> Any:
-        from palaestra.vector.utils import concatenate
-
         return deepcopy(concatenate(self.env.observation_space, self.obs_queue, self.stacked_obs))
 
     def step(self, action: Any) -> Step:

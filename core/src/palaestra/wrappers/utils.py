@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import CustomSpaceError
+from palaestra.spaces._batching import batch_space
 from palaestra.spaces._box import Box
 from palaestra.spaces._dict import Dict
 from palaestra.spaces._discrete import Discrete
@@ -83,8 +84,6 @@ def _(space: Text) -> str:
 
 @create_zero_array.register(Graph)
 def _(space: Graph) -> GraphInstance:
-    from palaestra.vector.utils import batch_space
-
     nodes = create_zero_array(batch_space(space.node_space, 1))
     if space.edge_space is None:
         return GraphInstance(nodes=nodes, edges=None, edge_links=None)

@@ -10,6 +10,7 @@ import numpy as np
 
 from palaestra import logger
 from palaestra.vector import AutoresetMode, VectorEnv, VectorWrapper
+from palaestra.vector._autoreset import check_reset_mask
 
 __all__ = ["DictInfoToList", "RecordEpisodeStatistics"]
 
@@ -60,8 +61,6 @@ class RecordEpisodeStatistics(VectorWrapper[Any, Any, Any]):
         self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset and restart the counters of the reset sub-envs."""
-        from palaestra.vector._autoreset import check_reset_mask
-
         obs, info = self.env.reset(seed=seed, options=options)
         if options is not None and "reset_mask" in options:
             mask = check_reset_mask(options["reset_mask"], self.num_envs)

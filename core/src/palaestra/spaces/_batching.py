@@ -1,7 +1,8 @@
-"""Batching spaces and their elements for vectorised environments.
+"""Batching spaces and their elements (for vector envs, and for stacked Sequences).
 
 All functions are :func:`functools.singledispatch` generics; register an implementation
-for a custom space type to make it batchable.
+for a custom space type to make it batchable. Graph and Sequence register their own rules
+in their modules; ``palaestra.vector.utils`` re-exports these functions.
 """
 
 from __future__ import annotations
@@ -18,16 +19,21 @@ from palaestra.error import CustomSpaceError
 from palaestra.spaces._box import Box
 from palaestra.spaces._dict import Dict
 from palaestra.spaces._discrete import Discrete
-from palaestra.spaces._graph import Graph, GraphInstance
 from palaestra.spaces._multi_binary import MultiBinary
 from palaestra.spaces._multi_discrete import MultiDiscrete
 from palaestra.spaces._oneof import OneOf
-from palaestra.spaces._sequence import Sequence
 from palaestra.spaces._space import Space
 from palaestra.spaces._text import Text
 from palaestra.spaces._tuple import Tuple
 
-__all__ = ["batch_differing_spaces", "batch_space", "concatenate", "create_empty_array", "iterate"]
+__all__ = [
+    "batch_differing_spaces",
+    "batch_space",
+    "concatenate",
+    "create_empty_array",
+    "differing_opaque",
+    "iterate",
+]
 
 
 @singledispatch
@@ -180,7 +186,8 @@ def _differing_dict(spaces: PySequence[Dict]) -> Dict:
     )
 
 
-def _differing_opaque(spaces: PySequence[Space[Any]]) -> Tuple:
+def differing_opaque(spaces: PySequence[Space[Any]]) -> Tuple:
+    """A Tuple of copies of spaces that have no stacked form (Text, OneOf, Graph, Sequence)."""
     return Tuple([deepcopy(s) for s in spaces], seed=deepcopy(spaces[0].np_random))
 
 
@@ -191,10 +198,8 @@ for _type, _impl in (
     (MultiBinary, _differing_multi_binary),
     (Tuple, _differing_tuple),
     (Dict, _differing_dict),
-    (Graph, _differing_opaque),
-    (Text, _differing_opaque),
-    (Sequence, _differing_opaque),
-    (OneOf, _differing_opaque),
+    (Text, differing_opaque),
+    (OneOf, differing_opaque),
 ):
     batch_differing_spaces.register(_type)(_impl)
 
@@ -308,29 +313,9 @@ def _(space: Dict, n: int = 1, fn: Callable[..., Any] = np.zeros) -> dict[str, A
     return {key: create_empty_array(s, n=n, fn=fn) for key, s in space.items()}
 
 
-@create_empty_array.register(Graph)
-def _(space: Graph, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[GraphInstance, ...]:
-    has_edges = space.edge_space is not None
-    return tuple(
-        GraphInstance(
-            nodes=create_empty_array(space.node_space, n=1, fn=fn),
-            edges=create_empty_array(space.edge_space, n=1, fn=fn) if has_edges else None,  # type: ignore[arg-type]
-            edge_links=fn((1, 2), dtype=np.int64) if has_edges else None,
-        )
-        for _ in range(n)
-    )
-
-
 @create_empty_array.register(Text)
 def _(space: Text, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[str, ...]:
     return tuple(space.characters[0] * space.min_length for _ in range(n))
-
-
-@create_empty_array.register(Sequence)
-def _(space: Sequence, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any, ...]:
-    if space.stack:
-        return tuple(create_empty_array(space.feature_space, n=1, fn=fn) for _ in range(n))
-    return tuple(() for _ in range(n))
 
 
 @create_empty_array.register(OneOf)
