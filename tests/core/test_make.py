@@ -40,8 +40,7 @@ def test_merge_kwargs_copies_and_overrides(grid):
 
 def test_load_env_creator_errors_name_the_entry_point():
     assert (
-        load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__
-        == "make_gridworld_class"
+        load_env_creator("tests.fixtures.gridworld:make_gridworld_class").__name__ == "make_gridworld_class"
     )
     with pytest.raises(ModuleNotFoundError, match="'nope.mod' of entry point 'nope.mod:X'"):
         load_env_creator("nope.mod:X")

@@ -191,6 +191,11 @@ def differing_opaque(spaces: PySequence[Space[Any]]) -> Tuple:
     return Tuple([deepcopy(s) for s in spaces], seed=deepcopy(spaces[0].np_random))
 
 
+def batch_differing_as_copies(space_type: type) -> None:
+    """Batch differing spaces of ``space_type`` as a Tuple of copies (for space modules above this one)."""
+    batch_differing_spaces.register(space_type)(differing_opaque)
+
+
 for _type, _impl in (
     (Box, _differing_box),
     (Discrete, _differing_discrete),

@@ -10,10 +10,9 @@ from numpy.typing import NDArray
 
 from palaestra import logger
 from palaestra.spaces._batching import (
-    batch_differing_spaces,
+    batch_differing_as_copies,
     batch_space,
     create_empty_array,
-    differing_opaque,
     iterate,
 )
 from palaestra.spaces._space import Space, require_one_of
@@ -200,4 +199,4 @@ def _empty_graphs(space: Graph, n: int = 1, fn: Callable[..., Any] = np.zeros) -
 
 
 # Sub-envs' Graph spaces that differ are batched as a Tuple of copies.
-batch_differing_spaces.register(Graph)(differing_opaque)  # type: ignore[misc]  # keyed by the listed spaces' type
+batch_differing_as_copies(Graph)

@@ -8,11 +8,10 @@ from typing import Any
 import numpy as np
 
 from palaestra.spaces._batching import (
-    batch_differing_spaces,
+    batch_differing_as_copies,
     batch_space,
     concatenate,
     create_empty_array,
-    differing_opaque,
     iterate,
 )
 from palaestra.spaces._space import Space, require_one_of
@@ -165,4 +164,4 @@ def _empty_sequences(space: Sequence, n: int = 1, fn: Callable[..., Any] = np.ze
 
 
 # Sub-envs' Sequence spaces that differ are batched as a Tuple of copies.
-batch_differing_spaces.register(Sequence)(differing_opaque)  # type: ignore[misc]  # keyed by the listed spaces' type
+batch_differing_as_copies(Sequence)
