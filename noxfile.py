@@ -17,6 +17,22 @@ GROUPS = PYPROJECT["dependency-groups"]
 PLUGINS = tuple(
     arg for folder in sorted(Path("plugins").glob("*/pyproject.toml")) for arg in ("-e", str(folder.parent))
 )
+# pygame draws offscreen and stays quiet.
+OFFSCREEN = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+
+
+def _install_torch_and_sb3(session: nox.Session) -> None:
+    # pip, not uv: pip's configuration provides the CPU build of torch (uv would pull CUDA).
+    session.run(
+        "python",
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "torch==2.13.0",
+        "stable-baselines3==2.9.2",
+    )
 
 
 @nox.session
@@ -29,8 +45,8 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """Strict mypy over the core and the Ray vectorizer."""
-    session.install(*GROUPS["lint"], "-e", "core", "-e", "plugins/ray")
+    """Strict mypy over the core and every plugin (with the test group's optional libraries)."""
+    session.install(*GROUPS["lint"], *GROUPS["test"], "-e", "core", *PLUGINS)
     session.run("mypy")
 
 
@@ -38,7 +54,15 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """The full suite over every workspace member."""
     session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
-    session.run("pytest", "-n", "auto", *session.posargs, env={"SDL_VIDEODRIVER": "dummy"})
+    session.run("pytest", "-n", "auto", *session.posargs, env=OFFSCREEN)
+
+
+@nox.session(default=False)
+def extras(session: nox.Session) -> None:
+    """The tests that need torch and Stable-Baselines3 (and xvfb for MuJoCo's viewer)."""
+    session.install(*GROUPS["test"], "-e", "core", *PLUGINS, "pip")
+    _install_torch_and_sb3(session)
+    session.run("pytest", "-n", "auto", "-m", "extras", *session.posargs, env=OFFSCREEN)
 
 
 @nox.session(name="tests-core")
@@ -80,7 +104,6 @@ def bench(session: nox.Session) -> None:
 def examples(session: nox.Session) -> None:
     """Run the training examples (minutes each); each exits non-zero if it misses its goal."""
     session.install("-e", "core", *PLUGINS, "pip")
-    # pip, not uv: pip's configuration provides the CPU build of torch (uv would pull CUDA).
-    session.run("python", "-m", "pip", "install", "--quiet", "torch==2.13.0", "stable-baselines3==2.9.2")
+    _install_torch_and_sb3(session)
     for script in ("cleanrl_style_ppo.py", "sb3_ppo_cartpole.py", "sb3_sac_pendulum.py"):
         session.run("python", f"examples/{script}")

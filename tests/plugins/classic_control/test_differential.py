@@ -76,7 +76,7 @@ def test_rollouts_match_gymnasium_bit_for_bit(env_id, kwargs):
 
 @pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"])
 def test_stepping_past_termination_matches(env_id):
-    """After termination the reference keeps integrating (CartPole: reward 0 and one warning)."""
+    """After termination Gymnasium keeps integrating (CartPole: reward 0 and one warning)."""
     ours = palaestra.make(env_id, max_episode_steps=-1, disable_env_checker=True)
     ref = gymnasium.make(env_id, max_episode_steps=-1, disable_env_checker=True)
     ours.reset(seed=3)

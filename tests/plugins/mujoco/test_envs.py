@@ -28,7 +28,7 @@ IDS = [
     "Walker2d-v5",
 ]
 
-# Every kwarg of the reference's v5 envs is exercised by at least one case.
+# Every kwarg of Gymnasium's v5 envs is exercised by at least one case.
 VARIANTS = {
     "Ant-v5": [
         {"main_body": "torso", "contact_cost_weight": 1e-3, "contact_force_range": (-2.0, 2.0)},

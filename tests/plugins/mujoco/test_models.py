@@ -16,7 +16,7 @@ from palaestra_mujoco.mujoco_env import MODELS_DIR, load_model
 
 REFERENCE_DIR = Path(gymnasium.envs.mujoco.__file__).parent / "assets"
 
-# our file -> the reference's file it reproduces
+# our file -> Gymnasium's file it reproduces
 MODELS = {
     "ant.xml": "ant.xml",
     "half_cheetah.xml": "half_cheetah.xml",
@@ -154,5 +154,5 @@ def test_model_keeps_reference_names(ours):
     obj = mujoco.mjtObj
     for kind, count in ((obj.mjOBJ_BODY, "nbody"), (obj.mjOBJ_JOINT, "njnt"), (obj.mjOBJ_ACTUATOR, "nu")):
         ours, theirs = names(mine, kind, getattr(mine, count)), names(ref, kind, getattr(ref, count))
-        # Where the reference leaves an element unnamed, ours may name it.
+        # Where Gymnasium leaves an element unnamed, ours may name it.
         assert [o if t is not None else None for o, t in zip(ours, theirs, strict=True)] == theirs
