@@ -20,6 +20,15 @@ def _where(condition: Any, if_true: Any, if_false: Any) -> Any:
     return if_true if condition else if_false
 
 
+def _clip(value: Any, low: Any, high: Any) -> Any:
+    # Two comparisons cost a third of min(max(...)) on Python floats.
+    return low if value < low else (high if value > high else value)
+
+
+def _clip_each(values: np.ndarray, low: Any, high: Any) -> np.ndarray:
+    return np.minimum(np.maximum(values, low), high)
+
+
 def _square_each(values: np.ndarray) -> np.ndarray:
     # libm's pow(x, 2) (what ``x ** 2`` calls for a float or a numpy scalar) is not always
     # x*x in the last bit, and numpy turns ``array ** 2`` into x*x: square each element
@@ -34,22 +43,21 @@ def _float64(value: Any) -> Any:
 
 
 class Ops:
-    """cos/sin, elementwise min/max, a select, a pow-exact square, any, and widening to float64."""
+    """cos/sin, clipping to an interval, a select, a pow-exact square, any, and widening to float64."""
 
     def __init__(
         self,
         cos: Any,
         sin: Any,
-        minimum: Any,
-        maximum: Any,
+        clip: Any,
         where: Any,
         pow2: Any,
         any_: Any,
         to_float64: Any,
     ) -> None:
-        self.cos, self.sin, self.minimum, self.maximum = cos, sin, minimum, maximum
+        self.cos, self.sin, self.clip = cos, sin, clip
         self.where, self.pow2, self.any, self.to_float64 = where, pow2, any_, to_float64
 
 
-SCALAR = Ops(math.cos, math.sin, min, max, _where, lambda value: value**2, bool, float)
-ARRAY = Ops(np.cos, np.sin, np.minimum, np.maximum, np.where, _square_each, np.any, _float64)
+SCALAR = Ops(math.cos, math.sin, _clip, _where, lambda value: value**2, bool, float)
+ARRAY = Ops(np.cos, np.sin, _clip_each, np.where, _square_each, np.any, _float64)

@@ -32,7 +32,7 @@ def wrap(x: Any, m: float, M: float, ops: Ops = SCALAR) -> Any:
 
 def bound(x: Any, m: float, M: float, ops: Ops = SCALAR) -> Any:
     """Clamp ``x`` to ``[m, M]``."""
-    return ops.minimum(ops.maximum(x, m), M)
+    return ops.clip(x, m, M)
 
 
 def rk4(derivs: Any, y0: list[Any], dt: float) -> list[Any]:

@@ -48,9 +48,8 @@ def dynamics(position: Any, velocity: Any, push: Any, k: tuple[Any, ...], ops: O
         The new position, velocity, and whether the goal was reached.
     """
     force, gravity, max_speed, min_position, max_position, goal_position, goal_velocity = k
-    velocity = velocity + (push * force + ops.cos(3 * position) * -gravity)
-    velocity = ops.minimum(ops.maximum(velocity, -max_speed), max_speed)
-    position = ops.minimum(ops.maximum(position + velocity, min_position), max_position)
+    velocity = ops.clip(velocity + (push * force + ops.cos(3 * position) * -gravity), -max_speed, max_speed)
+    position = ops.clip(position + velocity, min_position, max_position)
     velocity = ops.where((position == min_position) & (velocity < 0), 0.0, velocity)  # the wall stops it
     return position, velocity, (position >= goal_position) & (velocity >= goal_velocity)
 

@@ -45,7 +45,7 @@ def dynamics(th: Any, thdot: Any, torque: Any, k: tuple[Any, ...], ops: Ops) -> 
     k_gravity, k_torque, dt, max_speed = k
     costs = ops.pow2(angle_normalize(th)) + 0.1 * ops.pow2(thdot) + ops.to_float64(0.001 * ops.pow2(torque))
     accel = k_gravity * ops.sin(th) + ops.to_float64(k_torque * torque)
-    newthdot = ops.minimum(ops.maximum(thdot + accel * dt, -max_speed), max_speed)
+    newthdot = ops.clip(thdot + accel * dt, -max_speed, max_speed)
     return th + newthdot * dt, newthdot, costs
 
 
