@@ -26,7 +26,8 @@ def _clip(value: Any, low: Any, high: Any) -> Any:
 
 
 def _clip_each(values: np.ndarray, low: Any, high: Any) -> np.ndarray:
-    return np.minimum(np.maximum(values, low), high)
+    clipped: np.ndarray = np.minimum(np.maximum(values, low), high)
+    return clipped
 
 
 def _square_each(values: np.ndarray) -> np.ndarray:
