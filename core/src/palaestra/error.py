@@ -17,6 +17,7 @@ __all__ = [
     "DependencyNotInstalled",
     "DeprecatedEnv",
     "DeprecatedWrapper",
+    "DynamicSpaceError",
     "EnvCheckError",
     "Error",
     "InvalidAction",
@@ -179,6 +180,13 @@ class ClosedEnvironmentError(Exception):
 
 class CustomSpaceError(Exception):
     """A custom space lacks an implementation of a space utility."""
+
+
+class DynamicSpaceError(CustomSpaceError, TypeError):
+    """A space of dynamic shape (Graph, Sequence) was asked for a fixed-size buffer.
+
+    A ``TypeError`` too, as Gymnasium raises there.
+    """
 
 
 class SubEnvError(Error):

@@ -11,10 +11,12 @@ Registration (see :mod:`palaestra.hookspecs`):
 Natively batched envs:
     :class:`BatchedVectorEnv`, the template whose hooks an env fills in (step, reset,
     autoreset, time limit and infos are done for it); :func:`add_info`, which batches one
-    sub-env's info into a vector info with ``_key`` masks.
+    sub-env's info into a vector info with ``_key`` masks; :func:`wrong_action_count`, the
+    error for a batch of actions of the wrong size (the template raises it for you).
 
 Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
-    :class:`SubEnvVectorEnv`, :func:`batched_spaces`, :func:`reset_arguments`,
+    :class:`SubEnvVectorEnv`, :func:`batched_spaces`, :func:`actions_per_env` (splits a
+    batch of actions, naming both counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
     :func:`vector_restore_plan`.
@@ -61,7 +63,9 @@ if TYPE_CHECKING:
     from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv
     from palaestra.vector._info import add_info as add_info
     from palaestra.vector._processes import split_blocks as split_blocks
+    from palaestra.vector._spaces import actions_per_env as actions_per_env
     from palaestra.vector._spaces import batched_spaces as batched_spaces
+    from palaestra.vector._spaces import wrong_action_count as wrong_action_count
     from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
 
 __all__ = [
@@ -75,6 +79,7 @@ __all__ = [
     "VectorSnapshot",
     "VectorizerRegistrar",
     "WrapperSetRegistrar",
+    "actions_per_env",
     "add_info",
     "batched_spaces",
     "circle",
@@ -89,6 +94,7 @@ __all__ = [
     "split_blocks",
     "vector_restore_plan",
     "warn_no_render_mode",
+    "wrong_action_count",
 ]
 
 # Public name -> module defining it; resolved on first access (PEP 562).
@@ -103,6 +109,7 @@ _LAZY_NAMES = {
     "VectorSnapshot": "palaestra._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",
     "WrapperSetRegistrar": "palaestra._plugins._registrar",
+    "actions_per_env": "palaestra.vector._spaces",
     "add_info": "palaestra.vector._info",
     "batched_spaces": "palaestra.vector._spaces",
     "circle": "palaestra.utils.canvas",
@@ -117,6 +124,7 @@ _LAZY_NAMES = {
     "split_blocks": "palaestra.vector._processes",
     "vector_restore_plan": "palaestra._snapshot",
     "warn_no_render_mode": "palaestra.utils.suite",
+    "wrong_action_count": "palaestra.vector._spaces",
 }
 
 

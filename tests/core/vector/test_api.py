@@ -124,12 +124,11 @@ def test_async_without_shared_memory_supports_any_observation_space():
         def _obs(self):
             return "ab"[: 1 + self.t % 2]
 
-    with pytest.raises(ValueError, match="shared_memory=False"):
-        AsyncVectorEnv([TextEnv] * 2)
-    env = AsyncVectorEnv([TextEnv] * 2, shared_memory=False)
-    obs, _ = env.reset(seed=0)
-    assert isinstance(obs, tuple) and all(o in ("a", "ab") for o in obs)
-    env.close()
+    for shared_memory in (False, True):
+        env = AsyncVectorEnv([TextEnv] * 2, shared_memory=shared_memory)
+        obs, _ = env.reset(seed=0)
+        assert isinstance(obs, tuple) and all(o in ("a", "ab") for o in obs)
+        env.close()
 
 
 def test_custom_worker_and_max_concurrency():
@@ -306,3 +305,24 @@ def test_sync_errors_name_the_sub_env_that_raised():
     with pytest.raises(AttributeError) as caught:
         envs.call("no_such_method")
     assert caught.value.sub_env_index == 0
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", "sync", "async"])
+@pytest.mark.parametrize(
+    "env_id",
+    ["CartPole-v1", "MountainCarContinuous-v0", "Pendulum-v1", "Acrobot-v1", "Taxi-v4", "Blackjack-v1"],
+)
+def test_a_batch_with_the_wrong_number_of_actions_names_both_counts(env_id, mode):
+    envs = palaestra.make_vec(env_id, 4, vectorization_mode=mode)
+    try:
+        envs.reset(seed=0)
+        envs.single_action_space.seed(0)
+        for count in (3, 5):
+            actions = np.stack([envs.single_action_space.sample() for _ in range(count)])
+            with pytest.raises(ValueError, match=rf"\.step got {count} actions for 4 sub-environments"):
+                envs.step(actions)
+        # A correct batch still steps after the refusals.
+        _, rewards, *_ = envs.step(envs.action_space.sample())
+        assert rewards.shape == (4,)
+    finally:
+        envs.close()

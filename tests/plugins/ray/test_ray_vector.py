@@ -248,8 +248,10 @@ def test_async_pairs_and_their_errors():
     assert obs.shape == (2, 2)
     envs.call_async("add", 1)
     assert envs.call_wait() == (1, 2)
-    with pytest.raises(ValueError, match="Expected actions for 2 sub-envs, got 3"):
+    with pytest.raises(ValueError, match="RayVectorEnv.step got 3 actions for 2 sub-environments"):
         envs.step([0, 1, 2])
+    with pytest.raises(ValueError, match="got 1 actions for 2 sub-environments"):
+        envs.step(np.zeros(1, int))
     envs.close()
     envs.close()  # idempotent
     with pytest.raises(ClosedEnvironmentError, match="make a new one"):

@@ -30,6 +30,8 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
         **spaces_kwargs: More sub-spaces given as keywords.
     """
 
+    columnar_json = True
+
     def __init__(
         self,
         spaces: collections.abc.Mapping[str, Space[Any]] | Sequence[tuple[str, Space[Any]]] | None = None,

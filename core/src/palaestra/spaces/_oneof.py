@@ -7,17 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._dict import Dict
 from palaestra.spaces._space import Space, require_one_of, require_spaces
-from palaestra.spaces._tuple import Tuple
 
 __all__ = ["OneOf"]
 
 _INT32_MAX = int(np.iinfo(np.int32).max)
-
-
-def _batched_json(space: Space[Any]) -> bool:
-    return isinstance(space, (Tuple, Dict))
 
 
 class OneOf(Space[tuple[int, Any]]):
@@ -103,7 +97,7 @@ class OneOf(Space[tuple[int, Any]]):
         out = []
         for i, x in sample_n:
             encoded = self.spaces[i].to_jsonable([x])
-            out.append([int(i), encoded if _batched_json(self.spaces[i]) else encoded[0]])
+            out.append([int(i), encoded if self.spaces[i].columnar_json else encoded[0]])
         return out
 
     def from_jsonable(self, sample_n: Iterable[list[Any]]) -> list[tuple[Any, Any]]:
@@ -111,7 +105,7 @@ class OneOf(Space[tuple[int, Any]]):
         out = []
         for i, x in sample_n:
             sub = self.spaces[i]
-            out.append((np.int64(i), sub.from_jsonable(x if _batched_json(sub) else [x])[0]))
+            out.append((np.int64(i), sub.from_jsonable(x if sub.columnar_json else [x])[0]))
         return out
 
     def __getitem__(self, index: int) -> Space[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Sequence as PySequence
 from typing import Any
 
 import numpy as np
@@ -14,11 +15,16 @@ from palaestra.spaces._batching import (
     create_empty_array,
     iterate,
 )
+from palaestra.spaces._box import Box
+from palaestra.spaces._discrete import Discrete
+from palaestra.spaces._multi_binary import MultiBinary
+from palaestra.spaces._multi_discrete import MultiDiscrete
 from palaestra.spaces._space import Space, require_one_of
 
 __all__ = ["Sequence"]
 
 _INT32_MAX = int(np.iinfo(np.int32).max)
+_ARRAY_SPACES = (Box, Discrete, MultiBinary, MultiDiscrete)
 
 
 class Sequence(Space[Any]):
@@ -45,9 +51,17 @@ class Sequence(Space[Any]):
             )
         self.feature_space = space
         self.stack = stack
+        # Gymnasium writes stacked sequences as its stacked space writes them; that round-trips
+        # only when every leaf stacks into an array, so other features are written per item.
+        self._json_as_stacked = stack and _stacks_into_arrays(space)
         if stack:
             self.stacked_feature_space = batch_space(space, 1)
         super().__init__(None, None, seed)  # type: ignore[arg-type]
+
+    @property
+    def columnar_json(self) -> bool:  # type: ignore[override]
+        """True for stacked Tuple or Dict features written in Gymnasium's (columnar) format."""
+        return self._json_as_stacked and self.stacked_feature_space.columnar_json
 
     def seed(self, seed: int | tuple[int, int] | list[int] | None = None) -> tuple[int, int]:
         """Seed the sequence's own generator and the feature space's.
@@ -94,10 +108,7 @@ class Sequence(Space[Any]):
         else:
             length = self.np_random.geometric(0.25)
             values = tuple(self.feature_space.sample() for _ in range(length))
-        if self.stack:
-            out = create_empty_array(self.feature_space, len(values))
-            return concatenate(self.feature_space, values, out)
-        return values
+        return self._stacked(values) if self.stack else values
 
     def generate_sample_length(self, length_mask: Any, mask_type: str | None) -> int:
         """Pick a length from a length mask (``None`` draws from ``geometric(0.25)``)."""
@@ -133,17 +144,26 @@ class Sequence(Space[Any]):
     def __repr__(self) -> str:
         return f"Sequence({self.feature_space}, stack={self.stack})"
 
-    def to_jsonable(self, sample_n: Any) -> list[Any]:
-        """Convert sequences to lists."""
+    def to_jsonable(self, sample_n: Any) -> Any:
+        """Convert sequences to lists (one per sequence, or Gymnasium's columns; see above)."""
+        if self._json_as_stacked:
+            return self.stacked_feature_space.to_jsonable(sample_n)
         if self.stack:
-            return self.stacked_feature_space.to_jsonable(sample_n)  # type: ignore[no-any-return]
+            return [
+                self.feature_space.to_jsonable(list(iterate(self.stacked_feature_space, s))) for s in sample_n
+            ]
         return [self.feature_space.to_jsonable(sample) for sample in sample_n]
 
-    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+    def from_jsonable(self, sample_n: Any) -> list[Any]:
         """Convert lists back to sequences."""
-        if self.stack:
+        if self._json_as_stacked:
             return self.stacked_feature_space.from_jsonable(sample_n)
+        if self.stack:
+            return [self._stacked(self.feature_space.from_jsonable(items)) for items in sample_n]
         return [tuple(self.feature_space.from_jsonable(sample)) for sample in sample_n]
+
+    def _stacked(self, items: PySequence[Any]) -> Any:
+        return concatenate(self.feature_space, items, create_empty_array(self.feature_space, len(items)))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -153,6 +173,15 @@ class Sequence(Space[Any]):
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _stacks_into_arrays(space: Space[Any]) -> bool:
+    """Whether a batch of ``space``'s elements is arrays only (no tuples of copies)."""
+    children = getattr(space, "spaces", None)
+    if space.columnar_json and children is not None:  # Tuple, Dict
+        parts = children.values() if isinstance(children, dict) else children
+        return all(_stacks_into_arrays(part) for part in parts)
+    return isinstance(space, _ARRAY_SPACES)
 
 
 # How a vector env allocates a batch of sequences (the other spaces' rules are in _batching).

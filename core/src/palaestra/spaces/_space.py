@@ -31,6 +31,10 @@ class Space(Generic[T_co]):
         seed: An int seed, or a ready generator to use as is.
     """
 
+    #: Whether :meth:`to_jsonable` writes a batch as columns (one entry per part, as Tuple and
+    #: Dict do) rather than as one entry per element; OneOf needs to know which it gets.
+    columnar_json: bool = False
+
     def __init__(
         self,
         shape: Sequence[int] | None = None,

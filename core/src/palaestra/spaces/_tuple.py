@@ -26,6 +26,8 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
         seed: Seed (int, or a sequence of per-space seeds) or generator.
     """
 
+    columnar_json = True
+
     def __init__(
         self,
         spaces: Iterable[Space[Any]],

@@ -132,6 +132,8 @@ def _(space: Graph) -> int:
 
 @flatdim.register(OneOf)
 def _(space: OneOf) -> int:
+    if not space.is_np_flattenable:
+        raise ValueError(f"{space} {_NOT_FLAT}")
     return 1 + max(map(flatdim, space.spaces))  # the index, then the widest alternative
 
 
@@ -153,8 +155,11 @@ def _(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
 
 
 def _block_offsets(space: MultiDiscrete) -> NDArray[Any]:
-    """Where each entry's one-hot block starts in the flat vector, plus the total length."""
-    return np.concatenate(([0], np.cumsum(space.nvec.flatten())))
+    """Where each entry's one-hot block starts in the flat vector, plus the total length.
+
+    In int64 whatever the space's dtype: numpy mixes unsigned and signed integers into floats.
+    """
+    return np.concatenate(([0], np.cumsum(space.nvec.flatten(), dtype=np.int64)))
 
 
 @flatten.register(Discrete)
@@ -165,7 +170,8 @@ def _(space: Discrete | MultiDiscrete, x: Any) -> NDArray[Any]:
         size, hot = space.n, x - space.start
     else:
         offsets = _block_offsets(space)
-        size, hot = offsets[-1], offsets[:-1] + (x - space.start).flatten()
+        values = np.asarray(x, dtype=np.int64) - space.start.astype(np.int64)
+        size, hot = offsets[-1], offsets[:-1] + values.flatten()
     onehot = np.zeros(size, dtype=space.dtype)
     onehot[hot] = 1
     return onehot
@@ -225,14 +231,25 @@ def _(space: Sequence, x: Any) -> Any:
 
 
 @flatten.register(OneOf)
-def _(space: OneOf, x: tuple[int, Any]) -> NDArray[Any]:
+def _(space: OneOf, x: tuple[int, Any]) -> Any:
     index, value = x
+    if not space.is_np_flattenable:  # an alternative without an array form: keep the pair
+        return index, flatten(space.spaces[index], value)
     flat: NDArray[Any] = flatten(space.spaces[index], value)
     width = flatdim(space) - 1
-    if flat.size < width:  # pad with the first value to the widest alternative
-        flat = np.concatenate([flat, np.full(width - flat.size, flat[0], dtype=flat.dtype)])
+    if flat.size < width:  # pad to the widest alternative, with the first value (Gymnasium's)
+        fill = flat[0] if flat.size else _one_of_bounds(space)[0]
+        flat = np.concatenate([flat, np.full(width - flat.size, fill, dtype=flat.dtype)])
     dtype = _flat_dtype(space)
     return np.concatenate([np.array([index], dtype=dtype), flat.astype(dtype, copy=False)])
+
+
+def _one_of_bounds(space: OneOf) -> tuple[Any, Any]:
+    """The lowest and highest entry any alternative flattens to (0 when all are empty)."""
+    boxes = [flatten_space(s) for s in space.spaces]
+    lows = [np.min(box.low) for box in boxes if box.low.size]
+    highs = [np.max(box.high) for box in boxes if box.high.size]
+    return (min(lows), max(highs)) if lows else (0, 0)
 
 
 @singledispatch
@@ -327,7 +344,7 @@ def _(space: Text, x: NDArray[np.int32]) -> str:
 def _(space: Sequence, x: Any) -> Any:
     if space.stack:
         return _restack(
-            flatten_space(space.feature_space),
+            flatten_space(space).stacked_feature_space,  # a batch of flat items
             space.feature_space,
             x,
             lambda item: unflatten(space.feature_space, item),
@@ -336,7 +353,10 @@ def _(space: Sequence, x: Any) -> Any:
 
 
 @unflatten.register(OneOf)
-def _(space: OneOf, x: NDArray[Any]) -> tuple[Any, Any]:
+def _(space: OneOf, x: Any) -> tuple[Any, Any]:
+    if not space.is_np_flattenable:
+        index, flat = x
+        return np.int64(index), unflatten(space.spaces[index], flat)
     index = np.int64(x[0])
     sub = space.spaces[index]
     trimmed = x[1 : 1 + flatdim(sub)].astype(_flat_dtype(sub))
@@ -395,10 +415,11 @@ def _(space: Sequence) -> Sequence:
 
 
 @flatten_space.register(OneOf)
-def _(space: OneOf) -> Box:
+def _(space: OneOf) -> Box | OneOf:
+    if not space.is_np_flattenable:
+        return OneOf([flatten_space(s) for s in space.spaces])
     width = max(flatdim(s) for s in space.spaces) + 1
-    low = min(np.min(flatten_space(s).low) for s in space.spaces)
-    high = max(np.max(flatten_space(s).high) for s in space.spaces)
+    low, high = _one_of_bounds(space)
     lows = np.concatenate([[0], np.full(width - 1, low)])
     highs = np.concatenate([[len(space.spaces) - 1], np.full(width - 1, high)])
     dtype = _flat_dtype(space)

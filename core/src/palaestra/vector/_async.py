@@ -19,22 +19,25 @@ from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
-    CustomSpaceError,
     NoAsyncCallError,
     VectorTimeoutError,
     WorkerDiedError,
 )
 from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
-from palaestra.spaces._batching import concatenate, create_empty_array, iterate
+from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
-from palaestra.vector._spaces import batched_spaces
+from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
-from palaestra.vector.utils._shared_memory import create_shared_memory, read_from_shared_memory
+from palaestra.vector.utils._shared_memory import (
+    create_shared_memory,
+    read_from_shared_memory,
+    reads_are_live_views,
+)
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
 
@@ -147,15 +150,12 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self.single_observation_space = obs_space
         self.single_action_space = act_space
         self._obs_buffer = None
+        self._reread_obs = False
         if self.shared_memory:
-            try:
-                self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
-            except CustomSpaceError as e:
-                raise ValueError(
-                    f"shared_memory=True needs a numeric observation space, got {self.single_observation_space}; "
-                    "pass shared_memory=False"
-                ) from e
+            # A space without a shared-memory form raises here, naming shared_memory=False.
+            self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
             self.observations = read_from_shared_memory(self.single_observation_space, self._obs_buffer, n=n)
+            self._reread_obs = not reads_are_live_views(self.single_observation_space)
         else:
             self.observations = create_empty_array(self.single_observation_space, n=n, fn=np.zeros)
         self._rewards_buffer = ctx.RawArray("d", n)
@@ -339,9 +339,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             np.copyto(view, actions)
             self._send_all(STEP)
         else:
-            per_env = list(iterate(self.action_space, actions))
-            if len(per_env) != self.num_envs:
-                raise ValueError(f"Expected actions for {self.num_envs} sub-envs, got {len(per_env)}")
+            per_env = actions_per_env(self.action_space, actions, self.num_envs, "AsyncVectorEnv")
             for worker in self._workers:
                 chunk = [per_env[i] for i in worker.indices]
                 worker.conn.send_bytes(STEP_PICKLED + pickle.dumps(chunk))
@@ -373,6 +371,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _batched_observations(self) -> Any:
         if not self.shared_memory:
             self.observations = concatenate(self.single_observation_space, self._env_obs, self.observations)
+        elif self._reread_obs:  # strings and OneOf pairs are read as new objects, not views
+            self.observations = read_from_shared_memory(
+                self.single_observation_space, self._obs_buffer, n=self.num_envs
+            )
         if not self.copy:
             return self.observations
         if isinstance(self.observations, np.ndarray):

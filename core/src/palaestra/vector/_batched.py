@@ -20,6 +20,7 @@ from palaestra.utils import seeding
 from palaestra.utils.canvas import Canvas
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
+from palaestra.vector._spaces import wrong_action_count
 from palaestra.vector._vector_env import AutoresetMode, VectorEnv
 from palaestra.vector.utils import batch_space
 
@@ -169,7 +170,15 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env; those whose episode ended are reset per the autoreset mode."""
         self.check_step_allowed()
-        actions = self.check_actions(actions)
+        try:
+            actions = self.check_actions(actions)
+        except InvalidAction:
+            count = len(actions) if hasattr(actions, "__len__") else None
+            if count is not None and count != self.num_envs:
+                raise InvalidAction(
+                    str(wrong_action_count(count, self.num_envs, type(self).__name__))
+                ) from None
+            raise
         resetting = (
             self._needs_reset if self._pending and self.autoreset_mode is AutoresetMode.NEXT_STEP else None
         )

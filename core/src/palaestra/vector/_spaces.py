@@ -7,9 +7,9 @@ from typing import Any
 
 from palaestra.spaces import Space
 from palaestra.spaces.utils import is_space_dtype_shape_equiv
-from palaestra.vector.utils import batch_differing_spaces, batch_space
+from palaestra.vector.utils import batch_differing_spaces, batch_space, iterate
 
-__all__ = ["batched_spaces"]
+__all__ = ["actions_per_env", "batched_spaces", "wrong_action_count"]
 
 
 def batched_spaces(
@@ -68,3 +68,23 @@ def _check_sub_spaces(
             raise RuntimeError(
                 f"Sub-env {i}'s action space {act_space} differs from sub-env 0's {action_spaces[0]}"
             )
+
+
+def wrong_action_count(count: int, num_envs: int, owner: str) -> ValueError:
+    """The error for a batch of ``count`` actions given to ``num_envs`` sub-envs."""
+    return ValueError(
+        f"{owner}.step got {count} actions for {num_envs} sub-environments; "
+        f"pass one action per sub-env (a batch of {num_envs}, e.g. envs.action_space.sample())."
+    )
+
+
+def actions_per_env(action_space: Space[Any], actions: Any, num_envs: int, owner: str) -> list[Any]:
+    """The batch ``actions`` of ``action_space`` split into one action per sub-env.
+
+    Raises:
+        ValueError: The batch does not hold exactly ``num_envs`` actions (names both counts).
+    """
+    per_env = list(iterate(action_space, actions))
+    if len(per_env) != num_envs:
+        raise wrong_action_count(len(per_env), num_envs, owner)
+    return per_env

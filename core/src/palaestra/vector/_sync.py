@@ -13,9 +13,9 @@ from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
-from palaestra.vector._spaces import batched_spaces
+from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
-from palaestra.vector.utils import concatenate, create_empty_array, iterate
+from palaestra.vector.utils import concatenate, create_empty_array
 
 __all__ = ["SyncVectorEnv"]
 
@@ -94,7 +94,9 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Step every sub-env, autoresetting per :attr:`autoreset_mode`."""
         infos: dict[str, Any] = {}
         mode = self.autoreset_mode
-        for i, action in enumerate(iterate(self.action_space, actions)):
+        for i, action in enumerate(
+            actions_per_env(self.action_space, actions, self.num_envs, "SyncVectorEnv")
+        ):
             env = self.envs[i]
             try:
                 if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:

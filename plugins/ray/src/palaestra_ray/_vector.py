@@ -24,6 +24,7 @@ from palaestra.plugin import (
     Snapshot,
     SubEnvVectorEnv,
     VectorSnapshot,
+    actions_per_env,
     batched_spaces,
     per_env_values,
     reset_arguments,
@@ -38,7 +39,6 @@ from palaestra.vector.utils import (
     batch_space,
     concatenate,
     create_empty_array,
-    iterate,
 )
 from palaestra_ray._actor import EnvBlock
 from palaestra_ray._merge import join_observations, merge_infos
@@ -293,9 +293,7 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         if isinstance(actions, np.ndarray) and len(actions) == self.num_envs:
             chunks = [actions[b.start : b.stop] for b in self.blocks]
         else:
-            per_env = list(iterate(self.action_space, actions))
-            if len(per_env) != self.num_envs:
-                raise ValueError(f"Expected actions for {self.num_envs} sub-envs, got {len(per_env)}")
+            per_env = actions_per_env(self.action_space, actions, self.num_envs, "RayVectorEnv")
             chunks = [self._block_actions(per_env, b) for b in self.blocks]
         self._send("step", [a.step.remote(c) for a, c in zip(self._actors, chunks, strict=True)])
 

@@ -8,10 +8,28 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.error import CustomSpaceError
-from palaestra.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Tuple
+from palaestra.error import CustomSpaceError, DynamicSpaceError
+from palaestra.spaces import (
+    Box,
+    Dict,
+    Discrete,
+    Graph,
+    MultiBinary,
+    MultiDiscrete,
+    OneOf,
+    Sequence,
+    Space,
+    Text,
+    Tuple,
+)
+from palaestra.spaces.utils import flatten, unflatten
 
-__all__ = ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"]
+__all__ = [
+    "create_shared_memory",
+    "read_from_shared_memory",
+    "reads_are_live_views",
+    "write_to_shared_memory",
+]
 
 
 @singledispatch
@@ -36,6 +54,27 @@ def _(space: Space[Any], n: int = 1, ctx: Any = mp) -> Any:
     size = n * int(np.prod(space.shape, dtype=np.int64))
     # A raw byte array: the dtype is applied by the numpy view.
     return ctx.RawArray("B", max(size * space.dtype.itemsize, 1))
+
+
+@create_shared_memory.register(Text)
+def _(space: Text, n: int = 1, ctx: Any = mp) -> Any:
+    # Each string as its flattened form: max_length character indices, padded past the end.
+    return ctx.RawArray("i", max(n * space.max_length, 1))
+
+
+@create_shared_memory.register(OneOf)
+def _(space: OneOf, n: int = 1, ctx: Any = mp) -> tuple[Any, ...]:
+    # Which subspace each sub-env's sample is from, then a buffer per subspace.
+    return (ctx.RawArray("q", n), *(create_shared_memory(s, n=n, ctx=ctx) for s in space.spaces))
+
+
+@create_shared_memory.register(Graph)
+@create_shared_memory.register(Sequence)
+def _(space: Space[Any], n: int = 1, ctx: Any = mp) -> Any:
+    raise DynamicSpaceError(
+        f"{space} has no fixed size, so its samples cannot be placed in shared memory; "
+        "pass shared_memory=False (AsyncVectorEnv then sends them through its pipes)."
+    )
 
 
 @create_shared_memory.register(Tuple)
@@ -64,6 +103,22 @@ def _(space: Space[Any], shared_memory: Any, n: int = 1) -> np.ndarray[Any, Any]
     assert space.dtype is not None and space.shape is not None
     count = n * int(np.prod(space.shape, dtype=np.int64))
     return np.frombuffer(shared_memory, dtype=space.dtype, count=count).reshape((n, *space.shape))
+
+
+@read_from_shared_memory.register(Text)
+def _(space: Text, shared_memory: Any, n: int = 1) -> tuple[str, ...]:
+    rows = np.frombuffer(shared_memory, dtype=np.int32, count=n * space.max_length)
+    rows = rows.reshape((n, space.max_length))
+    return tuple(unflatten(space, row) for row in rows)
+
+
+@read_from_shared_memory.register(OneOf)
+def _(space: OneOf, shared_memory: Any, n: int = 1) -> tuple[tuple[int, Any], ...]:
+    chosen = np.frombuffer(shared_memory[0], dtype=np.int64, count=n).copy()  # np.int64, as sampled
+    samples = [
+        read_from_shared_memory(s, m, n=n) for s, m in zip(space.spaces, shared_memory[1:], strict=True)
+    ]
+    return tuple((k, samples[k][i]) for i, k in enumerate(chosen))
 
 
 @read_from_shared_memory.register(Tuple)
@@ -97,6 +152,21 @@ def _(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
     np.copyto(view, np.asarray(value, dtype=space.dtype).reshape(size))
 
 
+@write_to_shared_memory.register(Text)
+def _(space: Text, index: int, value: Any, shared_memory: Any) -> None:
+    size = space.max_length
+    view = np.frombuffer(shared_memory, dtype=np.int32, count=size, offset=index * size * 4)
+    np.copyto(view, flatten(space, value))
+
+
+@write_to_shared_memory.register(OneOf)
+def _(space: OneOf, index: int, value: Any, shared_memory: Any) -> None:
+    chosen, sample = value
+    np.frombuffer(shared_memory[0], dtype=np.int64, count=1, offset=index * 8)[0] = chosen
+    # Only the chosen subspace's buffer is written: the others' slots keep stale data, unread.
+    write_to_shared_memory(space.spaces[chosen], index, sample, shared_memory[1 + chosen])
+
+
 @write_to_shared_memory.register(Tuple)
 def _(space: Tuple, index: int, value: Any, shared_memory: Any) -> None:
     for s, v, m in zip(space.spaces, value, shared_memory, strict=True):
@@ -107,3 +177,15 @@ def _(space: Tuple, index: int, value: Any, shared_memory: Any) -> None:
 def _(space: Dict, index: int, value: Any, shared_memory: Any) -> None:
     for key, s in space.spaces.items():
         write_to_shared_memory(s, index, value[key], shared_memory[key])
+
+
+def reads_are_live_views(space: Space[Any]) -> bool:
+    """Whether :func:`read_from_shared_memory` gives views that follow later writes.
+
+    Numeric spaces (and Tuples and Dicts of them) read as numpy views made once; a Text or
+    OneOf reads as new Python objects, so its batch must be read again after every write.
+    """
+    if isinstance(space, (Tuple, Dict)):
+        children = space.spaces.values() if isinstance(space, Dict) else space.spaces
+        return all(reads_are_live_views(s) for s in children)
+    return not isinstance(space, (Text, OneOf))
