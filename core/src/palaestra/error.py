@@ -19,13 +19,17 @@ __all__ = [
     "DeprecatedWrapper",
     "DynamicSpaceError",
     "EnvCheckError",
+    "EnvCheckTypeError",
     "Error",
     "InvalidAction",
     "InvalidBound",
     "InvalidEnvArguments",
     "InvalidMetadata",
     "InvalidProbability",
+    "InvalidSampleArgument",
+    "InvalidSampleArgumentType",
     "InvalidSeed",
+    "InvalidVectorInfo",
     "MissingArgument",
     "MissingSuiteError",
     "NameNotFound",
@@ -134,6 +138,26 @@ class InvalidBound(Error):
     """A lower bound exceeds the upper bound."""
 
 
+class InvalidSampleArgument(Error, ValueError, AssertionError):
+    """A ``sample`` mask, probability or size argument is malformed.
+
+    An ``AssertionError`` too: Gymnasium checks these with ``assert``, and code written for it
+    may catch that.
+    """
+
+
+class InvalidSampleArgumentType(InvalidSampleArgument, TypeError):
+    """A ``sample`` mask or probability is of the wrong type or dtype (also a ``TypeError``)."""
+
+
+class InvalidVectorInfo(Error, TypeError, ValueError, AssertionError):
+    """A vector env's info is not a dict of one entry per sub-env.
+
+    Catchable as the ``TypeError``/``ValueError`` palaestra raised before and as the
+    ``AssertionError`` Gymnasium raises.
+    """
+
+
 class InvalidSeed(Error, ValueError):
     """A seed is not a non-negative Python integer."""
 
@@ -144,6 +168,10 @@ class EnvCheckError(Error, AssertionError):
     Also an ``AssertionError``: Gymnasium's checks fail with one, so ``except`` clauses
     written for them keep working.
     """
+
+
+class EnvCheckTypeError(EnvCheckError, TypeError):
+    """An env's attribute is of the wrong type (a space that is not a palaestra space)."""
 
 
 class SnapshotNotSupported(Error, NotImplementedError):

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.error import InvalidSampleArgumentType
 from palaestra.spaces._space import Space, require_one_of, require_spaces
 
 __all__ = ["Dict"]
@@ -112,7 +113,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
         kind = "mask" if mask is not None else "probability"
         parts = mask if mask is not None else probability
         if not isinstance(parts, dict) or parts.keys() != self.spaces.keys():
-            raise TypeError(
+            raise InvalidSampleArgumentType(
                 f"{self!r}: the {kind} must be a dict with the space's keys "
                 f"{list(self.spaces)}, actual value: {parts!r}"
             )

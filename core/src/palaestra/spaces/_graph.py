@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from palaestra import logger
+from palaestra.error import InvalidSampleArgument
 from palaestra.spaces._batching import (
     batch_differing_as_copies,
     batch_space,
@@ -97,7 +98,9 @@ class Graph(Space[GraphInstance]):
             num_edges: Number of edges; drawn uniformly below ``n(n-1)`` when ``None``.
         """
         if num_nodes <= 0:
-            raise ValueError(f"{self!r}: num_nodes must be greater than 0, actual value: {num_nodes}")
+            raise InvalidSampleArgument(
+                f"{self!r}: num_nodes must be greater than 0, actual value: {num_nodes}"
+            )
         require_one_of(mask, probability)
         kind = "mask" if mask is not None else ("probability" if probability is not None else None)
         parts: tuple[Any, Any] = (mask or probability or (None, None)) if kind else (None, None)
@@ -110,7 +113,7 @@ class Graph(Space[GraphInstance]):
             if self.edge_space is None:
                 logger.warn(f"The number of edges is set ({num_edges}) but the edge space is None.")
             if num_edges < 0:
-                raise ValueError(f"{self!r}: num_edges must be >= 0, actual value: {num_edges}")
+                raise InvalidSampleArgument(f"{self!r}: num_edges must be >= 0, actual value: {num_edges}")
         node_kwargs = {kind: node_mask} if kind else {}
         edge_kwargs = {kind: edge_mask} if kind else {}
         nodes = batch_space(self.node_space, num_nodes).sample(**node_kwargs)

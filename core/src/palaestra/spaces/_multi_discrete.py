@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from palaestra import logger
+from palaestra.error import InvalidSampleArgumentType
 from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._masks import check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
@@ -89,7 +90,7 @@ class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
     def _apply_mask(self, sub_mask: Any, sub_nvec: Any, sub_start: Any, kind: str) -> Any:
         if isinstance(sub_nvec, np.ndarray):
             if not isinstance(sub_mask, tuple) or len(sub_mask) != len(sub_nvec):
-                raise TypeError(
+                raise InvalidSampleArgumentType(
                     f"{self!r}: the {kind} must be a tuple of length {len(sub_nvec)} mirroring "
                     f"nvec, actual: {type(sub_mask).__name__}"
                     + (f" of length {len(sub_mask)}" if isinstance(sub_mask, tuple) else "")

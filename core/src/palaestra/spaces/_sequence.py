@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._batching import (
     batch_differing_as_copies,
     batch_space,
@@ -119,18 +120,22 @@ class Sequence(Space[Any]):
             return self.np_random.geometric(0.25)
         if np.issubdtype(type(length_mask), np.integer):
             if length_mask < 0:
-                raise ValueError(f"{self!r}: the {kind} length must be >= 0, actual value: {length_mask}")
+                raise InvalidSampleArgument(
+                    f"{self!r}: the {kind} length must be >= 0, actual value: {length_mask}"
+                )
             return length_mask
         if isinstance(length_mask, np.ndarray):
             if length_mask.ndim != 1 or not np.issubdtype(length_mask.dtype, np.integer):
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"{self!r}: the {kind} lengths must be a 1-d integer array, actual "
                     f"shape {length_mask.shape} and dtype {length_mask.dtype}"
                 )
             if not (length_mask >= 0).all():
-                raise ValueError(f"{self!r}: the {kind} lengths must be >= 0, actual: {length_mask}")
+                raise InvalidSampleArgument(
+                    f"{self!r}: the {kind} lengths must be >= 0, actual: {length_mask}"
+                )
             return self.np_random.choice(length_mask)
-        raise TypeError(
+        raise InvalidSampleArgumentType(
             f"{self!r}: the {kind} length must be an integer or a np.ndarray, "
             f"actual type: {type(length_mask)}"
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._masks import check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
@@ -88,7 +89,7 @@ class Text(Space[str]):
         if np.all(weights == 0):
             if self.min_length == 0:
                 return ""
-            raise ValueError(
+            raise InvalidSampleArgument(
                 f"{self!r}: cannot sample a string of minimum length {self.min_length} with an "
                 "all-zero character mask; allow at least one character"
             )
@@ -96,17 +97,17 @@ class Text(Space[str]):
 
     def _unpack(self, mask: Any, kind: str) -> tuple[Any, Any]:
         if not isinstance(mask, tuple) or len(mask) != 2:
-            raise TypeError(
+            raise InvalidSampleArgumentType(
                 f"{self!r}: the {kind} must be a tuple (length, character {kind}), actual value: {mask!r}"
             )
         length, weights = mask
         if length is not None:
             if not np.issubdtype(type(length), np.integer):
-                raise TypeError(
+                raise InvalidSampleArgumentType(
                     f"{self!r}: the {kind} length must be an integer, actual type: {type(length)}"
                 )
             if not self.min_length <= length <= self.max_length:
-                raise ValueError(
+                raise InvalidSampleArgument(
                     f"{self!r}: the {kind} length must be between {self.min_length} and "
                     f"{self.max_length}, actual length: {length}"
                 )

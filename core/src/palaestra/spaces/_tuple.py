@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.error import InvalidSampleArgumentType
 from palaestra.spaces._space import Space, require_one_of, require_spaces
 
 __all__ = ["Tuple"]
@@ -77,7 +78,7 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
         kind = "mask" if mask is not None else "probability"
         parts = mask if mask is not None else probability
         if not isinstance(parts, tuple) or len(parts) != len(self.spaces):
-            raise TypeError(
+            raise InvalidSampleArgumentType(
                 f"{self!r}: the {kind} must be a tuple with one entry per sub-space "
                 f"({len(self.spaces)}), actual value: {parts!r}"
             )

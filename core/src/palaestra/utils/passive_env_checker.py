@@ -1,6 +1,7 @@
 """Cheap checks run once on the first reset/step/render of every env made by ``make``.
 
-Problems that break the API contract raise; questionable but workable choices warn.
+Problems that break the API contract raise :class:`~palaestra.error.EnvCheckError` (an
+``AssertionError`` too, as Gymnasium asserts them); questionable but workable choices warn.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger, spaces
-from palaestra.error import Error
+from palaestra.error import EnvCheckError, EnvCheckTypeError
 
 __all__ = [
     "check_action_space",
@@ -30,22 +31,52 @@ BoxCheck = Callable[[spaces.Box, str], None]
 
 
 def _check_box(space: spaces.Box, kind: str) -> None:
+    # Shapes first: bounds replaced after construction may no longer broadcast.
+    for name in ("low", "high"):
+        bound = np.asarray(getattr(space, name))
+        if bound.shape != space.shape:
+            raise EnvCheckError(
+                f"The Box {kind} space's {name} has shape {bound.shape}, but the space's shape is "
+                f"{space.shape}; build a new Box instead of replacing its bounds."
+            )
     if np.any(space.low == space.high):
         logger.warn(f"A Box {kind} space maximum and minimum values are equal.")
+    elif kind == "observation" and np.any(space.high < space.low):
+        logger.warn(f"A Box {kind} space low value is greater than a high value.")
+
+
+def _check_counts(space: spaces.Space[Any], kind: str) -> None:
+    """Discrete spaces whose attributes were changed into nonsense after construction."""
+    name = type(space).__name__
+    if isinstance(space, spaces.Discrete):
+        if not space.n > 0 or space.shape != ():
+            raise EnvCheckError(
+                f"The Discrete {kind} space needs n > 0 and shape (), actual n={space.n}, shape={space.shape}."
+            )
+    elif isinstance(space, spaces.MultiDiscrete):
+        if space.shape != space.nvec.shape or not np.all(space.nvec > 0):
+            raise EnvCheckError(
+                f"The {name} {kind} space needs positive counts of the space's shape, actual nvec "
+                f"{space.nvec} (shape {space.nvec.shape}) for shape {space.shape}."
+            )
+    elif isinstance(space, spaces.MultiBinary) and not np.all(np.asarray(space.shape) > 0):
+        raise EnvCheckError(f"The {name} {kind} space needs a positive shape, actual shape: {space.shape}.")
 
 
 def _check_space(space: Any, kind: str, check_box: BoxCheck | None) -> None:
     if not isinstance(space, spaces.Space):
-        raise TypeError(
+        raise EnvCheckTypeError(
             f"The {kind} space does not inherit from `palaestra.spaces.Space`, actual type: "
             f"{type(space)}. Build it from palaestra.spaces."
         )
     if isinstance(space, spaces.Box):
         (check_box or _check_box)(space, kind)
+    elif isinstance(space, (spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)):
+        _check_counts(space, kind)
     elif isinstance(space, (spaces.Tuple, spaces.Dict)):
         subspaces = space.spaces.values() if isinstance(space, spaces.Dict) else space.spaces
         if len(subspaces) == 0:
-            raise Error(f"An empty {type(space).__name__} {kind} space is not allowed.")
+            raise EnvCheckError(f"An empty {type(space).__name__} {kind} space is not allowed.")
         for sub in subspaces:
             _check_space(sub, kind, check_box)
 
@@ -88,12 +119,12 @@ def _check_obs_type(obs: Any, space: spaces.Space[Any], pre: str) -> None:
 def _check_obs_parts(obs: Any, space: spaces.Space[Any], pre: str, method: str) -> None:
     if isinstance(space, spaces.Tuple):
         if not isinstance(obs, tuple) or len(obs) != len(space.spaces):
-            raise Error(f"{pre} must be a tuple of length {len(space.spaces)}, actual: {obs!r}")
+            raise EnvCheckError(f"{pre} must be a tuple of length {len(space.spaces)}, actual: {obs!r}")
         for sub_obs, sub_space in zip(obs, space.spaces, strict=True):
             check_obs(sub_obs, sub_space, method)
     elif isinstance(space, spaces.Dict):
         if not isinstance(obs, dict) or obs.keys() != space.spaces.keys():
-            raise Error(f"{pre} must be a dict with keys {list(space.spaces)}, actual: {obs!r}")
+            raise EnvCheckError(f"{pre} must be a dict with keys {list(space.spaces)}, actual: {obs!r}")
         for key, sub_space in space.spaces.items():
             check_obs(obs[key], sub_space, method)
 
@@ -167,7 +198,7 @@ def env_reset_passive_checker(env: Any, **kwargs: Any) -> Any:
     obs, info = result
     check_obs(obs, env.observation_space, "reset")
     if not isinstance(info, dict):
-        raise Error(
+        raise EnvCheckError(
             f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}"
         )
     return result
@@ -178,7 +209,7 @@ def env_step_passive_checker(env: Any, action: Any) -> Any:
     result = env.step(action)
     if not isinstance(result, tuple) or len(result) != 5:
         size = len(result) if isinstance(result, tuple) else type(result).__name__
-        raise Error(
+        raise EnvCheckError(
             "Expected `Env.step` to return a five element tuple (obs, reward, terminated, "
             f"truncated, info), actual: {size}. A 4-tuple is the old Gym API; see the migration guide."
         )
@@ -197,7 +228,9 @@ def env_step_passive_checker(env: Any, action: Any) -> Any:
     elif np.isinf(reward):
         logger.warn("The reward is an inf value.")
     if not isinstance(info, dict):
-        raise Error(f"The `info` returned by `step()` must be a python dictionary, actual type: {type(info)}")
+        raise EnvCheckError(
+            f"The `info` returned by `step()` must be a python dictionary, actual type: {type(info)}"
+        )
     return result
 
 
@@ -235,10 +268,19 @@ def env_render_passive_checker(env: Any) -> Any:
         if not isinstance(modes, (list, tuple)) or not all(isinstance(m, str) for m in modes):
             logger.warn(f"Expects the render_modes to be a sequence of strings, actual: {modes!r}")
         fps = env.metadata.get("render_fps")
+        numeric = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, bool)
         if modes and fps is None:
             logger.warn("No render fps was declared in the environment (env.metadata['render_fps']).")
+        elif modes and not numeric:
+            logger.warn(
+                f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}"
+            )
+        elif modes and not fps > 0:
+            raise EnvCheckError(
+                f"Expects the `env.metadata['render_fps']` to be greater than zero, actual value: {fps}"
+            )
         if env.render_mode is not None and env.render_mode not in modes:
-            raise Error(
+            raise EnvCheckError(
                 f"The environment was initialized with an unsupported render mode "
                 f"{env.render_mode!r}; supported: {modes}"
             )

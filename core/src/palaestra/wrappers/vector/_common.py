@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
+from palaestra.error import InvalidVectorInfo
 from palaestra.vector import AutoresetMode, VectorEnv, VectorWrapper
 from palaestra.vector._autoreset import check_reset_mask
 
@@ -139,7 +140,9 @@ class DictInfoToList(VectorWrapper[Any, Any, Any]):
 
     def _split(self, infos: dict[str, Any]) -> list[dict[str, Any]]:
         if not isinstance(infos, dict):
-            raise TypeError(f"DictInfoToList expects the vector env's info to be a dict, got {type(infos)}")
+            raise InvalidVectorInfo(
+                f"DictInfoToList expects the vector env's info to be a dict, got {type(infos)}"
+            )
         n = self.num_envs
         per_env: list[dict[str, Any]] = [{} for _ in range(n)]
         for key, value in infos.items():
@@ -147,12 +150,12 @@ class DictInfoToList(VectorWrapper[Any, Any, Any]):
                 continue
             values = self._split(value) if isinstance(value, dict) else value
             if len(values) != n:
-                raise ValueError(
+                raise InvalidVectorInfo(
                     f"info[{key!r}] has length {len(values)}, expected one entry per sub-env ({n})"
                 )
             mask = infos.get(f"_{key}")
             if mask is not None and len(mask) != n:
-                raise ValueError(
+                raise InvalidVectorInfo(
                     f"info['_{key}'] has length {len(mask)}, expected one entry per sub-env ({n})"
                 )
             for i in range(n):
