@@ -28,13 +28,43 @@ class Good(Env):
         return np.zeros((4, 4, 3), np.uint8)
 
 
+NO_SPEC = "Not able to test alternative render modes due to the environment not having a spec"
+
+
 def test_good_env_passes():
-    check_env(Good(render_mode="rgb_array"))
-    with pytest.warns(
-        UserWarning, match=r"Render modes \['rgb_array'\] were not checked: the env has no spec"
-    ):
+    with pytest.warns(UserWarning, match=rf"{NO_SPEC}.*palaestra.make` \(unchecked modes: \[\]\)"):
+        check_env(Good(render_mode="rgb_array"))
+    with pytest.warns(UserWarning, match=rf"{NO_SPEC}.*unchecked modes: \['rgb_array'\]"):
         check_env(Good())
     check_env(Good(), skip_render_check=True)
+
+
+def test_an_env_without_a_spec_warns_as_gymnasium_warns():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+
+    class GymGood(gymnasium.Env):
+        metadata = Good.metadata
+
+        def __init__(self, render_mode=None):
+            self.render_mode = render_mode
+            self.observation_space = gymnasium.spaces.Box(-1, 1, (3,), np.float32)
+            self.action_space = gymnasium.spaces.Discrete(2)
+
+        def reset(self, *, seed=None, options=None):
+            super().reset(seed=seed)
+            return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
+
+        def step(self, action):
+            return self.np_random.uniform(-1, 1, 3).astype(np.float32), 0.5, False, False, {}
+
+        def render(self):
+            return np.zeros((4, 4, 3), np.uint8)
+
+    with pytest.warns(UserWarning, match=NO_SPEC):
+        gymnasium_check_env(GymGood(render_mode="rgb_array"))
+    with pytest.warns(UserWarning, match=NO_SPEC):
+        check_env(Good(render_mode="rgb_array"))
 
 
 def test_float64_observation_in_float32_box_is_an_error():
@@ -141,7 +171,34 @@ def test_data_equivalence():
     assert data_equivalence({"a": np.ones(2)}, {"a": np.ones(2)})
     assert not data_equivalence(np.ones(2), np.ones(2, np.float32))
     assert not data_equivalence((1, 2), (1, 3))
-    assert data_equivalence(np.array([np.nan]), np.array([np.nan]))
+    assert data_equivalence(np.array([np.nan]), np.array([np.nan]), exact=True)  # same bits
+    assert data_equivalence(np.array(["a", "b"]), np.array(["a", "b"]))  # Gymnasium raises here
+    assert not data_equivalence(np.array(["a", "b"]), np.array(["a", "c"]))
+
+
+PAIRS = {
+    "tiny float difference": (np.array([1.0]), np.array([1.000001])),
+    "float beyond tolerance": (np.array([1.0]), np.array([1.001])),
+    "near zero": (np.array([0.0]), np.array([9e-6])),
+    "large ints": (np.array([1_000_000]), np.array([1_000_001])),
+    "small ints": (np.array([1, 2]), np.array([1, 3])),
+    "bools": (np.array([True, False]), np.array([True, False])),
+    "nan": (np.array([np.nan]), np.array([np.nan])),
+    "nested": ({"x": (np.array([2.0]), 3)}, {"x": (np.array([2.00001]), 3)}),
+    "object arrays": (np.array([1.0, "a"], dtype=object), np.array([1.0, "a"], dtype=object)),
+}
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize("case", sorted(PAIRS))
+def test_data_equivalence_agrees_with_gymnasium(case, exact):
+    from gymnasium.utils.env_checker import data_equivalence as theirs
+
+    a, b = PAIRS[case]
+    expected = theirs(a, b, exact=exact)
+    if case == "nan" and exact:
+        expected = True  # palaestra: identical NaNs are the same data (Gymnasium: np.all(a == b))
+    assert data_equivalence(a, b, exact=exact) is bool(expected)
 
 
 # --- the individual checks, public under Gymnasium's names ---------------------------------
@@ -292,8 +349,8 @@ def test_space_limits():
             spaces.Dict({"a": spaces.Tuple([spaces.Box(-np.inf, np.inf, (2,))])}), "observation"
         )
     assert [str(w.message) for w in caught] == [
-        "WARN: A Box observation space has a lower bound of -infinity; is that intended?",
-        "WARN: A Box observation space has an upper bound of infinity; is that intended?",
+        "\x1b[33mWARN: A Box observation space has a lower bound of -infinity; is that intended?\x1b[0m",
+        "\x1b[33mWARN: A Box observation space has an upper bound of infinity; is that intended?\x1b[0m",
     ]
     with pytest.warns(UserWarning, match="symmetric and normalised"):
         env_checker.check_space_limit(spaces.Box(0, 5, (2,)), "action")

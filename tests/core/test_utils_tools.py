@@ -37,8 +37,35 @@ def test_benchmarks_return_positive_rates():
 def test_benchmark_errors_name_the_fix():
     with pytest.raises(ValueError, match="needs an env made with a render_mode"):
         benchmark_render(image_env(), target_duration=0.01)
-    with pytest.raises(ValueError, match="target_duration must be a positive number of seconds, got 0"):
-        benchmark_step(image_env(), target_duration=0)
+    for bad in (-1, float("nan")):
+        with pytest.raises(ValueError, match=rf"target_duration must be a number of seconds >= 0.*got {bad}"):
+            benchmark_step(image_env(), target_duration=bad)
+
+
+class CountingEnv(ImageEnv):
+    steps = inits = renders = 0
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        CountingEnv.inits += 1
+
+    def step(self, action):
+        CountingEnv.steps += 1
+        return super().step(action)
+
+    def render(self):
+        CountingEnv.renders += 1
+        return super().render()
+
+
+def test_a_zero_duration_times_one_call_as_gymnasium_does():
+    env = CountingEnv(render_mode="rgb_array")
+    assert benchmark_step(env, target_duration=0) > 0 and CountingEnv.steps == 1
+    assert benchmark_init(CountingEnv, target_duration=0) > 0 and CountingEnv.inits == 2
+    env.reset(seed=0)
+    assert benchmark_render(env, target_duration=0) > 0 and CountingEnv.renders == 1
+    vec = palaestra.vector.SyncVectorEnv([image_env] * 2)
+    assert benchmark_vector_step(vec, target_duration=0, seed=0) > 0
 
 
 def test_vector_benchmark_counts_only_real_steps_in_disabled_mode():

@@ -84,8 +84,11 @@ class InvalidEnvArguments(Error, TypeError):
     """An environment's constructor rejected the keyword arguments ``make`` passed."""
 
 
-class VectorizerNotFound(Error, KeyError):
-    """``make_vec`` was asked for a vectorization mode nobody registered."""
+class VectorizerNotFound(Error, KeyError, ValueError):
+    """``make_vec`` was asked for a vectorization mode nobody registered.
+
+    A ``ValueError`` too, as Gymnasium raises for an invalid mode.
+    """
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""

@@ -1,14 +1,24 @@
-"""Warnings emitted by palaestra, in Gymnasium's ``logger`` style."""
+"""Warnings emitted by palaestra, in Gymnasium's ``logger`` format.
+
+The text is Gymnasium's to the byte (``WARN: `` in yellow, ``ERROR: `` in red, as ANSI
+colour codes), so warning filters and log scrapers written for Gymnasium keep matching.
+"""
 
 from __future__ import annotations
 
+import re
 import warnings
 
-__all__ = ["deprecation", "error", "warn"]
+from palaestra.utils._colorize import colorize
+
+__all__ = ["deprecation", "error", "plain_text", "warn"]
 
 WARN = 30
 ERROR = 40
 min_level = WARN
+
+# Deprecations from palaestra's own modules are shown (once), as Gymnasium shows its own.
+warnings.filterwarnings("once", "", DeprecationWarning, module=r"^palaestra(_[a-z0-9_]+)?\.")
 
 
 def warn(msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1) -> None:
@@ -22,7 +32,7 @@ def warn(msg: str, *args: object, category: type[Warning] | None = None, stackle
     """
     if min_level <= WARN:
         text = msg % args if args else msg
-        warnings.warn(f"WARN: {text}", category=category, stacklevel=stacklevel + 1)
+        warnings.warn(colorize(f"WARN: {text}", "yellow"), category=category, stacklevel=stacklevel + 1)
 
 
 def deprecation(msg: str, *args: object) -> None:
@@ -34,4 +44,13 @@ def error(msg: str, *args: object) -> None:
     """Emit a warning prefixed with ``ERROR:`` (for problems that do not stop the run)."""
     if min_level <= ERROR:
         text = msg % args if args else msg
-        warnings.warn(f"ERROR: {text}", stacklevel=3)
+        warnings.warn(colorize(f"ERROR: {text}", "red"), stacklevel=3)
+
+
+_COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def plain_text(message: str) -> str:
+    """A warning's text without its colour codes and ``WARN: ``/``ERROR: `` prefix."""
+    text = _COLOUR_CODE.sub("", message)
+    return text.removeprefix("WARN: ").removeprefix("ERROR: ")

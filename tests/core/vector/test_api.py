@@ -11,7 +11,7 @@ from palaestra.error import PluginLoadError, VectorizerNotFound
 from palaestra.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 from palaestra.vector.utils import CloudpickleWrapper
 from tests.fixtures.fake_dists import hooks_source, make_dist
-from tests.fixtures.vector_envs import CrashEnv, InfoEnv
+from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED, CrashEnv, InfoEnv
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
 pytestmark = pytest.mark.needs_plugins
@@ -67,6 +67,7 @@ def test_reset_mask_validation(build):
     assert "reset_mask" in options  # the caller's dict is not modified
 
 
+@SUB_ENV_ERRORS_LOGGED
 def test_disabled_mode_refuses_to_step_a_finished_env(build):
     env = build(autoreset_mode="Disabled")
     env.reset(seed=0)
@@ -183,6 +184,12 @@ def test_make_vec_modes_and_spec():
     env.close()
     with pytest.raises(VectorizerNotFound, match="Did you mean 'async'"):
         palaestra.make_vec("CartPole-v1", vectorization_mode="asink")
+    # A ValueError, as Gymnasium raises, and a KeyError (a lookup that failed).
+    with pytest.raises(ValueError, match=r"Known: \['async', 'sync', 'vector_entry_point'\]") as caught:
+        palaestra.make_vec("CartPole-v1", vectorization_mode="bogus")
+    assert isinstance(caught.value, KeyError)
+    with pytest.raises(ValueError, match="Did you mean 'vector_entry_point'"):
+        palaestra.make_vec("CartPole-v1", vectorization_mode="vector_entrypoint")
     with pytest.raises(palaestra.error.Error, match="with the wrappers argument"):
         palaestra.make_vec("CartPole-v1", wrappers=[lambda e: e])
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):

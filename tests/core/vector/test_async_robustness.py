@@ -21,10 +21,10 @@ from palaestra.error import (
     WorkerDiedError,
 )
 from palaestra.vector import AsyncVectorEnv
-from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
+from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED, CrashEnv, DieEnv, InfoEnv, StuckEnv
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
-pytestmark = pytest.mark.needs_plugins
+pytestmark = [pytest.mark.needs_plugins, SUB_ENV_ERRORS_LOGGED]
 
 
 def children():
@@ -150,7 +150,10 @@ def test_close_terminates_a_stuck_worker_after_the_grace_period():
     env.step(np.zeros(4, dtype=np.int64))
     env.step_async(np.zeros(4, dtype=np.int64))
     start = time.monotonic()
-    env.close(timeout=0.2)
+    with pytest.warns(
+        UserWarning, match="Calling `close` while waiting for a pending call to `step` to complete"
+    ):
+        env.close(timeout=0.2)
     assert time.monotonic() - start < 5
     assert children() <= before
 
@@ -268,3 +271,27 @@ def test_async_state_errors():
     env.close()  # idempotent
     with pytest.raises(ClosedEnvironmentError):
         env.reset()
+
+
+@pytest.mark.filterwarnings("default")
+def test_every_sub_env_error_is_logged_with_its_traceback_before_the_first_is_raised():
+    # Sub-envs 0 and 2 fail in different workers (blocks [0, 1] and [2, 3]): both are logged.
+    env = AsyncVectorEnv(
+        [
+            functools.partial(CrashEnv, index=i, crash_index=i if i in (0, 2) else -1, crash_at=1)
+            for i in range(4)
+        ],
+        num_workers=2,
+    )
+    try:
+        env.reset(seed=0)
+        with pytest.warns(UserWarning) as logged, pytest.raises(ValueError, match="env 0 exploded"):
+            env.step(np.zeros(4, dtype=np.int64))
+        lines = [palaestra.logger.plain_text(str(w.message)) for w in logged]
+        assert len(lines) == 3, lines
+        for line, index in zip(lines, (0, 2), strict=False):
+            assert line.startswith(f"Received the following error from sub-env {index}:\nTraceback")
+            assert f"ValueError: env {index} exploded at step 1" in line
+        assert lines[2] == "Raising the first exception back to the main process."
+    finally:
+        env.close()

@@ -103,3 +103,33 @@ def test_seed_lists_and_spaces_match(vectorizer):
     finally:
         ours.close()
         ref.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("kind", ["SyncVectorEnv", "AsyncVectorEnv"])
+def test_info_keys_come_in_the_order_gymnasiums_same_class_gives(kind, mode):
+    # Gymnasium's two vector envs order SAME_STEP's keys differently (Sync: final_obs first,
+    # Async: final_info first); code that reads list(info) sees the same list here.
+    ours_cls, ref_cls = getattr(palaestra.vector, kind), getattr(gymnasium.vector, kind)
+    ours = ours_cls([functools.partial(PalInfo, index=i) for i in range(3)], autoreset_mode=mode)
+    ref = ref_cls(
+        [functools.partial(GymInfo, index=i) for i in range(3)],
+        autoreset_mode=gymnasium.vector.AutoresetMode(mode.value),
+    )
+    try:
+        assert list(ours.reset(seed=3)[1]) == list(ref.reset(seed=3)[1])
+        rng = np.random.default_rng(1)
+        seen_final = False
+        for t in range(30):
+            actions = rng.integers(0, 3, size=3)
+            (*_, terminated, truncated, ours_info), (*_, ref_info) = ours.step(actions), ref.step(actions)
+            assert list(ours_info) == list(ref_info), f"t={t}"
+            seen_final |= "final_obs" in ref_info
+            done = terminated | truncated
+            if mode is AutoresetMode.DISABLED and done.any():
+                ours.reset(options={"reset_mask": done})
+                ref.reset(options={"reset_mask": done})
+        assert seen_final is (mode is AutoresetMode.SAME_STEP)
+    finally:
+        ours.close()
+        ref.close()

@@ -9,6 +9,7 @@ import pytest
 import palaestra
 from palaestra.error import SnapshotError, SnapshotNotSupported, SubEnvError
 from palaestra.vector import AutoresetMode, VectorSnapshot
+from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED
 
 # Uses the reference suites' envs (CartPole-v1, ...): needs the plugins installed.
 pytestmark = pytest.mark.needs_plugins
@@ -97,6 +98,7 @@ def test_a_list_of_per_env_snapshots_is_restored_in_order(mode):
     envs.close()
 
 
+@SUB_ENV_ERRORS_LOGGED
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_restore_errors_name_the_mismatch(mode):
     envs = make_vec(mode=mode)

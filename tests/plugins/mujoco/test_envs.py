@@ -199,7 +199,7 @@ def test_specs_spaces_and_metadata_match(env_id):
     )
 
 
-@pytest.mark.filterwarnings("ignore:WARN. A Box:UserWarning")  # advice on bounds, as in Gymnasium
+@pytest.mark.filterwarnings("ignore:.*WARN. A Box:UserWarning")  # advice on bounds, as in Gymnasium
 @pytest.mark.parametrize("env_id", IDS)
 def test_check_env_passes_and_seeded_rollouts_repeat(env_id):
     env = palaestra.make(env_id, render_mode="rgb_array", width=64, height=48)

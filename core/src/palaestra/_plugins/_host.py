@@ -349,8 +349,18 @@ class PluginHost:
         for name, item in items.items():
             table[name] = (item, record.distribution)
 
-    def _lookup(self, kind: str, table: dict[str, tuple[Any, str]], name: str, error: type[Exception]) -> Any:
-        """``table[name]``, loading plugin ``ns`` for ``ns/...`` names; a did-you-mean error if unknown."""
+    def _lookup(
+        self,
+        kind: str,
+        table: dict[str, tuple[Any, str]],
+        name: str,
+        error: type[Exception],
+        also_known: tuple[str, ...] = (),
+    ) -> Any:
+        """``table[name]``, loading plugin ``ns`` for ``ns/...`` names; a did-you-mean error if unknown.
+
+        ``also_known`` are names the caller handles itself, listed in the error.
+        """
         if not isinstance(name, str):
             raise TypeError(f"{kind} names are strings, got {name!r}")
         if "/" in name:
@@ -359,7 +369,7 @@ class PluginHost:
         if entry is None:
             import difflib  # an error path: loaded only to suggest a name
 
-            known = sorted(table)
+            known = sorted([*table, *also_known])
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""
             raise error(
@@ -376,7 +386,10 @@ class PluginHost:
             VectorizerNotFound: No such vectorizer; the message lists the known ones.
             PluginLoadError: The owning plugin is broken.
         """
-        return load_env_creator(self._lookup("vectorizer", self.vectorizers, name, VectorizerNotFound))
+        factory = self._lookup(
+            "vectorizer", self.vectorizers, name, VectorizerNotFound, ("vector_entry_point",)
+        )
+        return load_env_creator(factory)
 
     def wrapper_set(self, name: str) -> tuple[WrapperSpec, ...]:
         """The wrapper specs of set ``name`` (``"atari"`` or ``"ns/name"``), innermost first.

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from palaestra import logger
 from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._api import make, make_vec
@@ -161,7 +162,7 @@ def _check_one(env_id: str, skip_render: bool) -> list[str]:
             check_env(env.unwrapped, skip_render_check=skip_render)
         finally:
             env.close()
-    return list(dict.fromkeys(str(w.message).removeprefix("WARN: ") for w in caught))
+    return list(dict.fromkeys(logger.plain_text(str(w.message)) for w in caught))
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -1,8 +1,8 @@
 """Throughput measurements of an environment's step, construction and render.
 
-Each function runs for ``target_duration`` seconds of wall-clock time and returns a rate
-per second. They measure; they do not assert. For comparisons against Gymnasium, see the
-repository's ``benchmarks/``.
+Each function runs for ``target_duration`` seconds of wall-clock time (at least one
+call: ``0`` times a single one) and returns a rate per second. They measure; they do not
+assert. For comparisons against Gymnasium, see the repository's ``benchmarks/``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ __all__ = ["benchmark_init", "benchmark_render", "benchmark_step", "benchmark_ve
 
 
 def _check_duration(target_duration: float) -> None:
-    if not target_duration > 0:
-        raise ValueError(f"target_duration must be a positive number of seconds, got {target_duration!r}")
+    if not target_duration >= 0:  # also rejects NaN
+        raise ValueError(
+            f"target_duration must be a number of seconds >= 0 (0 times one call), got {target_duration!r}"
+        )
 
 
 def benchmark_step(env: Env[Any, Any], target_duration: float = 5, seed: int | None = None) -> float:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra import logger
 from palaestra._core import Env
 from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
@@ -251,8 +252,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             worker.conn.send_bytes(data)
 
     def _gather(self, deadline: float | None, sink: Callable[[Any], None]) -> None:
-        """Collect one reply from every worker, then raise the first sub-env error."""
-        error = None
+        """Collect one reply from every worker, then log every sub-env error and raise the first."""
+        errors = []
         for worker in self._workers:
             try:
                 reply = receive(worker, deadline)
@@ -263,12 +264,15 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             if reply is None:
                 continue
             if reply[0] == "error":
-                error = error or reply
+                errors.append(reply)
             else:
                 sink(reply[1])
-        if error is not None:
+        if errors:
             self._state = AsyncState.DEFAULT
-            raise_reply_error(error)
+            for reply in errors:  # as Gymnasium logs them, so none goes unseen
+                logger.error(f"Received the following error from sub-env {reply[1]}:\n{reply[4]}")
+            logger.error("Raising the first exception back to the main process.")
+            raise_reply_error(errors[0])
 
     def _assert_ready(self, name: str) -> None:
         if self.closed:
@@ -458,6 +462,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         workers = getattr(self, "_workers", [])
         graceful = not terminate and all(w.process.is_alive() for w in workers)
         if graceful and self._state is not AsyncState.DEFAULT:
+            logger.warn(
+                f"Calling `close` while waiting for a pending call to `{self._state.value}` to complete."
+            )
             try:
                 self._gather(self._deadline(timeout if timeout is not None else CLOSE_GRACE), lambda _: None)
             except Exception:

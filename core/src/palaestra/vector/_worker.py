@@ -104,7 +104,8 @@ class _Block:
                 action = actions[j] if actions is not None else self._shared_action(i)
                 obs, reward, terminated, truncated, info = env.step(action)
                 if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-                    results.append((i, None, {"final_obs": obs, "final_info": info}))
+                    # Gymnasium's AsyncVectorEnv order: final_info before final_obs.
+                    results.append((i, None, {"final_info": info, "final_obs": obs}))
                     obs, info = env.reset()
             self.rewards[i], self.terminations[i], self.truncations[i] = reward, terminated, truncated
             self.autoreset[j] = bool(terminated or truncated)

@@ -1,5 +1,7 @@
 """MuJoCo environments for palaestra (registered in the default namespace).
 
+Also, under Gymnasium's names: :class:`MujocoEnv` for your own models, the rendering classes
+of :mod:`palaestra_mujoco.rendering` and the state helpers of :mod:`palaestra_mujoco.utils`.
 Importing this package is cheap: ``mujoco`` itself is imported when an env is made.
 """
 
@@ -14,10 +16,13 @@ __all__ = [
     "InvertedDoublePendulumEnv",
     "InvertedPendulumEnv",
     "MujocoEnv",
+    "MujocoRenderer",
+    "OffScreenViewer",
     "PusherEnv",
     "ReacherEnv",
     "SwimmerEnv",
     "Walker2dEnv",
+    "WindowViewer",
 ]
 
 _WHERE = {
@@ -29,6 +34,9 @@ _WHERE = {
     "InvertedDoublePendulumEnv": "inverted_double_pendulum",
     "InvertedPendulumEnv": "inverted_pendulum",
     "MujocoEnv": "mujoco_env",
+    "MujocoRenderer": "rendering",
+    "OffScreenViewer": "rendering",
+    "WindowViewer": "rendering",
     "PusherEnv": "pusher",
     "ReacherEnv": "reacher",
     "SwimmerEnv": "swimmer",

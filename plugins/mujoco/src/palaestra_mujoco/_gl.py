@@ -16,7 +16,14 @@ from typing import Any
 
 from palaestra.error import DependencyNotInstalled
 
-__all__ = ["GL_INSTALL_HINT", "INSTALL_HINT", "has_display", "headless_backend", "import_mujoco"]
+__all__ = [
+    "GL_INSTALL_HINT",
+    "INSTALL_HINT",
+    "cannot_render",
+    "has_display",
+    "headless_backend",
+    "import_mujoco",
+]
 
 INSTALL_HINT = 'pip install "palaestra[mujoco]"  (or: pip install mujoco)'
 GL_INSTALL_HINT = (
@@ -98,3 +105,12 @@ def import_mujoco() -> Any:
             f"{gl_failure}; simulating without rendering. To render, {GL_INSTALL_HINT}.", stacklevel=2
         )
     return mujoco
+
+
+def cannot_render(exc: Exception) -> DependencyNotInstalled:
+    """The error for an offscreen OpenGL context that failed to open, saying what to install."""
+    reason = gl_failure or (
+        f"MuJoCo could not open an offscreen OpenGL context with MUJOCO_GL="
+        f"{os.environ.get('MUJOCO_GL', '(unset: GLFW, which needs a display)')!r} ({exc})"
+    )
+    return DependencyNotInstalled(f"Cannot render: {reason}. To render, {GL_INSTALL_HINT}.")

@@ -1,40 +1,23 @@
 """Frames and windows for MuJoCo envs.
 
-Offscreen modes go through :class:`mujoco.Renderer`; ``"human"`` opens MuJoCo's own
-passive viewer. Both are created on the first ``render`` call, so an env that never
-renders never touches OpenGL.
+Offscreen modes go through :class:`mujoco.Renderer` (depth in metres); ``"human"`` opens
+MuJoCo's own passive viewer through :class:`~palaestra_mujoco.rendering.WindowViewer`. Both
+are created on the first ``render`` call, so an env that never renders never touches OpenGL.
 """
 
 from __future__ import annotations
 
-import atexit
-import os
-import threading
-import time
-import weakref
 from typing import Any
 
 import numpy as np
 
-from palaestra.error import DependencyNotInstalled, UnsupportedMode
-from palaestra_mujoco import _gl
-from palaestra_mujoco._gl import GL_INSTALL_HINT, has_display, import_mujoco
+from palaestra.error import UnsupportedMode
+from palaestra_mujoco._gl import cannot_render, import_mujoco
+from palaestra_mujoco.rendering import OFFSCREEN_MODES, WindowViewer
 
 __all__ = ["OFFSCREEN_MODES", "RENDER_MODES", "SceneRenderer"]
 
-OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 RENDER_MODES = ("human", *OFFSCREEN_MODES)
-
-
-# Renderers with a window open. A viewer still drawing while the interpreter shuts down
-# crashes in X, so the windows left open are closed at exit, by a hook registered after
-# the viewer's own (exit hooks run last-registered first).
-_open_windows: weakref.WeakSet[SceneRenderer] = weakref.WeakSet()
-
-
-def _close_open_windows() -> None:
-    for renderer in list(_open_windows):
-        renderer.close()
 
 
 def _camera_index(model: Any, camera_id: int | None, camera_name: str | None) -> int:
@@ -101,9 +84,7 @@ class SceneRenderer:
         self._depth_offscreen: Any = None
         self._camera: Any = None
         self._scene_option: Any = None
-        self._window: Any = None
-        self._window_threads: list[threading.Thread] = []
-        self._last_frame_time = 0.0
+        self._window: WindowViewer | None = None
 
     # -- cameras ---------------------------------------------------------------------
 
@@ -145,11 +126,7 @@ class SceneRenderer:
         try:
             return mujoco.Renderer(self.model, height=self.height, width=self.width, max_geom=self.max_geom)
         except Exception as exc:
-            reason = _gl.gl_failure or (
-                f"MuJoCo could not open an offscreen OpenGL context with MUJOCO_GL="
-                f"{os.environ.get('MUJOCO_GL', '(unset: GLFW, which needs a display)')!r} ({exc})"
-            )
-            raise DependencyNotInstalled(f"Cannot render: {reason}. To render, {GL_INSTALL_HINT}.") from exc
+            raise cannot_render(exc) from exc
 
     def _frame(self, depth: bool) -> np.ndarray:
         self._scene_setup()
@@ -169,34 +146,15 @@ class SceneRenderer:
 
     def _show(self) -> None:
         if self._window is None:
-            if not has_display():
-                raise UnsupportedMode(
-                    'render_mode="human" needs a display and none is available (DISPLAY and '
-                    'WAYLAND_DISPLAY are unset); render with render_mode="rgb_array" instead, '
-                    "e.g. with palaestra.wrappers.RecordVideo"
-                )
-            import mujoco.viewer
-
-            before = set(threading.enumerate())
-            self._window = mujoco.viewer.launch_passive(
-                self.model, self.data, show_left_ui=False, show_right_ui=False
+            self._window = WindowViewer(
+                self.model,
+                self.data,
+                max_geom=self.max_geom,
+                visual_options=self.visual_options,
+                fps=self.fps,
             )
-            # The viewer draws from its own thread; close() waits for it so the window is
-            # gone (and its GL context released) before the process may exit.
-            self._window_threads = [t for t in threading.enumerate() if t not in before]
-            if not _open_windows:
-                atexit.unregister(_close_open_windows)
-                atexit.register(_close_open_windows)
-            _open_windows.add(self)
             self._configure(self._window.cam)
-        elif not self._window.is_running():
-            return  # the user closed the window; keep simulating without it
-        self._window.sync()
-        # Hold each frame for 1/fps so the motion plays at real speed.
-        pause = self._last_frame_time + 1.0 / self.fps - time.perf_counter()
-        if pause > 0:
-            time.sleep(pause)
-        self._last_frame_time = time.perf_counter()
+        self._window.render()
 
     def render(self, mode: str) -> Any:
         """The frame for ``mode`` (``None`` for ``"human"``, which draws the window)."""
@@ -219,7 +177,4 @@ class SceneRenderer:
         self._offscreen = self._depth_offscreen = None
         if self._window is not None:
             self._window.close()
-            for thread in self._window_threads:
-                thread.join(timeout=5.0)
             self._window = None
-            _open_windows.discard(self)
