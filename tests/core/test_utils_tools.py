@@ -191,6 +191,26 @@ def test_play_errors_name_the_fix():
         PlayableGame(palaestra.make("CartPole-v1"), {(97,): 0})
     with pytest.raises(ValueError, match="Zoom must be a positive float"):
         PlayableGame(env, {(97,): 0}, zoom=0)
+    with pytest.raises(ValueError, match=r"noop=5 is not an action of Discrete\(2\); pass play\(\.\.\., noop="):
+        play(env, keys_to_action={"a": 0}, noop=5)
+
+
+@pytest.mark.needs_plugins
+def test_play_a_box_action_space_with_the_default_or_an_explicit_noop():
+    import pygame
+
+    env = palaestra.make("Pendulum-v1", render_mode="rgb_array")
+    for noop in (0, np.array([0.5], np.float32)):  # 0: "do nothing", an array of zeros
+        seen = []
+
+        def record(*step, seen=seen):
+            seen.append(step[2].copy())
+            if len(seen) == 3:
+                post_keys((pygame.KEYDOWN, pygame.K_ESCAPE))
+
+        play(env, keys_to_action={"a": np.array([-2.0], np.float32)}, noop=noop, fps=1000, callback=record)
+        expected = np.zeros(1, np.float32) if isinstance(noop, int) else noop
+        assert all(np.array_equal(action, expected) and action.dtype == np.float32 for action in seen)
 
 
 def test_display_arr_scales_and_centres_the_frame():

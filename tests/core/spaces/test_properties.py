@@ -210,3 +210,18 @@ def test_round_trip_cases_gymnasium_gets_wrong():
 
     empty_text = ps.OneOf([ps.Text(0, min_length=0)])
     assert same(unflatten(empty_text, flatten(empty_text, (np.int64(0), ""))), (np.int64(0), ""))
+
+
+def test_a_box_pickled_without_bound_reprs_gets_them_computed():
+    # Older Gymnasium versions pickled Boxes without low_repr/high_repr.
+    import gymnasium
+
+    for low, high in ((0.0, 1.0), (np.array([-1.0, 0.0], np.float32), np.array([1.0, 5.0], np.float32))):
+        ours, theirs = ps.Box(low, high, (2,)), gymnasium.spaces.Box(low, high, (2,))
+        state = {k: v for k, v in ours.__dict__.items() if k not in ("low_repr", "high_repr")}
+        restored = ps.Box.__new__(ps.Box)
+        restored.__setstate__(state)
+        expected = repr(theirs)  # Gymnasium fills its reprs in on first use
+        assert (restored.low_repr, restored.high_repr) == (theirs.low_repr, theirs.high_repr)
+        assert repr(restored) == expected and restored == ours
+        assert restored.sample() in ours

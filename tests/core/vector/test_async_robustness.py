@@ -143,6 +143,32 @@ def test_default_step_timeout_option():
         env.step(np.zeros(4, dtype=np.int64))
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda env: env.step(np.zeros(4, dtype=np.int64)),
+        lambda env: env.step([0, 1, 0, 1]),  # actions pickled per worker: another send path
+        lambda env: env.reset(seed=1),
+        lambda env: env.call("add", 1),
+        lambda env: env.set_attr("label", ["a", "b", "c", "d"]),
+    ],
+    ids=["step", "step-pickled", "reset", "call", "set_attr"],
+)
+def test_a_worker_found_dead_while_sending_is_named_and_closes_the_env(call):
+    before = children()
+    env = make_async(InfoEnv)
+    env.reset(seed=0)
+    env.processes[1].kill()
+    time.sleep(0.3)  # the pipe breaks: the death is noticed by the send, not by a read
+    with pytest.raises(WorkerDiedError, match=r"sub-envs 2-3 \(worker pid \d+\) was killed by SIGKILL") as info:
+        call(env)
+    assert info.value.indices == (2, 3)
+    assert env.closed
+    with pytest.raises(ClosedEnvironmentError, match="make a new one"):
+        call(env)
+    assert children() <= before
+
+
 def test_close_terminates_a_stuck_worker_after_the_grace_period():
     before = children()
     env = make_async(StuckEnv, factory_kwargs={"stuck_index": 0})
@@ -295,3 +321,48 @@ def test_every_sub_env_error_is_logged_with_its_traceback_before_the_first_is_ra
         assert lines[2] == "Raising the first exception back to the main process."
     finally:
         env.close()
+
+
+def test_an_interrupt_mid_exchange_closes_the_env_with_the_reason_and_never_hangs(tmp_path):
+    # Twenty Ctrl-Cs at random moments of a fast 8 x CartPole loop: afterwards every env is
+    # either usable or closed with an error that says why; nothing waits forever.
+    script = tmp_path / "interrupts.py"
+    script.write_text(
+        textwrap.dedent("""
+        import os, random, signal, threading
+        import numpy as np
+        import palaestra
+        from palaestra.error import ClosedEnvironmentError
+
+        random.seed(7)
+        outcomes = []
+        for trial in range(20):
+            env = palaestra.make_vec("CartPole-v1", 8, vectorization_mode="async")
+            env.reset(seed=0)
+            threading.Timer(random.uniform(0.005, 0.05), lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+            try:
+                while True:
+                    env.step(np.zeros(8, int))
+            except KeyboardInterrupt:
+                pass
+            try:
+                env.step_wait() if trial % 2 else env.step(np.zeros(8, int))
+                outcomes.append("usable")
+            except ClosedEnvironmentError as e:
+                assert "KeyboardInterrupt interrupted" in str(e) and "make a new one" in str(e), e
+                outcomes.append("closed")
+            env.close()
+        print(" ".join(outcomes))
+    """)
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    outcomes = result.stdout.split()
+    assert len(outcomes) == 20 and set(outcomes) <= {"usable", "closed"}

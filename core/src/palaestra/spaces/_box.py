@@ -306,8 +306,10 @@ class Box(Space[NDArray[Any]]):
 
     def __setstate__(self, state: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> None:
         super().__setstate__(state)
+        # Boxes pickled by older Gymnasium versions have no bound reprs: compute them.
         if not hasattr(self, "low_repr"):
-            self.low_repr = None
-            self.high_repr = None
+            self.low_repr = _short_repr(self.low)
+        if not hasattr(self, "high_repr"):
+            self.high_repr = _short_repr(self.high)
         if not hasattr(self, "_fast"):
             self._prepare_sampler()

@@ -14,6 +14,7 @@ import numpy as np
 
 from palaestra._core import Env
 from palaestra.error import DependencyNotInstalled
+from palaestra.spaces import Box
 from palaestra.utils.canvas import import_pygame
 
 __all__ = ["MissingKeysToAction", "PlayPlot", "PlayableGame", "display_arr", "play"]
@@ -174,15 +175,18 @@ def play(
         keys_to_action: ``{"w": 0, ("w", "a"): 1, pygame.K_SPACE: 2, ...}``; default: the
             env's ``get_keys_to_action()``.
         seed: Seed of every reset.
-        noop: The action when no mapped keys are pressed.
+        noop: The action when no mapped keys are pressed. The default ``0`` means "do nothing"
+            for a Box action space too (an array of zeros, when zeros are valid actions).
         wait_on_player: Step only while a key is pressed.
 
     Raises:
         MissingKeysToAction: No mapping given and the env provides none.
+        ValueError: ``noop`` is not an action of the env.
         DependencyNotInstalled: pygame is missing.
     """
     env.reset(seed=seed)
     codes = key_codes(env, _keys_to_action_of(env, keys_to_action))
+    noop = _checked_noop(env, noop)
     game = PlayableGame(env, codes, zoom)
     if fps is None:
         fps = env.metadata.get("render_fps", 30)
@@ -208,6 +212,21 @@ def play(
         pygame.display.flip()
         clock.tick(fps)
     pygame.display.quit()
+
+
+def _checked_noop(env: Env[Any, Any], noop: Any) -> Any:
+    """``noop`` if it is an action of ``env`` (zeros for a Box space given the default ``0``)."""
+    space = env.action_space
+    if isinstance(noop, int) and noop == 0 and isinstance(space, Box):
+        zeros = np.zeros(space.shape, space.dtype)
+        if zeros in space:
+            return zeros
+    if noop not in space:
+        raise ValueError(
+            f"noop={noop!r} is not an action of {space}; pass play(..., noop=...) with the action "
+            "to take while no mapped key is pressed"
+        )
+    return noop
 
 
 class PlayPlot:

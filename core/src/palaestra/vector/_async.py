@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing as mp
 import os
 import pickle
@@ -10,7 +11,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
 from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
-from palaestra.vector._processes import Worker, raise_reply_error, receive, shutdown, split_blocks
+from palaestra.vector._processes import Worker, raise_reply_error, receive, send, shutdown, split_blocks
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
@@ -44,6 +45,34 @@ __all__ = ["AsyncState", "AsyncVectorEnv"]
 
 _SHAREABLE_ACTIONS = (Box, Discrete, MultiDiscrete, MultiBinary)
 CLOSE_GRACE = 2.0
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _closes_if_interrupted(method: _Method) -> _Method:
+    """Close the vector env if a KeyboardInterrupt (or SystemExit) stops ``method`` midway.
+
+    An exchange with the workers cut short leaves replies in flight (perhaps half read): the
+    env cannot tell what its workers have done, so it is closed at once instead of hanging or
+    mixing one step's replies into the next. Interrupts between calls do no harm.
+    """
+
+    @functools.wraps(method)
+    def guarded(self: AsyncVectorEnv, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and not self.closed:
+                self._closed_because = (
+                    f"{type(exc).__name__} interrupted `{method.__name__}` while it exchanged messages "
+                    "with the workers, so the replies in flight were lost"
+                )
+                self._state = AsyncState.DEFAULT
+                self.close(terminate=True)
+            raise
+
+    return cast("_Method", guarded)
 
 
 class AsyncState(Enum):
@@ -95,6 +124,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> None:
         self._workers: list[Worker] = []
         self.closed = False
+        self._closed_because: str | None = None  # set when an interrupt forced a close
         self._state = AsyncState.DEFAULT
         self._check_arguments(env_fns, context, max_concurrency, num_workers)
         self.env_fns = env_fns
@@ -249,7 +279,16 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _send_all(self, message: Any) -> None:
         data = message if isinstance(message, bytes) else pickle.dumps(message)
         for worker in self._workers:
-            worker.conn.send_bytes(data)
+            self._send(worker, data)
+
+    def _send(self, worker: Worker, data: bytes) -> None:
+        """Send to one worker; a dead worker closes the vector env and is named in the error."""
+        try:
+            send(worker, data)
+        except WorkerDiedError:
+            self._state = AsyncState.DEFAULT
+            self.close(terminate=True)
+            raise
 
     def _gather(self, deadline: float | None, sink: Callable[[Any], None]) -> None:
         """Collect one reply from every worker, then log every sub-env error and raise the first."""
@@ -274,11 +313,16 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             logger.error("Raising the first exception back to the main process.")
             raise_reply_error(errors[0])
 
+    def _closed_error(self, name: str) -> ClosedEnvironmentError:
+        reason = self._closed_because
+        why = f" (closed because {reason})" if reason else ""
+        return ClosedEnvironmentError(
+            f"Trying to call `{name}` on a closed AsyncVectorEnv{why}; make a new one."
+        )
+
     def _assert_ready(self, name: str) -> None:
         if self.closed:
-            raise ClosedEnvironmentError(
-                f"Trying to call `{name}` on a closed AsyncVectorEnv; make a new one."
-            )
+            raise self._closed_error(name)
         if self._state is not AsyncState.DEFAULT:
             raise AlreadyPendingCallError(
                 f"Calling `{name}` while waiting for a pending call to `{self._state.value}` to complete",
@@ -287,9 +331,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def _assert_waiting(self, state: AsyncState, name: str) -> None:
         if self.closed:
-            raise ClosedEnvironmentError(
-                f"Trying to call `{name}` on a closed AsyncVectorEnv; make a new one."
-            )
+            raise self._closed_error(name)
         if self._state is not state:
             raise NoAsyncCallError(
                 f"Calling `{name}` without any prior call to `{state.value}_async`.", str(state.value)
@@ -304,6 +346,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.reset_async(seed=seed, options=options)
         return self.reset_wait()
 
+    @_closes_if_interrupted
     def reset_async(
         self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> None:
@@ -312,9 +355,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         for worker in self._workers:
             payload = ([seeds[i] for i in worker.indices], options, mask)
-            worker.conn.send_bytes(pickle.dumps(("reset", payload)))
+            self._send(worker, pickle.dumps(("reset", payload)))
         self._state = AsyncState.WAITING_RESET
 
+    @_closes_if_interrupted
     def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
         """Wait for the reset; ``timeout`` seconds (default ``step_timeout``)."""
         self._assert_waiting(AsyncState.WAITING_RESET, "reset_wait")
@@ -330,6 +374,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.step_async(actions)
         return self.step_wait()
 
+    @_closes_if_interrupted
     def step_async(self, actions: Any) -> None:
         """Send the actions to the workers without waiting."""
         self._assert_ready("step_async")
@@ -346,9 +391,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             per_env = actions_per_env(self.action_space, actions, self.num_envs, "AsyncVectorEnv")
             for worker in self._workers:
                 chunk = [per_env[i] for i in worker.indices]
-                worker.conn.send_bytes(STEP_PICKLED + pickle.dumps(chunk))
+                self._send(worker, STEP_PICKLED + pickle.dumps(chunk))
         self._state = AsyncState.WAITING_STEP
 
+    @_closes_if_interrupted
     def step_wait(
         self, timeout: float | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -392,6 +438,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.call_async(name, *args, **kwargs)
         return self.call_wait()
 
+    @_closes_if_interrupted
     def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
         """Send the call to the workers without waiting.
 
@@ -401,6 +448,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._send_all(("call", (name, args, kwargs)))
         self._state = AsyncState.WAITING_CALL
 
+    @_closes_if_interrupted
     def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
         """Wait for the call's results, one per sub-env."""
         self._assert_waiting(AsyncState.WAITING_CALL, "call_wait")
@@ -413,12 +461,13 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Attribute ``name`` of every sub-env."""
         return self.call(name)
 
+    @_closes_if_interrupted
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
         self._assert_ready("set_attr")
         values = per_env_values(values, self.num_envs)
         for worker in self._workers:
-            worker.conn.send_bytes(pickle.dumps(("setattr", (name, [values[i] for i in worker.indices]))))
+            self._send(worker, pickle.dumps(("setattr", (name, [values[i] for i in worker.indices]))))
         self._gather(self._deadline(None), lambda _: None)
 
     def render(self) -> tuple[Any, ...]:
@@ -427,6 +476,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     # -- snapshots ----------------------------------------------------------------------------
 
+    @_closes_if_interrupted
     def snapshot(self) -> VectorSnapshot:
         """Save every sub-env's state (taken in the workers, pickled back to the parent)."""
         self._assert_ready("snapshot")
@@ -435,6 +485,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._gather(self._deadline(None), saved.extend)
         return VectorSnapshot(tuple(s for s, _ in saved), tuple(p for _, p in saved))
 
+    @_closes_if_interrupted
     def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
         """Return the sub-envs to a saved state (see :meth:`VectorEnv.restore`).
 
@@ -446,7 +497,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         snapshots, pending = vector_restore_plan(snapshot, self.num_envs)
         for worker in self._workers:
             part = ([snapshots[i] for i in worker.indices], [pending[i] for i in worker.indices])
-            worker.conn.send_bytes(pickle.dumps(("restore", part)))
+            self._send(worker, pickle.dumps(("restore", part)))
         self._gather(self._deadline(None), lambda _: None)
 
     # -- closing ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ __all__ = [
     "describe_exit",
     "polling_window",
     "raise_reply_error",
+    "send",
     "shutdown",
     "read_soon",
     "spin_until_readable",
@@ -125,6 +126,19 @@ def receive(worker: Worker, deadline: float | None) -> Any:
                 "the vector env has been closed.",
                 indices=worker.indices,
             )
+
+
+def send(worker: Worker, data: bytes) -> None:
+    """Send ``data`` to the worker.
+
+    Raises:
+        WorkerDiedError: The process has exited (its end of the pipe is gone).
+    """
+    try:
+        worker.conn.send_bytes(data)
+    except OSError:  # BrokenPipeError, ConnectionResetError: nobody is reading any more
+        worker.process.join(1.0)
+        raise _died(worker) from None
 
 
 def spin_until_readable(conn: Any, seconds: float) -> bool:
