@@ -66,6 +66,9 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         "its class lists no snapshot_fields (env authors: name the attributes that hold the "
         "state there, see the plugin-author guide)"
     )
+    #: Construction kwargs that only change rendering: a snapshot restores into an env built
+    #: with other values of these (any other kwarg must match).
+    snapshot_ignores_kwargs: ClassVar[frozenset[str]] = frozenset({"render_mode"})
 
     action_space: Space[ActType]
     observation_space: Space[ObsType]

@@ -37,6 +37,9 @@ class Snapshot:
         env_id: The innermost env's spec id (``None`` without a spec, and on wrapper layers).
         rng: The innermost env's generator as ``(bit generator name, state, seed)``;
             ``None`` on wrapper layers and when the env had not created its generator yet.
+        built_as: The innermost env's observation space, action space and construction
+            kwargs (its spec's, without those that only affect rendering), which the env a
+            snapshot is restored into must share; ``None`` on wrapper layers.
     """
 
     owner: str
@@ -44,6 +47,7 @@ class Snapshot:
     inner: Snapshot | None = None
     env_id: str | None = None
     rng: tuple[str, dict[str, Any], int | None] | None = None
+    built_as: tuple[Any, Any, Mapping[str, Any] | None] | None = None
 
     @property
     def layers(self) -> tuple[str, ...]:
@@ -170,7 +174,53 @@ def take_innermost(owner: Any, state: Mapping[str, Any]) -> Snapshot:
     if generator is not None:  # else not created yet: restoring drops the current one
         bit_generator = generator.bit_generator
         rng = (type(bit_generator).__name__, deepcopy(bit_generator.state), owner._np_random_seed)
-    return Snapshot(owner_of(owner), state, env_id=None if spec is None else spec.id, rng=rng)
+    env_id = None if spec is None else spec.id
+    return Snapshot(owner_of(owner), state, env_id=env_id, rng=rng, built_as=built_as(owner))
+
+
+def built_as(owner: Any) -> tuple[Any, Any, Mapping[str, Any] | None]:
+    """What a snapshot of ``owner`` records of how it was built (references, not copies: cheap)."""
+    spec = owner.spec
+    return owner.observation_space, owner.action_space, None if spec is None else spec.kwargs
+
+
+def _differences(saved: tuple[Any, Any, Mapping[str, Any] | None], owner: Any) -> list[str]:
+    """How ``owner`` was built differently from the env a snapshot recorded as ``saved``."""
+    now = built_as(owner)
+    found = []
+    for name, before, after in zip(("observation space", "action space"), saved[:2], now[:2], strict=True):
+        if before is not after and not _same(before, after):
+            found.append(f"{name} {before} (this env: {after})")
+    if saved[2] is not None and now[2] is not None and saved[2] is not now[2]:
+        ignored = getattr(owner, "snapshot_ignores_kwargs", frozenset())
+        defaults = _constructor_defaults(type(owner))  # a kwarg left out means its default
+        before_kwargs, after_kwargs = {**defaults, **saved[2]}, {**defaults, **now[2]}
+        for key in sorted((set(before_kwargs) | set(after_kwargs)) - ignored):
+            before, after = before_kwargs.get(key, _UNSET), after_kwargs.get(key, _UNSET)
+            if not _same(before, after):
+                found.append(f"{key}={before!r} (this env: {after!r})")
+    return found
+
+
+def _constructor_defaults(cls: type) -> dict[str, Any]:
+    import inspect  # an error path (or a restore across differently written kwargs)
+
+    try:
+        parameters = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
+
+
+_UNSET = type("_Unset", (), {"__repr__": lambda self: "<not given>"})()
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        result = a == b
+        return bool(result if isinstance(result, bool) else np.all(result))
+    except Exception:  # values that cannot be compared: compare how they print
+        return repr(a) == repr(b)
 
 
 def restore_generator(owner: Any, saved: tuple[str, dict[str, Any], int | None] | None) -> None:
@@ -205,7 +255,15 @@ def check_fits(layers: list[Any], env_id: str | None, snapshot: object) -> None:
     saved_id = saved[-1].env_id
     fits = [s.owner for s in saved] == [owner_of(env) for env in layers]
     if fits and (env_id is None or saved_id is None or env_id == saved_id):
-        return
+        recorded = saved[-1].built_as
+        differences = [] if recorded is None else _differences(recorded, layers[-1])
+        if not differences:
+            return
+        raise error.SnapshotError(
+            f"the snapshot was taken from {saved_id or saved[-1].layers[0]} built differently: "
+            f"{'; '.join(differences)}; restore a snapshot into an env built the same way "
+            "(same id, kwargs and wrappers)"
+        )
 
     def describe(env_id: str | None, names: Iterable[str]) -> str:
         stack = " > ".join(names)

@@ -93,6 +93,8 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
     #: For natively batched envs: the instance attributes holding the state of all
     #: sub-envs, which :meth:`snapshot` copies (with ``np_random``); ``None``: no snapshots.
     snapshot_fields: ClassVar[tuple[str, ...] | None] = None
+    #: Construction kwargs that only change rendering (see :attr:`palaestra.Env.snapshot_ignores_kwargs`).
+    snapshot_ignores_kwargs: ClassVar[frozenset[str]] = frozenset({"render_mode"})
 
     def snapshot(self) -> Any:
         """Save the state of every sub-env (see :meth:`palaestra.Env.snapshot`).

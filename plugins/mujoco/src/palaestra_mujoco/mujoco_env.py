@@ -157,6 +157,19 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     # Besides these, a snapshot holds a full copy of ``data``: derived quantities (body
     # positions, contact forces) feed the next step's reward and observation.
     snapshot_fields: ClassVar[tuple[str, ...]] = ("_timestep", "_dt")
+    # Kwargs that only change rendering: a snapshot restores across them.
+    snapshot_ignores_kwargs: ClassVar[frozenset[str]] = frozenset(
+        {
+            "render_mode",
+            "width",
+            "height",
+            "camera_id",
+            "camera_name",
+            "default_camera_config",
+            "max_geom",
+            "visual_options",
+        }
+    )
 
     def __init__(
         self,
