@@ -7,7 +7,6 @@ import pytest
 
 import palaestra
 from palaestra.error import SnapshotError
-from palaestra.utils.env_checker import data_equivalence
 from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED
 
 pytestmark = pytest.mark.needs_plugins

@@ -191,7 +191,9 @@ def test_play_errors_name_the_fix():
         PlayableGame(palaestra.make("CartPole-v1"), {(97,): 0})
     with pytest.raises(ValueError, match="Zoom must be a positive float"):
         PlayableGame(env, {(97,): 0}, zoom=0)
-    with pytest.raises(ValueError, match=r"noop=5 is not an action of Discrete\(2\); pass play\(\.\.\., noop="):
+    with pytest.raises(
+        ValueError, match=r"noop=5 is not an action of Discrete\(2\); pass play\(\.\.\., noop="
+    ):
         play(env, keys_to_action={"a": 0}, noop=5)
 
 

@@ -192,7 +192,7 @@ def _differences(saved: tuple[Any, Any, Mapping[str, Any] | None], owner: Any) -
         if before is not after and not _same(before, after):
             found.append(f"{name} {before} (this env: {after})")
     if saved[2] is not None and now[2] is not None and saved[2] is not now[2]:
-        ignored = getattr(owner, "snapshot_ignores_kwargs", frozenset())
+        ignored: frozenset[str] = getattr(owner, "snapshot_ignores_kwargs", frozenset())
         defaults = _constructor_defaults(type(owner))  # a kwarg left out means its default
         before_kwargs, after_kwargs = {**defaults, **saved[2]}, {**defaults, **now[2]}
         for key in sorted((set(before_kwargs) | set(after_kwargs)) - ignored):
@@ -206,7 +206,7 @@ def _constructor_defaults(cls: type) -> dict[str, Any]:
     import inspect  # an error path (or a restore across differently written kwargs)
 
     try:
-        parameters = inspect.signature(cls.__init__).parameters.values()
+        parameters = inspect.signature(cls).parameters.values()
     except (TypeError, ValueError):
         return {}
     return {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}

@@ -27,7 +27,8 @@ Drawing:
     :func:`rotated_box`.
 
 Env helpers:
-    :func:`invalid_action` (the error for a bad action) and :func:`warn_no_render_mode`.
+    :func:`invalid_action` (the error for a bad action), :func:`non_finite_note` (its
+    explanation for NaN and infinite actions) and :func:`warn_no_render_mode`.
 
 Compatibility:
     A plugin states the core versions it supports as its dependency on ``palaestra``
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from palaestra.utils.canvas import polygon as polygon
     from palaestra.utils.canvas import rotated_box as rotated_box
     from palaestra.utils.suite import invalid_action as invalid_action
+    from palaestra.utils.suite import non_finite_note as non_finite_note
     from palaestra.utils.suite import warn_no_render_mode as warn_no_render_mode
     from palaestra.vector._autoreset import per_env_values as per_env_values
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
@@ -86,6 +88,7 @@ __all__ = [
     "hookimpl",
     "import_pygame",
     "invalid_action",
+    "non_finite_note",
     "per_env_values",
     "polygon",
     "reset_arguments",
@@ -116,6 +119,7 @@ _LAZY_NAMES = {
     "hookimpl": "palaestra._markers",
     "import_pygame": "palaestra.utils.canvas",
     "invalid_action": "palaestra.utils.suite",
+    "non_finite_note": "palaestra.utils.suite",
     "per_env_values": "palaestra.vector._autoreset",
     "polygon": "palaestra.utils.canvas",
     "reset_arguments": "palaestra.vector._autoreset",

@@ -160,7 +160,9 @@ def test_a_worker_found_dead_while_sending_is_named_and_closes_the_env(call):
     env.reset(seed=0)
     env.processes[1].kill()
     time.sleep(0.3)  # the pipe breaks: the death is noticed by the send, not by a read
-    with pytest.raises(WorkerDiedError, match=r"sub-envs 2-3 \(worker pid \d+\) was killed by SIGKILL") as info:
+    with pytest.raises(
+        WorkerDiedError, match=r"sub-envs 2-3 \(worker pid \d+\) was killed by SIGKILL"
+    ) as info:
         call(env)
     assert info.value.indices == (2, 3)
     assert env.closed

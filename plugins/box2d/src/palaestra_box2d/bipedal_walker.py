@@ -303,8 +303,9 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         fractions = np.minimum(np.abs(arr), 1)
         torques = MOTORS_TORQUE * fractions
         signs = np.sign(arr).tolist()
-        if signs[0] != signs[0] or signs[1] != signs[1] or signs[2] != signs[2] or signs[3] != signs[3]:
-            raise invalid_action(self, action, self.action_space)  # NaN
+        # The sum of the four is NaN or infinite exactly when one of them is (float32 cannot overflow a double).
+        if not math.isfinite(sum(arr.tolist())):
+            raise invalid_action(self, action, self.action_space)  # NaN or infinite: not an action
         speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
         for joint, sign, speed, torque in zip(self.joints, signs, speeds, torques.tolist(), strict=True):
             joint.motorSpeed = float(speed * sign)

@@ -357,7 +357,7 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
                 if action.__class__ is not np.ndarray
                 else action.astype(np.float64)
             )
-            if arr.shape != (3,) or np.isnan(arr).any():
+            if arr.shape != (3,) or not np.isfinite(arr).all():  # NaN or infinite: not an action
                 raise invalid_action(self, action, self.action_space)
             steer, gas, brake = arr.tolist()
             car.steer(-steer)

@@ -219,8 +219,8 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             main, lateral = (float(a) for a in np.asarray(action, dtype=np.float64).reshape(-1))
         except (TypeError, ValueError):
             raise invalid_action(self, action, self.action_space) from None
-        if main != main or lateral != lateral or np.shape(action) != (2,):
-            raise invalid_action(self, action, self.action_space)
+        if not (math.isfinite(main) and math.isfinite(lateral)) or np.shape(action) != (2,):
+            raise invalid_action(self, action, self.action_space)  # NaN or infinite: not an action
         main = min(max(main, -1.0), 1.0)
         lateral = min(max(lateral, -1.0), 1.0)
         # Above zero the main engine runs at 50-100 %; beyond +-0.5 a side engine at 50-100 %.

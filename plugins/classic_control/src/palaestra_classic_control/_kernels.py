@@ -164,7 +164,7 @@ def move_float32(
         k: The same constants as the Python numbers they are.
 
     Returns:
-        ``(position, velocity, terminated, reward)``, or None for a NaN force.
+        ``(position, velocity, terminated, reward)``, or None for a NaN or infinite force.
     """
     low_force, high_force, left, right, top, goal, goal_velocity, power = k32
     rounded = array("f", (3.0 * position,))  # assigning to a float32 element rounds to float32
@@ -174,14 +174,14 @@ def move_float32(
         push = rounded[0]
         rounded[0] = gravity
         rounded[0] = push - rounded[0]
-    elif force < low_force or force > high_force:
+    elif (force < low_force or force > high_force) and -math.inf < force < math.inf:
         # Clipped to a Python constant: the push and the difference are doubles.
         clipped = k[0] if force < low_force else k[1]
         if k[1] < clipped:
             clipped = k[1]
         rounded[0] = clipped * k[7] - gravity
     else:
-        return None  # NaN
+        return None  # NaN or infinite: not an action
     rounded[0] = velocity + rounded[0]
     velocity = rounded[0]
     if -top <= velocity <= top:

@@ -104,8 +104,7 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         arr = action if action.__class__ is np.ndarray else np.asarray(action)
         if arr.shape != (1,) or arr.dtype.kind not in "fiu":
             raise invalid_action(self, action, self.action_space)
-        first = arr[0]
-        if first != first:  # NaN
+        if not math.isfinite(arr[0]):  # NaN or infinite: nonsense, not an out-of-range force
             raise invalid_action(self, action, self.action_space)
         return arr
 
@@ -135,7 +134,7 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         moved = None if kernel is None else kernel(position, velocity, force, self._constants32)
         if moved is None:  # no kernel, or a clipped force or a bound reached
             moved = _kernels.move_float32(position, velocity, force, self._constants32, self._constants64)
-        if moved is None:  # NaN
+        if moved is None:  # NaN or infinite
             raise invalid_action(self, action, self.action_space)
         position, velocity, terminated, reward = moved
         observation = _PAIR.copy()  # a new array every step, as np.array([...]) in Gymnasium 1.4.0

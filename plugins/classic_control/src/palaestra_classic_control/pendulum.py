@@ -113,7 +113,7 @@ class PendulumEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         if arr.shape != (1,) or arr.dtype.kind not in "fiu":
             raise invalid_action(self, u, self.action_space)
         torque = arr[0]
-        if torque != torque:  # NaN
+        if not -math.inf < torque < math.inf:  # NaN or infinite: nonsense, not an out-of-range torque
             raise invalid_action(self, u, self.action_space)
         if torque > self.max_torque:
             return arr.dtype.type(self.max_torque) if arr.dtype.kind == "f" else np.clip(arr, -2.0, 2.0)[0]

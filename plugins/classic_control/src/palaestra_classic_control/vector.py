@@ -15,6 +15,7 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.error import InvalidAction
+from palaestra.plugin import non_finite_note
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_classic_control import acrobot, mountain_car, pendulum
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot, draw_mountain_car, draw_pendulum
@@ -53,10 +54,12 @@ class _StateArrays(BatchedVectorEnv):
 
 
 def _continuous_actions(env: BatchedVectorEnv, actions: Any) -> np.ndarray:
-    """A ``(num_envs, 1)`` batch of numeric, non-NaN forces (out-of-range ones are clipped later)."""
+    """A ``(num_envs, 1)`` batch of finite numbers (out-of-range ones are clipped later)."""
     arr = np.asarray(actions)
-    if arr.shape != (env.num_envs, 1) or arr.dtype.kind not in "fiu" or np.isnan(arr).any():
-        raise InvalidAction(f"{type(env).__name__}.step: actions {actions!r} are not in {env.action_space}")
+    if arr.shape != (env.num_envs, 1) or arr.dtype.kind not in "fiu" or not np.isfinite(arr).all():
+        raise InvalidAction(
+            f"{type(env).__name__}.step: actions {actions!r} are not in {env.action_space}{non_finite_note(actions)}"
+        )
     return arr
 
 
@@ -142,7 +145,7 @@ class PendulumVectorEnv(_StateArrays):
         self.last_u: np.ndarray | None = None
 
     def check_actions(self, actions: Any) -> np.ndarray:
-        """Numeric, non-NaN torques (out-of-range ones are clipped, as the single env does)."""
+        """Finite torques (out-of-range ones are clipped, as the single env does)."""
         return _continuous_actions(self, actions)
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
@@ -259,7 +262,7 @@ class ContinuousMountainCarVectorEnv(_StateArrays):
         self.envs = [Continuous_MountainCarEnv(goal_velocity=goal_velocity) for _ in range(num_envs)]
 
     def check_actions(self, actions: Any) -> np.ndarray:
-        """Numeric, non-NaN forces (out-of-range ones are clipped, as the single env does)."""
+        """Finite forces (out-of-range ones are clipped, as the single env does)."""
         return _continuous_actions(self, actions)
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
