@@ -17,9 +17,6 @@ WARN = 30
 ERROR = 40
 min_level = WARN
 
-# Deprecations from palaestra's own modules are shown (once), as Gymnasium shows its own.
-warnings.filterwarnings("once", "", DeprecationWarning, module=r"^palaestra(_[a-z0-9_]+)?\.")
-
 
 def warn(msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1) -> None:
     """Emit a warning prefixed with ``WARN:``.

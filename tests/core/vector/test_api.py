@@ -185,7 +185,9 @@ def test_make_vec_modes_and_spec():
     with pytest.raises(VectorizerNotFound, match="Did you mean 'async'"):
         palaestra.make_vec("CartPole-v1", vectorization_mode="asink")
     # A ValueError, as Gymnasium raises, and a KeyError (a lookup that failed).
-    with pytest.raises(ValueError, match=r"Known: \['async', 'sync', 'vector_entry_point'\]") as caught:
+    with pytest.raises(
+        ValueError, match=r"Known: \['async', (.*, )?'sync', 'vector_entry_point'\]"
+    ) as caught:
         palaestra.make_vec("CartPole-v1", vectorization_mode="bogus")
     assert isinstance(caught.value, KeyError)
     with pytest.raises(ValueError, match="Did you mean 'vector_entry_point'"):

@@ -368,3 +368,34 @@ def test_an_interrupt_mid_exchange_closes_the_env_with_the_reason_and_never_hang
     assert result.returncode == 0, result.stderr[-3000:]
     outcomes = result.stdout.split()
     assert len(outcomes) == 20 and set(outcomes) <= {"usable", "closed"}
+
+
+def test_a_segfaulting_worker_leaves_no_fatal_error_dump_in_the_output():
+    # The parent runs with faulthandler on (as pytest does); the forked worker's crash must
+    # still be reported as a WorkerDiedError without a "Fatal Python error" dump on stderr.
+    code = textwrap.dedent("""
+        import functools
+        import numpy as np
+        from palaestra.error import WorkerDiedError
+        from palaestra.vector import AsyncVectorEnv
+        from tests.fixtures.vector_envs import DieEnv
+
+        fns = [functools.partial(DieEnv, index=i, die_index=1, how="segfault") for i in range(2)]
+        env = AsyncVectorEnv(fns, num_workers=2, context="fork")
+        env.reset(seed=0)
+        env.step(np.zeros(2, dtype=np.int64))
+        try:
+            env.step(np.zeros(2, dtype=np.int64))
+        except WorkerDiedError as e:
+            print("SIGSEGV" in str(e))
+    """)
+    result = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    assert result.stdout.split() == ["True"], result.stderr[-2000:]
+    assert "Fatal Python error" not in result.stderr

@@ -172,7 +172,8 @@ def mountain_car_actions(rng, kind, observation, t):
             np.nextafter(np.float32(1), np.float32(2)),
             np.nextafter(np.float32(-1), np.float32(-2)),
         )
-        return np.array([rng.choice([-1.0, 1.0, above, below, 0.0, -0.0, np.inf, -np.inf])], np.float32)
+        huge = np.finfo(np.float32).max  # infinities are refused (see test_non_finite_actions)
+        return np.array([rng.choice([-1.0, 1.0, above, below, 0.0, -0.0, huge, -huge])], np.float32)
     if kind == "mixed-dtypes":  # float64 and int actions take the numpy-scalar path
         value = rng.uniform(-1.5, 1.5)
         return [np.array([value]), np.array([value], np.float32), np.array([round(value)])][t % 3]
