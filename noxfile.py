@@ -80,6 +80,13 @@ def docs(session: nox.Session) -> None:
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html")
 
 
+@nox.session(default=False, python=False)
+def build(session: nox.Session) -> None:
+    """Wheels of every distribution into dist/wheels, for `pip install --find-links dist/wheels ...`."""
+    session.run("uv", "build", "--all-packages", "--wheel", "--out-dir", "dist/wheels", external=True)
+    session.log('Install from them: pip install --find-links dist/wheels "palaestra[classic-control]"')
+
+
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks against Gymnasium in the same run; prints ratios."""

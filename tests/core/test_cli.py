@@ -161,7 +161,9 @@ def test_bench_reports_rates(capsys):
         (["play", "CartPole-v1", "--key", "a=0", "--noop", "x"], "--noop: the action 'x' is not a number"),
     ],
 )
-def test_bench_and_play_errors(args, message, capsys):
+def test_bench_and_play_errors(args, message, capsys, monkeypatch):
+    # The tests draw offscreen (SDL's dummy driver), which `play` refuses: let it through here.
+    monkeypatch.setattr("palaestra.cli._commands._require_display", lambda: None)
     assert main(args) == 1
     assert message in capsys.readouterr().err
 
@@ -178,10 +180,94 @@ def test_play_passes_the_key_mapping_and_quits_on_escape(monkeypatch):
         return real_play(env, **kwargs)
 
     monkeypatch.setattr(play_module, "play", recording_play)
+    monkeypatch.setattr("palaestra.cli._commands._require_display", lambda: None)  # offscreen here
     pygame.display.init()
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
     assert main(["play", "CartPole-v1", "--key", "a=0", "--key", "d=1", "--seed", "3", "--fps", "500"]) == 0
     assert calls == [{"keys_to_action": {"a": 0, "d": 1}, "seed": 3, "fps": 500, "zoom": None, "noop": 0}]
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"}, "SDL_VIDEODRIVER='dummy' draws offscreen; unset it"),
+        ({}, "needs a display, and none is available (DISPLAY and WAYLAND_DISPLAY are unset)"),
+    ],
+    ids=["offscreen-driver", "no-display"],
+)
+def test_play_without_a_visible_window_fails_at_once_saying_why(environ, message):
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
+    result = run("play", "CartPole-v1", "--key", "a=0", env={**env, **environ})
+    assert result.returncode == 1 and message in result.stderr
+    assert result.stdout == ""
+
+
+def test_the_play_window_is_titled_with_the_env_id():
+    import pygame
+
+    from palaestra.utils.play import PlayableGame
+
+    env = palaestra.make("MountainCar-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    PlayableGame(env, {(97,): 0})
+    assert pygame.display.get_caption()[0] == "MountainCar-v0"
+    pygame.display.quit()
+
+
+def test_version_lists_the_core_and_every_plugin():
+    result = run("--version")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"palaestra {palaestra.__version__}"
+    assert any(
+        line.split() == ["classic_control", "palaestra-classic-control", "0.1.0"] for line in lines[1:]
+    )
+    assert run().returncode == 2 and "a command is required" in run().stderr
+
+
+def test_run_prints_each_episode_as_it_ends_and_no_bar_off_a_terminal():
+    result = run("run", "CartPole-v1", "--episodes", "2", "--seed", "0")
+    assert result.returncode == 0
+    assert result.stderr == ""  # the progress line is drawn only on a terminal
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["episode 0", "episode 1"]
+    assert lines[2].startswith("CartPole-v1: 2 episodes")
+
+
+def test_run_draws_progress_per_step_on_a_terminal():
+    import pty
+
+    primary, secondary = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "palaestra.cli", "run", "CartPole-v1", "--episodes", "2", "--seed", "0"],
+        stdout=subprocess.PIPE,
+        stderr=secondary,
+    )
+    out, _ = process.communicate(timeout=120)
+    os.close(secondary)
+    drawn = os.read(primary, 65536).decode()
+    os.close(primary)
+    assert process.returncode == 0 and "episode 0: return=" in out.decode()
+    assert "episode 1/2, step" in drawn and "\x1b[K" in drawn
+
+
+def test_bench_explains_when_async_is_slower_than_sync(capsys):
+    assert main(["bench", "CartPole-v1", "--seconds", "0.3", "--num-envs", "4", "--mode", "async"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("sub-env steps/s, 4 envs in AsyncVectorEnv")
+    # A CartPole step is about a microsecond: message passing dominates, so sync wins.
+    assert lines[1].startswith("note: sync runs") and "Async pays off for envs that take longer" in lines[1]
+
+
+def test_check_without_pygame_skips_the_render_checks_with_a_note(tmp_path):
+    # A module named pygame that fails to import stands for pygame missing.
+    (tmp_path / "pygame.py").write_text("raise ImportError('No module named pygame')\n")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    result = run("check", "CartPole-v1", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CartPole-v1: warning: render checks skipped: " in result.stdout
+    assert "pip install" in result.stdout and "(or pass --skip-render)" in result.stdout
+    assert "CartPole-v1: passed check_env" in result.stdout
 
 
 def test_play_keys_become_arrays_of_the_action_dtype():

@@ -7,10 +7,12 @@ import pytest
 import palaestra
 from palaestra.error import (
     MissingSuiteError,
+    NameNotFound,
     NamespaceNotFound,
     PluginConflictError,
     PluginLoadError,
     RegistrationError,
+    VectorizerNotFound,
 )
 from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
 
@@ -241,3 +243,34 @@ def test_install_hint_for_a_suite_that_is_installed_but_lacks_the_env():
     assert hint is not None and "`palaestra-box2d` suite, which is installed but does not provide it" in hint
     assert 'pip install "palaestra[box2d]"' in install_hint(None, "CarRacing", set())
     assert install_hint(None, "NoSuchEnv", set()) is None
+
+
+def test_a_typo_with_no_suite_installed_suggests_the_id_and_the_suite(isolated):
+    with pytest.raises(
+        NameNotFound, match=r"Did you mean: `CartPole`\?.*palaestra-classic-control.*pip install"
+    ):
+        palaestra.make("CartPol-v1")
+
+
+def test_a_bare_name_suggests_the_namespaced_id_that_exists(isolated):
+    palaestra.register("myns/MyEnv-v0", entry_point="tests.fixtures.vector_envs:InfoEnv")
+    with pytest.raises(NameNotFound, match=r"Did you mean: `myns/MyEnv-v0`\?"):
+        palaestra.make("MyEnv-v0")
+
+
+def test_a_published_vectorizer_that_is_not_installed_names_its_extra(isolated):
+    palaestra.register("Local-v0", entry_point="tests.fixtures.vector_envs:InfoEnv")
+    with pytest.raises(
+        VectorizerNotFound, match=r'comes with the palaestra-ray plugin.*pip install "palaestra\[ray\]"'
+    ):
+        palaestra.make_vec("Local-v0", 2, vectorization_mode="ray/actors")
+
+
+def test_install_hints_name_the_checkout_route_when_run_from_one():
+    from palaestra._plugins._suites import install_command
+
+    command = install_command("box2d")
+    assert command.startswith('pip install "palaestra[box2d]"')
+    # These tests run from the repository: the commands that work in it are named too.
+    assert "uv pip install -e plugins/box2d" in command
+    assert 'pip install --find-links dist/wheels "palaestra[box2d]"' in command

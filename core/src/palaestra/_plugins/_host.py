@@ -24,7 +24,13 @@ from palaestra._plugins._discovery import (
 )
 from palaestra._plugins._owners import NameOwners
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
-from palaestra._plugins._suites import install_hint, published_names, suite_of
+from palaestra._plugins._suites import (
+    REFERENCE_SUITES,
+    install_command,
+    install_hint,
+    published_names,
+    suite_of,
+)
 from palaestra._registry._ids import parse_env_id, plugin_namespace
 from palaestra._registry._loading import load_env_creator
 from palaestra._registry._registry import Registry
@@ -369,6 +375,12 @@ class PluginHost:
         if entry is None:
             import difflib  # an error path: loaded only to suggest a name
 
+            namespace = name.split("/", 1)[0] if "/" in name else None
+            if namespace in REFERENCE_SUITES and namespace not in self.table:
+                raise error(
+                    f"The {kind} {name!r} comes with the {REFERENCE_SUITES[namespace][1]} plugin, which "
+                    f"is not installed. Install it with: {install_command(namespace)}"
+                )
             known = sorted([*table, *also_known])
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""

@@ -6,7 +6,10 @@ plugins once installed.
 
 from __future__ import annotations
 
-__all__ = ["REFERENCE_SUITES", "install_hint", "published_names", "suite_of"]
+import re
+from pathlib import Path
+
+__all__ = ["REFERENCE_SUITES", "install_command", "install_hint", "published_names", "suite_of"]
 
 # namespace -> (extra, distribution, env names the suite provides in the default namespace)
 REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
@@ -82,14 +85,44 @@ def install_hint(namespace: str | None, name: str, installed: set[str]) -> str |
     owner = suite_of(namespace, name)
     if owner not in REFERENCE_SUITES:
         return None
-    extra, dist, _ = REFERENCE_SUITES[owner]
+    dist = REFERENCE_SUITES[owner][1]
     if owner not in installed:
         return (
             f"It is provided by the distribution `{dist}`, which is not installed. "
-            f'Install it with: pip install "palaestra[{extra}]"'
+            f"Install it with: {install_command(owner)}"
         )
     if namespace is None:
         return (
             f"It belongs to the `{dist}` suite, which is installed but does not provide it in this version."
         )
+    return None
+
+
+def install_command(namespace: str) -> str:
+    """The command that installs the published suite ``namespace``, where the user is.
+
+    Always the published extra; when palaestra runs from a source checkout (a uv workspace
+    with the suite's folder), also the commands that work there, since extras resolve only
+    from a package index.
+    """
+    extra, distribution, _ = REFERENCE_SUITES[namespace]
+    command = f'pip install "palaestra[{extra}]"'
+    folder = _checkout_folder(distribution)
+    if folder is not None:
+        command += (
+            f"  (in this checkout: uv sync --all-packages, or uv pip install -e {folder}; with pip: "
+            f'uvx nox -s build, then pip install --find-links dist/wheels "palaestra[{extra}]")'
+        )
+    return command
+
+
+def _checkout_folder(distribution: str) -> str | None:
+    """``plugins/<dir>`` holding ``distribution`` when palaestra is imported from a checkout."""
+    root = Path(__file__).resolve().parents[4]  # <root>/core/src/palaestra/_plugins/_suites.py
+    if not (root / "core" / "src" / "palaestra").is_dir():
+        return None
+    for pyproject in sorted((root / "plugins").glob("*/pyproject.toml")):
+        match = re.search(r'^name\s*=\s*"([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
+        if match and match.group(1) == distribution:
+            return str(pyproject.parent.relative_to(root))
     return None

@@ -16,9 +16,23 @@ from palaestra import logger
 from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._api import make, make_vec
-from palaestra.error import EnvCheckError, SnapshotNotSupported
+from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotNotSupported
 
-__all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run"]
+__all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run", "versions"]
+
+
+def versions() -> str:
+    """The core's version and each installed plugin's (namespace, distribution, version)."""
+    import palaestra
+
+    host = get_host()
+    lines = [f"palaestra {palaestra.__version__}"]
+    for namespace in sorted(host.table):
+        for record in host.table[namespace]:
+            lines.append(f"  {namespace:<16} {record.distribution} {record.version}")
+    if len(lines) == 1:
+        lines.append("  no plugins installed")
+    return "\n".join(lines)
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -80,13 +94,40 @@ def _snapshot_support(env: Env[Any, Any]) -> str:
     return "yes"
 
 
-def _bar(done: int, total: int, width: int = 30) -> str:
-    filled = int(width * done / max(total, 1))
-    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+class _Progress:
+    """A one-line progress display on stderr, redrawn at most ten times a second; off unless a terminal."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled and sys.stderr.isatty()
+        self._next_draw = 0.0
+
+    def show(self, episodes_done: int, steps: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now < self._next_draw:
+            return
+        self._next_draw = now + 0.1
+        width = 30
+        filled = int(width * episodes_done / max(self.total, 1))
+        bar = "#" * filled + "." * (width - filled)
+        print(
+            f"\r[{bar}] episode {min(episodes_done + 1, self.total)}/{self.total}, step {steps}",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def clear(self) -> None:
+        if self.enabled:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run a random agent for ``--episodes`` episodes and summarise the returns."""
+    """Run a random agent for ``--episodes`` episodes; print each episode as it ends, then a summary.
+
+    On a terminal a progress line (episode and step) is redrawn on stderr while it runs.
+    """
     out = out or sys.stdout
     if args.episodes <= 0:
         raise ValueError(f"--episodes must be positive, got {args.episodes}")
@@ -96,6 +137,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.max_steps is not None:
         kwargs["max_episode_steps"] = args.max_steps
     env = make(args.id, **kwargs)
+    progress = _Progress(args.episodes, not args.no_progress)
     returns: list[float] = []
     lengths: list[int] = []
     start = time.perf_counter()
@@ -104,18 +146,15 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             env.action_space.seed(args.seed)
         for episode in range(args.episodes):
             seed = None if args.seed is None else args.seed + episode
-            total, length = _episode(env, seed)
+            total, length = _episode(env, seed, lambda steps, e=episode: progress.show(e, steps))
             returns.append(total)
             lengths.append(length)
-            if not args.no_progress:
-                print(f"\r{_bar(episode + 1, args.episodes)}", end="", file=sys.stderr, flush=True)
-        if not args.no_progress:
-            print(file=sys.stderr)
+            progress.clear()
+            print(f"episode {episode}: return={total:.3f} length={length}", file=out, flush=True)
     finally:
+        progress.clear()
         env.close()
     elapsed = time.perf_counter() - start
-    for i, (ret, length) in enumerate(zip(returns, lengths, strict=True)):
-        print(f"episode {i}: return={ret:.3f} length={length}", file=out)
     mean = sum(returns) / len(returns)
     steps = sum(lengths)
     print(
@@ -127,13 +166,14 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def _episode(env: Any, seed: int | None) -> tuple[float, int]:
+def _episode(env: Any, seed: int | None, tick: Any) -> tuple[float, int]:
     env.reset(seed=seed)
     total, length = 0.0, 0
     while True:
         _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
         total += float(reward)
         length += 1
+        tick(length)
         if terminated or truncated:
             return total, length
 
@@ -155,14 +195,21 @@ def _check_one(env_id: str, skip_render: bool) -> list[str]:
     """Run ``check_env`` on ``env_id``'s unwrapped env; the warnings it gave, once each."""
     from palaestra.utils.env_checker import check_env  # each command loads its machinery when it runs
 
+    notes = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         env = make(env_id)
         try:
-            check_env(env.unwrapped, skip_render_check=skip_render)
+            try:
+                check_env(env.unwrapped, skip_render_check=skip_render)
+            except DependencyNotInstalled as e:  # rendering needs what is not installed
+                if skip_render:
+                    raise
+                check_env(env.unwrapped, skip_render_check=True)
+                notes.append(f"render checks skipped: {str(e).splitlines()[0]} (or pass --skip-render)")
         finally:
             env.close()
-    return list(dict.fromkeys(logger.plain_text(str(w.message)) for w in caught))
+    return list(dict.fromkeys([logger.plain_text(str(w.message)) for w in caught] + notes))
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -197,10 +244,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Steps per second through ``make`` (or ``make_vec`` with ``--num-envs``), random actions."""
-    from palaestra.utils.performance import (
-        benchmark_step,
-        benchmark_vector_step,
-    )  # loaded when the command runs
+    from palaestra.utils.performance import benchmark_step  # loaded when the command runs
 
     out = out or sys.stdout
     if args.seconds <= 0:
@@ -215,14 +259,31 @@ def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 0
     if args.num_envs <= 0:
         raise ValueError(f"--num-envs must be positive, got {args.num_envs}")
-    envs = make_vec(args.id, num_envs=args.num_envs, vectorization_mode=args.mode)
+    rate, label = _vector_rate(args.id, args.num_envs, args.mode, args.seconds)
+    print(f"{args.id}: {rate:,.0f} sub-env steps/s, {args.num_envs} envs in {label}", file=out)
+    if args.mode == "async":
+        sync_rate, _ = _vector_rate(args.id, args.num_envs, "sync", min(args.seconds, 1.0))
+        if sync_rate > rate:
+            per_step = 1e6 / sync_rate
+            print(
+                f"note: sync runs {sync_rate:,.0f} sub-env steps/s here, {sync_rate / rate:.1f}x async: one "
+                f"{args.id} step takes about {per_step:.0f} us, less than passing a step to worker "
+                "processes and back costs. Async pays off for envs that take longer per step (tens of "
+                "microseconds and up, e.g. MuJoCo, Box2D, Atari) or with more cores; for cheap envs "
+                "use sync or the env's batched version (vectorization_mode='vector_entry_point').",
+                file=out,
+            )
+    return 0
+
+
+def _vector_rate(env_id: str, num_envs: int, mode: str | None, seconds: float) -> tuple[float, str]:
+    from palaestra.utils.performance import benchmark_vector_step
+
+    envs = make_vec(env_id, num_envs=num_envs, vectorization_mode=mode)
     try:
-        rate = benchmark_vector_step(envs, target_duration=args.seconds, seed=0)
-        label = type(envs.unwrapped).__name__
+        return benchmark_vector_step(envs, target_duration=seconds, seed=0), type(envs.unwrapped).__name__
     finally:
         envs.close()
-    print(f"{args.id}: {rate:,.0f} sub-env steps/s, {args.num_envs} envs in {label}", file=out)
-    return 0
 
 
 def parse_action(text: str, action_space: Any, option: str) -> Any:
@@ -256,6 +317,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
         play,
     )  # pygame's keyboard, loaded when the command runs
 
+    _require_display()
     env = make(args.id, render_mode="rgb_array")
     try:
         keys = parse_keys(args.key, env.action_space)
@@ -269,3 +331,21 @@ def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     finally:
         env.close()
     return 0
+
+
+def _require_display() -> None:
+    """Refuse to play where no window can be seen (SDL would fall back to an invisible one)."""
+    import os
+
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        raise ValueError(
+            f"palaestra play needs a window, but SDL_VIDEODRIVER={driver!r} draws offscreen; unset it "
+            "and run where there is a display (or record a video: palaestra.wrappers.RecordVideo)"
+        )
+    if sys.platform == "linux" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise ValueError(
+            "palaestra play needs a display, and none is available (DISPLAY and WAYLAND_DISPLAY are "
+            "unset); run it on a desktop or through X forwarding, or record a video instead "
+            "(palaestra.wrappers.RecordVideo)"
+        )

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from palaestra.cli._commands import cmd_bench, cmd_check, cmd_info, cmd_list, cmd_play, cmd_run
+from palaestra.cli._commands import cmd_bench, cmd_check, cmd_info, cmd_list, cmd_play, cmd_run, versions
 from palaestra.error import Error
 
 __all__ = ["build_parser", "main"]
@@ -15,7 +15,10 @@ __all__ = ["build_parser", "main"]
 def build_parser() -> argparse.ArgumentParser:
     """The ``palaestra`` argument parser."""
     parser = argparse.ArgumentParser(prog="palaestra", description="Reinforcement-learning environments.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument(
+        "--version", action="store_true", help="print the version of the core and of each installed plugin"
+    )
+    sub = parser.add_subparsers(dest="command")
     sub.add_parser("list", help="list environment ids by namespace, with their distribution")
     info = sub.add_parser("info", help="show an environment's spec, spaces and render modes")
     info.add_argument("id")
@@ -24,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--episodes", type=int, default=3, help="number of episodes (default 3)")
     run.add_argument("--seed", type=int, default=None, help="seed of the first episode")
     run.add_argument("--max-steps", type=int, default=None, help="override max_episode_steps")
-    run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    run.add_argument(
+        "--no-progress", action="store_true", help="hide the progress bar (shown only on a terminal)"
+    )
     check = sub.add_parser("check", help="run check_env on environments (API conformance)")
     check.add_argument("ids", nargs="*", metavar="id")
     check.add_argument("--plugin", default=None, help="also check every env this installed plugin registers")
@@ -50,7 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        print(versions())
+        return 0
+    if args.command is None:
+        parser.error("a command is required (list, info, run, check, bench or play)")
     commands = {
         "list": cmd_list,
         "info": cmd_info,

@@ -110,6 +110,8 @@ class PlayableGame:
         self.original_video_size = (int(width * scale), int(height * scale))
         self.video_size = self.original_video_size
         self.screen = pygame.display.set_mode(self.video_size, pygame.RESIZABLE)
+        spec = env.spec
+        pygame.display.set_caption(spec.id if spec is not None else type(env.unwrapped).__name__)
         self.pressed_keys: set[int] = set()
         self.running = True
 

@@ -10,7 +10,7 @@ from palaestra.utils.canvas import Canvas, circle, polygon, rotated_box
 __all__ = ["INSTALL_HINT", "draw_acrobot", "draw_cartpole", "draw_mountain_car", "draw_pendulum"]
 
 #: How to get pygame for this suite's pictures.
-INSTALL_HINT = 'pip install "palaestra-classic-control[render]"  (or: pip install pygame-ce)'
+INSTALL_HINT = 'pip install "palaestra[render]"  (or: pip install pygame-ce)'
 
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)

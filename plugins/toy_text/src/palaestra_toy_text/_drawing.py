@@ -10,7 +10,7 @@ from palaestra.utils.canvas import Canvas
 
 __all__ = ["INSTALL_HINT", "draw_blackjack", "draw_cliff", "draw_frozen_lake", "draw_taxi"]
 
-INSTALL_HINT = 'pip install "palaestra-toy-text[render]"  (or: pip install pygame-ce)'
+INSTALL_HINT = 'pip install "palaestra[render]"  (or: pip install pygame-ce)'
 ICE = (206, 232, 245)
 HOLE = (28, 52, 94)
 GOAL = (246, 196, 40)
