@@ -314,12 +314,10 @@ def test_every_sub_env_error_is_logged_with_its_traceback_before_the_first_is_ra
     )
     try:
         env.reset(seed=0)
-        with (
-            warnings.catch_warnings(record=True) as logged,
-            pytest.raises(ValueError, match="env 0 exploded"),
-        ):
+        with warnings.catch_warnings(record=True) as logged:
             warnings.simplefilter("always")
-            env.step(np.zeros(4, dtype=np.int64))
+            with pytest.raises(ValueError, match="env 0 exploded"):
+                env.step(np.zeros(4, dtype=np.int64))
         lines = [palaestra.logger.plain_text(str(w.message)) for w in logged if w.category is UserWarning]
         assert len(lines) == 3, lines
         for line, index in zip(lines, (0, 2), strict=False):
