@@ -165,7 +165,7 @@ def test_missing_pygame_gives_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)
     env = palaestra.make("MountainCar-v0", render_mode="rgb_array")
     env.reset(seed=0)
-    with pytest.raises(DependencyNotInstalled, match=r'pip install "palaestra-classic-control\[render\]"'):
+    with pytest.raises(DependencyNotInstalled, match=r'pip install "palaestra\[render\]"'):
         env.render()
 
 

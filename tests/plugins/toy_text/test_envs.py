@@ -208,7 +208,7 @@ def test_missing_pygame_gives_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)
     env = palaestra.make("Taxi-v4", render_mode="rgb_array")
     env.reset(seed=0)
-    with pytest.raises(DependencyNotInstalled, match=r"palaestra-toy-text\[render\]"):
+    with pytest.raises(DependencyNotInstalled, match=r"palaestra\[render\]"):
         env.render()
 
 
