@@ -378,9 +378,9 @@ def test_pickle_and_deepcopy_rebuild_from_constructor_arguments(env_id):
         assert np.array_equal(clone.reset(seed=5)[0], env.reset(seed=5)[0])
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])
 def test_vectorised_mujoco_envs_match_gymnasium(mode):
-    """make_vec over a MuJoCo env (async: real worker processes) gives Gymnasium's numbers."""
+    """make_vec over a MuJoCo env (async: real worker processes; the batched env) gives Gymnasium's numbers."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ours = palaestra.make_vec("Hopper-v5", 3, vectorization_mode=mode)

@@ -29,11 +29,16 @@ _ENVS = {
 
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
-    """Register the MuJoCo suite in the default namespace, as Gymnasium does."""
+    """Register the MuJoCo suite in the default namespace, as Gymnasium does.
+
+    Each id's ``vector_entry_point`` is its batched env in :mod:`palaestra_mujoco.vector`.
+    """
     for env_id, (entry_point, max_steps, threshold) in _ENVS.items():
+        batched = entry_point.split(":")[1].removesuffix("Env") + "VectorEnv"
         registrar.register(
             env_id,
             f"{_PKG}.{entry_point}",
+            vector_entry_point=f"{_PKG}.vector:{batched}",
             default_namespace=True,
             max_episode_steps=max_steps,
             reward_threshold=threshold,

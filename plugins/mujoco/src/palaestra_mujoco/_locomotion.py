@@ -106,12 +106,12 @@ class SuiteEnv(MujocoEnv, EzPickle):
         """``ctrl_cost_weight * sum(action**2)`` in the action's dtype."""
         return self.weighted_square_sum(self._ctrl_cost_weight, action)
 
-    def _act(self, action: Any) -> float:
-        """Check and price ``action``, then simulate ``frame_skip`` physics steps.
+    def _priced(self, action: Any) -> float:
+        """Check and price ``action`` and set it as the controls (the physics comes after).
 
         Returns:
-            The control cost (:meth:`control_cost`, computed first, so a NaN or infinite
-            action is refused before it reaches MuJoCo).
+            The control cost (:meth:`control_cost`; a NaN or infinite action is refused
+            before it reaches MuJoCo).
         """
         # The common case (a float32 array of the right shape, a plain-number weight) takes
         # no further Python call but the compiled kernel's, which prices the action and sets
@@ -126,9 +126,6 @@ class SuiteEnv(MujocoEnv, EzPickle):
             if cost - cost != 0:
                 self._require_finite(action, cost)
             self._ctrl[:] = action
-        self._mj_step(self.model, self.data, self.frame_skip)
-        if self.uses_body_forces:
-            self._mj_post(self.model, self.data)
         return cost
 
     def reset_model(self) -> np.ndarray:

@@ -46,12 +46,16 @@ class UprightWalker(SuiteEnv):
         np.minimum(velocities, 10.0, out=velocities)
         return observation
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        qpos = self._qpos
-        x_before = qpos.item(0)
-        ctrl = self._act(action)
-        x_after = qpos.item(0)
+    def begin_step(self, action: np.ndarray) -> tuple[float, float]:
+        """Set the torques; note the position before and the control cost."""
+        return self._qpos.item(0), self._priced(action)
+
+    def end_step(
+        self, begun: tuple[float, float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the progress and the posture."""
+        x_before, ctrl = begun
+        x_after = self._qpos.item(0)
         x_velocity = (x_after - x_before) / self._dt
         healthy = self.is_healthy
         forward = self._forward_reward_weight * x_velocity

@@ -101,10 +101,15 @@ class AntEnv(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return self._observation(self.contact_forces)
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        x_before, y_before = self._main_xy.tolist()
-        ctrl = self._act(action)
+    def begin_step(self, action: np.ndarray) -> tuple[list[float], float]:
+        """Set the torques; note the torso's position before and the control cost."""
+        return self._main_xy.tolist(), self._priced(action)
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the progress, the contacts and the posture."""
+        (x_before, y_before), ctrl = begun
         x_after, y_after = self._main_xy.tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt

@@ -49,12 +49,16 @@ class HalfCheetahEnv(SuiteEnv):
         super().__init__(locals())
         self._layout(1 if exclude_current_positions_from_observation else 0)
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the forward progress."""
-        qpos = self._qpos
-        x_before = qpos.item(0)
-        ctrl = self._act(action)
-        x_after = qpos.item(0)
+    def begin_step(self, action: np.ndarray) -> tuple[float, float]:
+        """Set the torques; note the position before and the control cost."""
+        return self._qpos.item(0), self._priced(action)
+
+    def end_step(
+        self, begun: tuple[float, float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the forward progress."""
+        x_before, ctrl = begun
+        x_after = self._qpos.item(0)
         x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
         info = {

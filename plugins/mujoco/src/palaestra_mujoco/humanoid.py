@@ -150,10 +150,15 @@ class HumanoidEnv(_HumanoidBody):
         """The contact cost, clipped to ``contact_cost_range``."""
         return self._external_force_cost(self._contact_cost_weight, self._contact_cost_range)
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the progress."""
-        x_before, y_before = self.mass_center_xy().tolist()
-        ctrl = self._act(action)
+    def begin_step(self, action: np.ndarray) -> tuple[list[float], float]:
+        """Set the torques; note the mass centre before and the control cost."""
+        return self.mass_center_xy().tolist(), self._priced(action)
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the progress, the contacts and the posture."""
+        (x_before, y_before), ctrl = begun
         x_after, y_after = self.mass_center_xy().tolist()
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
@@ -222,9 +227,13 @@ class HumanoidStandupEnv(_HumanoidBody):
     ) -> None:
         super().__init__(locals())
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the torso height."""
-        ctrl = self._act(action)
+    def begin_step(self, action: np.ndarray) -> float:
+        """Set the torques; note the control cost."""
+        return self._priced(action)
+
+    def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the torso height and the impacts."""
+        ctrl = begun
         qpos = self._qpos
         height = qpos.item(2)
         # Height per physics timestep, as the original task defines it.

@@ -46,11 +46,14 @@ class InvertedPendulumEnv(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, int, bool, bool, dict[str, Any]]:
-        """Push the cart for ``frame_skip`` physics steps."""
+    def begin_step(self, action: np.ndarray) -> None:
+        """Set the force on the cart."""
         action = self._checked_action(action)
         self._require_finite(action)
-        self._step_physics(action, self.frame_skip)
+        self._ctrl[:] = action
+
+    def end_step(self, begun: None) -> tuple[np.ndarray, int, bool, bool, dict[str, Any]]:
+        """Reward 1 while the pole stands."""
         observation = self._get_obs()
         values = observation.tolist()
         terminated = not (abs(values[1]) <= 0.2 and all(map(math.isfinite, values)))

@@ -121,7 +121,7 @@ def _positive_int(name: str, value: Any) -> int:
 class MujocoEnv(Env[np.ndarray, np.ndarray]):
     """An env simulated by MuJoCo.
 
-    Subclasses implement ``step``, ``reset_model`` (set the start state with
+    Subclasses implement ``begin_step`` and ``end_step`` (or ``step``), ``reset_model`` (set the start state with
     :meth:`set_state`, return the first observation) and optionally ``_get_reset_info``.
 
     A model may declare ``<custom><numeric name="total_mass" data="..."/></custom>``: its
@@ -389,7 +389,27 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         return {}
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
-        """Advance one env step (implemented by each env)."""
+        """Advance one env step: :meth:`begin_step`, ``frame_skip`` physics steps, :meth:`end_step`.
+
+        A subclass implements that pair, or overrides ``step`` itself (its env then has no
+        batched version).
+        """
+        begun = self.begin_step(action)
+        self._mj_step(self.model, self.data, self.frame_skip)  # positional: pybind parses keywords slowly
+        if self.uses_body_forces:
+            self._mj_post(self.model, self.data)
+        return self.end_step(begun)
+
+    def begin_step(self, action: np.ndarray) -> Any:
+        """Check ``action``, set the controls and note what :meth:`end_step` needs from before.
+
+        Everything an env step does before the physics; it must not step the physics
+        (``MujocoVectorEnv`` steps many sub-envs' physics at once between the two halves).
+        """
+        raise NotImplementedError
+
+    def end_step(self, begun: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """Score the step from the state after the physics (``begun``: what :meth:`begin_step` returned)."""
         raise NotImplementedError
 
     # -- rendering -------------------------------------------------------------------

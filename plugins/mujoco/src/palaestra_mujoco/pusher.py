@@ -69,13 +69,18 @@ class PusherEnv(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the push."""
+    def begin_step(self, action: np.ndarray) -> float:
+        """Set the torques; note the control reward (priced before the physics, as in Gymnasium)."""
         action = self._checked_action(action)
         # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
         ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        self._ctrl[:] = action
+        return ctrl
+
+    def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the push."""
+        ctrl = begun
         observation = self._get_obs()
         near = -norm(self._object - self._tip) * self._reward_near_weight
         dist = -norm(self._object - self._goal) * self._reward_dist_weight

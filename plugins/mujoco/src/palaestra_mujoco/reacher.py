@@ -62,13 +62,18 @@ class ReacherEnv(SuiteEnv):
             )
         )
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the torques for ``frame_skip`` physics steps and score the distance."""
+    def begin_step(self, action: np.ndarray) -> float:
+        """Set the torques; note the control reward (priced before the physics, as in Gymnasium)."""
         action = self._checked_action(action)
         # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
         ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
         self._require_finite(action, ctrl)
-        self._step_physics(action, self.frame_skip)
+        self._ctrl[:] = action
+        return ctrl
+
+    def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the distance."""
+        ctrl = begun
         observation = self._get_obs()
         dist = -norm(self._fingertip - self._target) * self._reward_dist_weight
         if self.render_mode == "human":

@@ -44,10 +44,15 @@ class SwimmerEnv(SuiteEnv):
         self._layout(2 if exclude_current_positions_from_observation else 0)
         self._xy = self._qpos[:2]
 
-    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """Apply the rotor torques for ``frame_skip`` physics steps and score the progress."""
-        x_before, y_before = self._xy.tolist()
-        ctrl = self._act(action)
+    def begin_step(self, action: np.ndarray) -> tuple[list[float], float]:
+        """Set the rotor torques; note the position before and the control cost."""
+        return self._xy.tolist(), self._priced(action)
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """Score the progress."""
+        (x_before, y_before), ctrl = begun
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
         dt = self._dt

@@ -1,0 +1,362 @@
+"""Natively batched MuJoCo envs: every sub-env's physics stepped in parallel threads.
+
+MuJoCo's bindings release the GIL inside ``mj_step``, so a few threads stepping different
+``MjData`` run truly in parallel, while the Python around each step (a few microseconds
+against tens of microseconds of physics) takes turns. Each sub-env is the suite's own
+single env, stepped by its own ``step``: the numbers are those of ``SyncVectorEnv`` of
+``make(id)`` envs by construction, and :class:`~palaestra.plugin.BatchedVectorEnv` does the
+time limit, autoreset and info bookkeeping once for the batch instead of once per sub-env
+in wrapper layers.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import numpy as np
+
+from palaestra.error import InvalidAction, UnsupportedMode
+from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note
+from palaestra.vector import AutoresetMode
+from palaestra_mujoco.ant import AntEnv
+from palaestra_mujoco.half_cheetah import HalfCheetahEnv
+from palaestra_mujoco.hopper import HopperEnv
+from palaestra_mujoco.humanoid import HumanoidEnv, HumanoidStandupEnv
+from palaestra_mujoco.inverted_double_pendulum import InvertedDoublePendulumEnv
+from palaestra_mujoco.inverted_pendulum import InvertedPendulumEnv
+from palaestra_mujoco.mujoco_env import MujocoEnv
+from palaestra_mujoco.pusher import PusherEnv
+from palaestra_mujoco.reacher import ReacherEnv
+from palaestra_mujoco.swimmer import SwimmerEnv
+from palaestra_mujoco.walker2d import Walker2dEnv
+
+__all__ = [
+    "AntVectorEnv",
+    "HalfCheetahVectorEnv",
+    "HopperVectorEnv",
+    "HumanoidStandupVectorEnv",
+    "HumanoidVectorEnv",
+    "InvertedDoublePendulumVectorEnv",
+    "InvertedPendulumVectorEnv",
+    "MujocoVectorEnv",
+    "PusherVectorEnv",
+    "ReacherVectorEnv",
+    "SwimmerVectorEnv",
+    "Walker2dVectorEnv",
+    "available_cores",
+]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask, not the machine's total)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class _Crew:
+    """Helper threads that run one piece of work alongside the calling thread.
+
+    ``run(work)`` hands the same callable to every helper, runs it in the caller too and
+    returns when all are done; the callable shares its jobs out itself (an iterator that
+    every thread draws from). An exception in any thread is raised in the caller, after
+    every thread has stopped touching the envs.
+    """
+
+    def __init__(self, helpers: int) -> None:
+        self._inboxes: list[queue.SimpleQueue[Callable[[], None] | None]] = []
+        self._done: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+        self._threads = []
+        for number in range(helpers):
+            inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+            thread = threading.Thread(
+                target=_serve, args=(inbox, self._done), name=f"palaestra-mujoco-{number}", daemon=True
+            )
+            thread.start()
+            self._inboxes.append(inbox)
+            self._threads.append(thread)
+
+    def run(self, work: Callable[[], None]) -> None:
+        for inbox in self._inboxes:
+            inbox.put(work)
+        failure: BaseException | None = None
+        try:
+            work()
+        except BaseException as error:  # re-raised below, once the helpers stopped
+            failure = error
+        finally:
+            for _ in self._inboxes:
+                outcome = self._done.get()
+                if failure is None:
+                    failure = outcome
+        if failure is not None:
+            raise failure
+
+    def close(self) -> None:
+        for inbox in self._inboxes:
+            inbox.put(None)
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join()
+        self._inboxes, self._threads = [], []
+
+
+def _serve(
+    inbox: queue.SimpleQueue[Callable[[], None] | None], done: queue.SimpleQueue[BaseException | None]
+) -> None:
+    while (work := inbox.get()) is not None:
+        try:
+            work()
+        except BaseException as error:  # handed to the caller of run()
+            done.put(error)
+        else:
+            done.put(None)
+
+
+_PLAIN_SCALARS = (int, float, bool)
+
+
+class MujocoVectorEnv(BatchedVectorEnv):
+    """``num_envs`` copies of one MuJoCo env, their physics stepped in ``num_threads`` threads.
+
+    Returns exactly what ``SyncVectorEnv`` of ``make(id)`` envs returns for the same seeds
+    and actions, in every autoreset mode: the sub-envs are the suite's single envs.
+
+    For your own :class:`MujocoEnv`, subclass with ``env_class = YourEnv``; the env must
+    implement ``begin_step``/``end_step`` (the halves of a step around the physics).
+
+    Args:
+        num_envs: Number of sub-environments.
+        max_episode_steps: Steps before truncation (``make_vec`` passes the id's).
+        render_mode: ``"rgb_array"``, ``"depth_array"``, ``"rgbd_tuple"`` or ``None``
+            (a batch of windows is refused: render one sub-env with :meth:`render_env`).
+        autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
+        num_threads: Threads stepping physics, the calling one included; default: the
+            cores this process may use (at most ``num_envs``). ``1`` steps in the caller.
+        **kwargs: The single env's constructor arguments.
+    """
+
+    #: The single env each sub-env is.
+    env_class: ClassVar[type[MujocoEnv]]
+    snapshot_fields: ClassVar[tuple[str, ...]] = (
+        *BatchedVectorEnv.snapshot_fields,
+        "sub_env_snapshots",
+        "_observations",
+        "_infos",
+    )
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        name = type(self).__name__
+        if render_mode == "human":
+            raise UnsupportedMode(
+                f"{name} renders offscreen only (one window per sub-env would help nobody); use "
+                "render_mode='rgb_array', or make(id, render_mode='human') to watch a single env"
+            )
+        if num_threads is None:
+            num_threads = available_cores()
+        elif isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+            raise ValueError(f"{name}: num_threads must be a positive integer or None, got {num_threads!r}")
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if self.env_class.begin_step is MujocoEnv.begin_step or self.env_class.end_step is MujocoEnv.end_step:
+            raise TypeError(
+                f"{name}: {self.env_class.__name__} implements step() as one piece; implement begin_step() "
+                "and end_step() instead (MujocoEnv.step runs the physics between them) to batch it"
+            )
+        self.envs: list[MujocoEnv] = [
+            self.env_class(render_mode=render_mode, **kwargs) for _ in range(num_envs)
+        ]
+        first = self.envs[0]
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
+        self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
+        self.num_threads = min(num_threads, num_envs)
+        self._observations = np.zeros((num_envs, *(first.observation_space.shape or ())), dtype=np.float64)
+        self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+        self._all = list(range(num_envs))
+        self._crew = _Crew(self.num_threads - 1) if self.num_threads > 1 else None
+        if self._crew is not None:
+            weakref.finalize(self, self._crew.close)
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """A ``(num_envs, action_dim)`` batch of finite numbers (out-of-range ones MuJoCo clamps)."""
+        arr = actions if actions.__class__ is np.ndarray else np.asarray(actions)
+        shape = self.action_space.shape
+        if arr.shape != shape or arr.dtype.kind not in "fiu" or not np.isfinite(arr).all():
+            raise InvalidAction(
+                f"{type(self).__name__}.step: actions of shape {arr.shape} and dtype {arr.dtype} are not in "
+                f"{self.action_space}{non_finite_note(arr)}"
+            )
+        return arr
+
+    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
+        """Reset each sub-env in ``mask`` with its generator (sub-env ``i`` seeded ``seed + i``)."""
+        for i in np.flatnonzero(mask).tolist():
+            env = self.envs[i]
+            env.np_random = self.rng(i)
+            observation, info = env.reset(options=options)
+            self._observations[i] = observation
+            self._infos[i] = info
+
+    def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Step the sub-envs: each one's ``begin_step``, all the physics in parallel, each ``end_step``.
+
+        The threads run only MuJoCo's C code (the GIL released) and a loop around it; the
+        Python halves of the steps run in this thread. Interleaving Python between the
+        physics calls instead would hand the GIL back and forth for every sub-env.
+        """
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminated = np.zeros(self.num_envs, dtype=np.bool_)
+        envs, observations, infos = self.envs, self._observations, self._infos
+        indices = self._all if stepping is None else np.flatnonzero(stepping).tolist()
+        begun = [envs[k].begin_step(actions[k]) for k in indices]
+        work = _physics(envs, iter(indices))
+        if self._crew is None:
+            work()
+        else:
+            self._crew.run(work)
+        for k, before in zip(indices, begun, strict=True):
+            observation, reward, ended, _, info = envs[k].end_step(before)
+            observations[k] = observation
+            rewards[k] = reward
+            terminated[k] = ended
+            infos[k] = info
+        return rewards, terminated
+
+    def observe(self) -> np.ndarray:
+        """Every sub-env's latest observation, as a new array."""
+        observations: np.ndarray = self._observations.copy()
+        return observations
+
+    def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
+        """The reported sub-envs' latest infos, batched as ``SyncVectorEnv`` batches them."""
+        chosen = np.flatnonzero(reported).tolist()
+        if not chosen:
+            return {}
+        return _batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    @property
+    def sub_env_snapshots(self) -> list[Any]:
+        """Each sub-env's snapshot (its full MjData); assigning one restores them."""
+        return [env.snapshot() for env in self.envs]
+
+    @sub_env_snapshots.setter
+    def sub_env_snapshots(self, snapshots: list[Any]) -> None:
+        for env, snapshot in zip(self.envs, snapshots, strict=True):
+            env.restore(snapshot)
+
+    # -- rendering -----------------------------------------------------------------------
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every sub-env's frame, as ``SyncVectorEnv.render`` returns them."""
+        if self.render_mode is None:
+            return super().render()  # warns, as every env does without a render mode
+        return tuple(self.render_env(i) for i in range(self.num_envs))
+
+    def render_env(self, index: int) -> Any:
+        """Sub-env ``index``'s frame in the render mode (cheaper than rendering all of them)."""
+        if not 0 <= index < self.num_envs:
+            raise IndexError(f"{type(self).__name__} has sub-envs 0 to {self.num_envs - 1}, not {index}")
+        if not self._has_reset:
+            raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
+        return self.envs[index].render()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the threads and release the sub-envs' renderers."""
+        if self._crew is not None:
+            self._crew.close()
+        for env in self.envs:
+            env.close()
+
+
+def _physics(envs: list[MujocoEnv], jobs: Iterator[int]) -> Callable[[], None]:
+    """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
+
+    Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
+    thread that finishes early takes more: contact-rich sub-envs cost more than others.
+    """
+
+    def work() -> None:
+        for k in jobs:
+            env = envs[k]
+            model, data = env.model, env.data
+            env._mj_step(model, data, env.frame_skip)
+            if env.uses_body_forces:
+                env._mj_post(model, data)
+
+    return work
+
+
+def _batched_infos(
+    infos: list[dict[str, Any]], reported: np.ndarray, chosen: list[int], num_envs: int
+) -> dict[str, Any]:
+    """``add_info`` of each info in turn, a column at a time when they share their keys.
+
+    Column by column gives the same arrays: each column's dtype comes from its first value,
+    as ``add_info`` decides it, and the others are cast into it as ``add_info`` casts them.
+    """
+    keys = infos[0].keys()
+    uniform = all(info.keys() == keys for info in infos)
+    everyone = len(chosen) == num_envs
+    batched: dict[str, Any] = {}
+    if uniform:
+        for key in keys:
+            values = [info[key] for info in infos]
+            first = values[0]
+            if type(first) in _PLAIN_SCALARS or isinstance(first, np.number):
+                if everyone:
+                    column = np.array(values, dtype=type(first))
+                else:
+                    column = np.zeros(num_envs, dtype=type(first))
+                    column[chosen] = values
+            elif isinstance(first, np.ndarray):
+                column = np.zeros((num_envs, *first.shape), dtype=first.dtype)
+                column[chosen] = values
+            else:  # nested dicts, objects: the general path
+                uniform = False
+                break
+            batched[key], batched[f"_{key}"] = column, reported.copy()
+    if uniform:
+        return batched
+    batched = {}
+    for i, info in zip(chosen, infos, strict=True):
+        add_info(batched, info, i, num_envs)
+    return batched
+
+
+def _batched(env_class: type[MujocoEnv], env_id: str) -> type[MujocoVectorEnv]:
+    name = env_class.__name__.removesuffix("Env") + "VectorEnv"
+    doc = f"``{env_id}`` batched: :class:`MujocoVectorEnv` of :class:`~{env_class.__module__}.{env_class.__name__}`."
+    return type(name, (MujocoVectorEnv,), {"env_class": env_class, "__doc__": doc, "__module__": __name__})
+
+
+AntVectorEnv = _batched(AntEnv, "Ant-v5")
+HalfCheetahVectorEnv = _batched(HalfCheetahEnv, "HalfCheetah-v5")
+HopperVectorEnv = _batched(HopperEnv, "Hopper-v5")
+HumanoidVectorEnv = _batched(HumanoidEnv, "Humanoid-v5")
+HumanoidStandupVectorEnv = _batched(HumanoidStandupEnv, "HumanoidStandup-v5")
+InvertedDoublePendulumVectorEnv = _batched(InvertedDoublePendulumEnv, "InvertedDoublePendulum-v5")
+InvertedPendulumVectorEnv = _batched(InvertedPendulumEnv, "InvertedPendulum-v5")
+PusherVectorEnv = _batched(PusherEnv, "Pusher-v5")
+ReacherVectorEnv = _batched(ReacherEnv, "Reacher-v5")
+SwimmerVectorEnv = _batched(SwimmerEnv, "Swimmer-v5")
+Walker2dVectorEnv = _batched(Walker2dEnv, "Walker2d-v5")

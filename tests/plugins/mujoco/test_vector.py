@@ -1,0 +1,230 @@
+"""MujocoVectorEnv: the batched MuJoCo envs give SyncVectorEnv's numbers, with threads."""
+
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import InvalidAction, UnsupportedMode
+from palaestra.vector import AutoresetMode, SyncVectorEnv
+from palaestra_mujoco.vector import HopperVectorEnv, MujocoVectorEnv, available_cores
+
+IDS = [
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedPendulum-v5",
+    "InvertedDoublePendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+]
+MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
+
+
+def assert_same_info(mine, theirs, where):
+    assert list(mine) == list(theirs), where
+    for key, value in theirs.items():
+        if key in ("final_obs",):
+            for a, b in zip(mine[key], value, strict=True):
+                assert (a is None and b is None) or np.array_equal(a, b), where
+        elif isinstance(value, dict):
+            assert_same_info(mine[key], value, where)
+        else:
+            assert mine[key].dtype == value.dtype, (where, key)
+            assert np.array_equal(mine[key], value), (where, key)
+
+
+def play_side_by_side(env_id, mode, num_threads, steps, num_envs=3, seed=7, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec(env_id, num_envs, num_threads=num_threads, autoreset_mode=mode, **kwargs)
+        sync = palaestra.make_vec(
+            env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **kwargs
+        )
+    assert isinstance(batched, MujocoVectorEnv) and isinstance(sync, SyncVectorEnv)
+    try:
+        (a, ia), (b, ib) = batched.reset(seed=seed), sync.reset(seed=seed)
+        assert np.array_equal(a, b)
+        assert_same_info(ia, ib, "reset")
+        rng = np.random.default_rng(seed)
+        low, high = batched.single_action_space.low, batched.single_action_space.high
+        ended = 0
+        for t in range(steps):
+            actions = rng.uniform(low, high, (num_envs, *low.shape)).astype(np.float32)
+            mine, theirs = batched.step(actions), sync.step(actions)
+            for part, (x, y) in enumerate(zip(mine[:4], theirs[:4], strict=True)):
+                assert x.dtype == y.dtype and np.array_equal(x, y), f"{env_id} step {t} part {part}"
+            assert_same_info(mine[4], theirs[4], f"{env_id} step {t}")
+            done = mine[2] | mine[3]
+            ended += int(done.sum())
+            if mode is AutoresetMode.DISABLED and done.any():
+                x, y = batched.reset(options={"reset_mask": done}), sync.reset(options={"reset_mask": done})
+                assert np.array_equal(x[0], y[0])
+                assert_same_info(x[1], y[1], f"{env_id} partial reset at {t}")
+        return ended
+    finally:
+        batched.close()
+        sync.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_every_id_batched_equals_sync_vector_env(env_id):
+    """Observations, rewards, flags and infos bit for bit, two threads, episodes ending by the limit."""
+    play_side_by_side(env_id, AutoresetMode.NEXT_STEP, 2, steps=30, max_episode_steps=12)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize("num_threads", [1, 2, 3])
+def test_autoreset_modes_equal_sync_when_episodes_end(mode, num_threads):
+    """Hopper falls often: terminations, truncations and resets in every mode, with any thread count."""
+    ended = play_side_by_side("Hopper-v5", mode, num_threads, steps=90, num_envs=4, max_episode_steps=40)
+    assert ended > 4
+
+
+def test_make_vec_uses_the_batched_env_with_the_ids_time_limit():
+    env = palaestra.make_vec("Hopper-v5", 2)
+    assert isinstance(env, HopperVectorEnv)
+    assert env.max_episode_steps == 1000
+    assert env.num_threads == min(2, available_cores())
+    assert env.metadata["render_fps"] == 125
+    assert env.single_action_space.shape == (3,) and env.observation_space.shape == (2, 11)
+    env.close()
+
+
+def test_constructor_arguments_reach_every_sub_env():
+    env = palaestra.make_vec("HalfCheetah-v5", 2, ctrl_cost_weight=0.5, num_threads=1)
+    assert [sub._ctrl_cost_weight for sub in env.envs] == [0.5, 0.5]
+    env.close()
+    with pytest.raises(TypeError, match="unexpected keyword arguments.*'bogus'"):
+        palaestra.make_vec("HalfCheetah-v5", 2, bogus=1)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_bad_thread_counts_are_named(bad):
+    with pytest.raises(ValueError, match=rf"num_threads must be a positive integer or None, got {bad!r}"):
+        HopperVectorEnv(2, num_threads=bad)
+
+
+def test_wrong_actions_are_refused_before_any_sub_env_moves():
+    env = palaestra.make_vec("Hopper-v5", 3, num_threads=2)
+    env.reset(seed=0)
+    before = [sub.data.qpos.copy() for sub in env.envs]
+    with pytest.raises(InvalidAction, match="HopperVectorEnv.step got 2 actions for 3 sub-environments"):
+        env.step(np.zeros((2, 3), dtype=np.float32))
+    bad = np.zeros((3, 3), dtype=np.float32)
+    bad[2, 1] = np.nan
+    with pytest.raises(InvalidAction, match="NaN"):
+        env.step(bad)
+    assert all(np.array_equal(b, sub.data.qpos) for b, sub in zip(before, env.envs, strict=True))
+    env.close()
+
+
+def test_human_rendering_is_refused_with_the_alternatives():
+    with pytest.raises(UnsupportedMode, match="render_mode='rgb_array'.*render_mode='human'"):
+        HopperVectorEnv(2, render_mode="human")
+
+
+def test_frames_are_the_sub_envs_frames():
+    env = palaestra.make_vec("Reacher-v5", 2, render_mode="rgb_array", width=64, height=48)
+    with pytest.raises(ValueError, match="call reset"):
+        env.render()
+    env.reset(seed=1)
+    frames = env.render()
+    assert len(frames) == 2 and frames[0].shape == (48, 64, 3)
+    assert np.array_equal(frames[1], env.render_env(1))
+    assert not np.array_equal(frames[0], frames[1])  # different targets
+    with pytest.raises(IndexError, match="sub-envs 0 to 1, not 2"):
+        env.render_env(2)
+    env.close()
+
+
+def test_snapshot_restores_physics_generators_and_counters():
+    env = palaestra.make_vec("Hopper-v5", 3, num_threads=2, max_episode_steps=30)
+    env.reset(seed=3)
+    actions = np.random.default_rng(3).uniform(-1, 1, (60, 3, 3)).astype(np.float32)
+    for a in actions[:10]:
+        env.step(a)
+    saved = env.snapshot()
+    first = [env.step(a) for a in actions[10:]]
+    env.restore(saved)
+    again = [env.step(a) for a in actions[10:]]
+    for x, y in zip(first, again, strict=True):
+        for part in range(4):
+            assert np.array_equal(x[part], y[part])
+        assert np.array_equal(x[4]["x_position"], y[4]["x_position"])
+    env.close()
+
+
+def test_close_stops_the_threads():
+    before = threading.active_count()
+    env = palaestra.make_vec("Swimmer-v5", 4, num_threads=3)
+    assert threading.active_count() == before + 2
+    env.reset(seed=0)
+    env.step(np.zeros((4, 2), dtype=np.float32))
+    env.close()
+    assert threading.active_count() == before
+
+
+def test_an_error_in_a_thread_reaches_the_caller_and_the_env_stays_usable():
+    env = palaestra.make_vec("Swimmer-v5", 4, num_threads=2)
+    env.reset(seed=0)
+    broken = env.envs[3]
+    real_step = broken._mj_step
+
+    def failing(*args):
+        raise RuntimeError("simulated solver failure")
+
+    broken._mj_step = failing
+    with pytest.raises(RuntimeError, match="simulated solver failure"):
+        env.step(np.zeros((4, 2), dtype=np.float32))
+    broken._mj_step = real_step
+    env.reset(seed=0)
+    observations = env.step(np.zeros((4, 2), dtype=np.float32))[0]
+    assert observations.shape == (4, 8)
+    env.close()
+
+
+def test_your_own_env_batches_when_it_splits_its_step():
+    from palaestra import spaces
+    from palaestra_mujoco import MujocoEnv
+
+    slider = """<mujoco><worldbody><body><joint name="x" type="slide" axis="1 0 0"/>
+    <geom type="box" size=".1 .1 .1"/></body></worldbody>
+    <actuator><motor joint="x" ctrlrange="-1 1"/></actuator></mujoco>"""
+
+    class Whole(MujocoEnv):
+        def __init__(self, render_mode=None):
+            box = spaces.Box(-np.inf, np.inf, (2,), np.float64)
+            super().__init__(slider, 2, observation_space=box, render_mode=render_mode)
+
+        def step(self, action):
+            self.do_simulation(action, self.frame_skip)
+            return self.state_vector(), 0.0, False, False, {}
+
+        def reset_model(self):
+            return self.state_vector()
+
+    class Split(Whole):
+        step = MujocoEnv.step
+
+        def begin_step(self, action):
+            self._ctrl[:] = action
+            return self._qpos.item(0)
+
+        def end_step(self, x_before):
+            return self.state_vector(), self._qpos.item(0) - x_before, False, False, {"moved": True}
+
+    with pytest.raises(TypeError, match="Whole implements step\\(\\) as one piece; implement begin_step"):
+        type("WholeVectorEnv", (MujocoVectorEnv,), {"env_class": Whole})(2)
+    env = type("SplitVectorEnv", (MujocoVectorEnv,), {"env_class": Split})(3, num_threads=2)
+    env.reset(seed=0)
+    obs, rewards, _, _, infos = env.step(np.array([[1.0], [0.0], [-1.0]], dtype=np.float32))
+    assert rewards[0] > 0 and rewards[1] == 0 and rewards[2] < 0
+    assert obs.shape == (3, 2) and infos["moved"].all()
+    env.close()
