@@ -64,7 +64,7 @@ class CliffWalkingEnv(TabularEnv):
 
     def draw(self, canvas: Any) -> bool:
         """The grid, the cliff and the walker."""
-        draw_cliff(canvas, self.shape, self._cliff, self.s, self.cell_size)
+        draw_cliff(canvas, self.shape, self._cliff, self.s, self.cell_size, self.lastaction)
         return True
 
     def _render_text(self) -> str:
