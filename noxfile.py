@@ -74,10 +74,15 @@ def tests_core(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
-    """Build the HTML docs (API reference from docstrings) into docs/_build."""
-    session.install(*GROUPS["docs"], "-e", "core", *PLUGINS)
-    session.run("python", "docs/render_pictures.py")
-    session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html")
+    """Build the HTML docs into docs/_build/html, check their links and test the site.
+
+    The env animations are rendered by the envs and cached; the site test loads the gallery
+    in headless Chromium when it is installed.
+    """
+    session.install(*GROUPS["docs"], *GROUPS["test"], "-e", "core", *PLUGINS)
+    session.run("sphinx-build", "-q", "-W", "-b", "html", "docs", "docs/_build/html", env=OFFSCREEN)
+    session.run("sphinx-build", "-q", "-b", "linkcheck", "docs", "docs/_build/linkcheck", env=OFFSCREEN)
+    session.run("pytest", "-n", "1", "tests/docs/test_docs_site.py", *session.posargs, env=OFFSCREEN)
 
 
 @nox.session(default=False, python=False)

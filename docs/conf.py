@@ -1,12 +1,25 @@
-"""Sphinx configuration: furo theme, MyST Markdown, API reference from docstrings."""
+"""Sphinx configuration: furo theme, MyST Markdown, API reference from docstrings, env gallery."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "palaestra"
 author = "palaestra developers"
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode"]
+copyright = "2026, the palaestra developers"
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "gallery",  # _ext/gallery.py: env animations rendered at build time, thumbnail grids
+]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_build", "render_pictures.py"]
+exclude_patterns = ["_build", "_ext"]
 html_theme = "furo"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_title = "palaestra"
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
@@ -14,3 +27,7 @@ napoleon_google_docstring = True
 myst_heading_anchors = 3
 nitpicky = False
 suppress_warnings = ["myst.header"]
+# `sphinx -b linkcheck` runs offline in CI: it checks the local links, not the web's.
+linkcheck_ignore = [r"https?://.*"]
+# Source pages for palaestra's own modules only (not for numpy objects it re-exports).
+viewcode_follow_imported_members = False

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from palaestra._markers import hookspec
 
 if TYPE_CHECKING:
-    from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
+    from palaestra.plugin import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 
 __all__ = [
     "palaestra_register_envs",

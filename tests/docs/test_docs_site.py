@@ -1,0 +1,150 @@
+"""The built docs: every env animated, galleries that load in a real browser, no broken link.
+
+Needs the docs dependency group (``uvx nox -s docs`` installs it and runs this module) and,
+for the browser test, Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+pytest.importorskip(
+    "sphinx", reason="the docs group is not installed; `uvx nox -s docs` builds and tests the docs"
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("docs")]
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+sys.path.insert(0, str(DOCS / "_ext"))
+from gallery import SCENES, picture_name  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The HTML docs, built with warnings as errors (the gallery renders, or reuses, its GIFs)."""
+    out = tmp_path_factory.mktemp("html")
+    run = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(DOCS), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return out
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value and (tag, name) in {("a", "href"), ("img", "src"), ("link", "href"), ("script", "src")}:
+                self.targets.append(value)
+
+
+def test_every_env_page_shows_its_animation(site):
+    for env_id in SCENES:
+        gif = site / "_static" / "gallery" / f"{picture_name(env_id)}.gif"
+        assert gif.is_file() and gif.read_bytes()[:6] == b"GIF89a", env_id
+    pages = {
+        picture_name(i): page
+        for i, page in [("CartPole-v1", "cartpole"), ("Taxi-v4", "taxi"), ("Hopper-v5", "hopper")]
+    }
+    for name, page in pages.items():
+        html = (site / "envs" / f"{page}.html").read_text()
+        assert re.search(rf'<img [^>]*src="[^"]*{name}[^"]*\.gif"', html), page
+
+
+def test_the_index_and_each_suite_page_show_a_thumbnail_grid(site):
+    index = (site / "envs" / "index.html").read_text()
+    thumbnails = re.findall(r'<a class="gallery-item" href="([a-z_0-9]+)\.html"><img src="([^"]+)"', index)
+    assert {Path(src).stem for _, src in thumbnails} == {picture_name(i) for i in SCENES}
+    for suite, count in (("classic_control", 5), ("toy_text", 5), ("box2d", 4), ("mujoco", 11)):
+        html = (site / "envs" / f"{suite}.html").read_text()
+        assert html.count('class="gallery-item"') == count, suite
+    assert "toy_text.html" in index and "frozen_lake.html" in index
+
+
+def test_no_local_link_or_image_is_broken(site):
+    broken = []
+    for page in site.rglob("*.html"):
+        parser = _Links()
+        parser.feed(page.read_text())
+        for target in parser.targets:
+            parts = urlsplit(target)
+            if parts.scheme or target.startswith(("#", "//")) or not parts.path:
+                continue
+            if not (page.parent / unquote(parts.path)).resolve().exists():
+                broken.append(f"{page.relative_to(site)} -> {target}")
+    assert not broken, broken[:20]
+
+
+def test_footer_names_the_copyright_holder_and_code_blocks_scroll(site):
+    html = (site / "index.html").read_text()
+    assert "the palaestra developers" in html
+    css = (site / "_static" / "custom.css").read_text()
+    assert "overflow-x: auto" in css
+
+
+def test_linkcheck_reports_nothing_broken(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "linkcheck", str(DOCS), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**__import__("os").environ, "PALAESTRA_DOCS_SKIP_GALLERY": "1"},
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    results = [json.loads(line) for line in (tmp_path / "output.json").read_text().splitlines() if line]
+    assert not [r for r in results if r["status"] == "broken"]
+
+
+_REPORT_IMAGES = """<script>
+window.addEventListener("load", () => {
+  const images = [...document.images].map((i) => [i.getAttribute("src"), i.complete && i.naturalWidth > 0]);
+  document.body.setAttribute("data-images", JSON.stringify(images));
+});
+</script>"""
+
+
+def test_the_index_page_loads_every_image_in_chromium(site, tmp_path):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    page = site / "envs" / "index.html"
+    probe = page.with_name("index-probe.html")
+    html = page.read_text().replace('loading="lazy"', "")  # a headless viewport would defer them
+    probe.write_text(html.replace("</body>", _REPORT_IMAGES + "</body>"))
+    run = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=15000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = re.search(r'data-images="([^"]*)"', run.stdout)
+    assert found, "the page never finished loading"
+    images = json.loads(found.group(1).replace("&quot;", '"'))
+    assert len(images) >= len(SCENES)
+    assert [src for src, loaded in images if not loaded] == []
