@@ -252,6 +252,13 @@ def test_a_typo_with_no_suite_installed_suggests_the_id_and_the_suite(isolated):
         palaestra.make("CartPol-v1")
 
 
+@pytest.mark.needs_plugins
+def test_a_typo_of_an_installed_env_suggests_it_without_an_install_hint():
+    with pytest.raises(NameNotFound) as info:
+        palaestra.make("CartPol-v1")
+    assert str(info.value) == "Environment `CartPol` doesn't exist. Did you mean: `CartPole`?"
+
+
 def test_a_bare_name_suggests_the_namespaced_id_that_exists(isolated):
     palaestra.register("myns/MyEnv-v0", entry_point="tests.fixtures.vector_envs:InfoEnv")
     with pytest.raises(NameNotFound, match=r"Did you mean: `myns/MyEnv-v0`\?"):

@@ -193,6 +193,10 @@ class PluginHost:
         """Default-namespace env names declared by installed plugins or published suites."""
         return set(self.owners.names()) | published_names()
 
+    def declares(self, name: str) -> bool:
+        """Whether an installed plugin declares the default-namespace env name ``name``."""
+        return name in self.owners.names()
+
     def load_default(self) -> None:
         """Load every plugin; failures are kept and raised only when their namespace is used."""
         for namespace in sorted(self.table):

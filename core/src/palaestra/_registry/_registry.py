@@ -43,6 +43,9 @@ class SpecLoader(Protocol):
     def known_names(self) -> set[str]:
         """Default-namespace env names known without loading anything (declared or published)."""
 
+    def declares(self, name: str) -> bool:
+        """Whether an installed plugin declares the default-namespace env name ``name``."""
+
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Text telling the user how to get ``name`` when nothing provides it."""
 
@@ -258,11 +261,18 @@ class Registry(MutableMapping[str, EnvSpec]):
 
     def _suggest(self, ns: str | None, name: str, names: set[str]) -> str:
         """The closest known name (with how to get it if not installed), or the namespaced id."""
+        registered = set(names)
         if ns is None and self._loader is not None:
             names = names | self._loader.known_names()
         close = _closest(name, names)
         if close:
-            hint = self._loader.missing_hint(ns, close[0]) if self._loader else None
+            hint = None
+            # How to get the close name, unless an installed plugin provides it already.
+            provided = close[0] in registered or (
+                ns is None and self._loader is not None and self._loader.declares(close[0])
+            )
+            if self._loader is not None and not provided:
+                hint = self._loader.missing_hint(ns, close[0])
             return f" Did you mean: `{close[0]}`?" + (f" {hint}" if hint else "")
         if ns is None and self._loader is not None:
             self._loader.load_default()  # an error path: worth loading everything to find the name
