@@ -199,3 +199,13 @@ def test_pprint_registry_matches_for_namespaced_ids(both):
     ours = palaestra.pprint_registry({k: palaestra.spec(k) for k in ["tut/Walk-v0"]}, disable_print=True)
     ref = gymnasium.pprint_registry({"tut/Walk-v0": gymnasium.spec("tut/Walk-v0")}, disable_print=True)
     assert ours == ref
+
+
+@pytest.mark.needs_plugins
+def test_pprint_registry_groups_by_suite_in_gymnasiums_order():
+    text = palaestra.pprint_registry(disable_print=True)
+    headers = [line.strip("= ") for line in text.splitlines() if line.startswith("=====")]
+    suites = [h for h in headers if h in ("classic_control", "box2d", "toy_text", "mujoco")]
+    assert suites == ["classic_control", "box2d", "toy_text", "mujoco"]
+    mujoco_block = text.split("===== mujoco =====")[1].split("=====")[0]
+    assert "HalfCheetah-v4" in mujoco_block and "Ant-v3" in mujoco_block

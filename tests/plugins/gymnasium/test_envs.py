@@ -25,6 +25,8 @@ from tests.fixtures.rollouts import actions_for, assert_same_rollouts, palaestra
 pytestmark = pytest.mark.needs_plugins
 
 IDS = palaestra_ids()
+# Gymnasium 1.4.0 itself refuses Pusher-v4 under MuJoCo >= 3 (palaestra runs it).
+GYMNASIUM_MAKES = [env_id for env_id in IDS if env_id != "Pusher-v4"]
 STEPS = {"CarRacing-v3": 30}  # CarRacing draws a frame per step: keep its rollouts short
 
 
@@ -112,7 +114,7 @@ def test_gymnasium_envs_made_through_palaestra_match_gymnasium(env_id):
     assert_same_rollouts(rollout(through_palaestra, actions), rollout(reference, actions))
 
 
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("env_id", GYMNASIUM_MAKES)
 def test_gymnasium_round_trip_gives_the_same_rollouts(env_id):
     reference = quiet_make(gymnasium.make, env_id)
     there_and_back = ToGymnasiumEnv(FromGymnasiumEnv(quiet_make(gymnasium.make, env_id)))

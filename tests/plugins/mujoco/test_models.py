@@ -156,3 +156,24 @@ def test_model_keeps_reference_names(ours):
         ours, theirs = names(mine, kind, getattr(mine, count)), names(ref, kind, getattr(ref, count))
         # Where Gymnasium leaves an element unnamed, ours may name it.
         assert [o if t is not None else None for o, t in zip(ours, theirs, strict=True)] == theirs
+
+
+# v4's models: ours with v4's differences (palaestra_mujoco.v4) against Gymnasium's v4 files.
+V4_MODELS = {
+    "walker2d.xml": ("walker2d_v5.xml", "WALKER2D_V4_MODEL_EDITS"),
+    "pusher.xml": ("pusher_v5.xml", "PUSHER_V4_MODEL_EDITS"),
+}
+
+
+@pytest.mark.parametrize("reference", sorted(V4_MODELS))
+def test_v4_model_variants_match_gymnasiums_v4_models(reference):
+    from palaestra_mujoco import v4
+
+    base, edits = V4_MODELS[reference]
+    mine = load_model(v4._model_variant(base, *getattr(v4, edits)))[0]
+    ref = load(REFERENCE_DIR / reference)
+    for field in SIZE_FIELDS:
+        assert getattr(mine, field) == getattr(ref, field), field
+    for field in MODEL_FIELDS:
+        np.testing.assert_array_equal(getattr(mine, field), getattr(ref, field), err_msg=field)
+    np.testing.assert_array_equal(used_sizes(mine), used_sizes(ref), err_msg="geom_size")

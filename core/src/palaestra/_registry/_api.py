@@ -209,6 +209,15 @@ def _namespace_label(env_spec: EnvSpec) -> str:
     return env_spec.name
 
 
+# Gymnasium prints its suites in this order; other groups follow alphabetically.
+_SUITE_ORDER = ("classic_control", "phys2d", "box2d", "toy_text", "tabular", "mujoco")
+
+
+def _group_order(group: tuple[str, list[str]]) -> tuple[int, str]:
+    label = group[0]
+    return (_SUITE_ORDER.index(label) if label in _SUITE_ORDER else len(_SUITE_ORDER), label)
+
+
 def pprint_registry(
     print_registry: Mapping[str, EnvSpec] | None = None,
     *,
@@ -216,7 +225,11 @@ def pprint_registry(
     exclude_namespaces: list[str] | None = None,
     disable_print: bool = False,
 ) -> str | None:
-    """Print every registered id, grouped by namespace (or by providing package).
+    """Print every registered id, grouped by namespace, or by suite for un-namespaced ids.
+
+    A suite is the plugin package providing the id (``palaestra_mujoco`` -> ``mujoco``); the
+    groups come in Gymnasium's order (classic_control, phys2d, box2d, toy_text, tabular,
+    mujoco), then the others alphabetically.
 
     Args:
         print_registry: The specs to print; the whole registry by default.
@@ -231,7 +244,7 @@ def pprint_registry(
         groups[_namespace_label(env_spec)].append(env_spec.id)
         width = max(width, len(env_spec.id))
     blocks = []
-    for label, ids in groups.items():
+    for label, ids in sorted(groups.items(), key=_group_order):
         if exclude_namespaces and label in exclude_namespaces:
             continue
         rows = [sorted(ids)[i : i + num_cols] for i in range(0, len(ids), num_cols)]

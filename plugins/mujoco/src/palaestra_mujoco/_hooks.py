@@ -25,21 +25,50 @@ _ENVS = {
     "Humanoid-v5": ("humanoid:HumanoidEnv", 1000, None),
     "HumanoidStandup-v5": ("humanoid:HumanoidStandupEnv", 1000, None),
 }
+# The v4 ids: the same registration fields, the envs of palaestra_mujoco.v4.
+_V4 = {env_id.replace("-v5", "-v4"): fields for env_id, fields in _ENVS.items()}
+# The v2/v3 ids (mujoco-py): registered so that making one explains what to use instead.
+_RETIRED = (
+    "Reacher-v2",
+    "Pusher-v2",
+    "InvertedPendulum-v2",
+    "InvertedDoublePendulum-v2",
+    "HalfCheetah-v2",
+    "HalfCheetah-v3",
+    "Hopper-v2",
+    "Hopper-v3",
+    "Swimmer-v2",
+    "Swimmer-v3",
+    "Walker2d-v2",
+    "Walker2d-v3",
+    "Ant-v2",
+    "Ant-v3",
+    "Humanoid-v2",
+    "Humanoid-v3",
+    "HumanoidStandup-v2",
+)
 
 
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the MuJoCo suite in the default namespace, as Gymnasium does.
 
-    Each id's ``vector_entry_point`` is its batched env in :mod:`palaestra_mujoco.vector`.
+    Each v5 and v4 id's ``vector_entry_point`` is its batched env in
+    :mod:`palaestra_mujoco.vector`; the v2/v3 ids raise an error naming their successors.
     """
-    for env_id, (entry_point, max_steps, threshold) in _ENVS.items():
-        batched = entry_point.split(":")[1].removesuffix("Env") + "VectorEnv"
+    for version, table in (("", _ENVS), ("V4", _V4)):
+        for env_id, (entry_point, max_steps, threshold) in table.items():
+            module, name = entry_point.split(":")
+            batched = name.removesuffix("Env") + version + "VectorEnv"
+            registrar.register(
+                env_id,
+                f"{_PKG}.{'v4' if version else module}:{name}",
+                vector_entry_point=f"{_PKG}.vector:{batched}",
+                default_namespace=True,
+                max_episode_steps=max_steps,
+                reward_threshold=threshold,
+            )
+    for env_id in _RETIRED:
         registrar.register(
-            env_id,
-            f"{_PKG}.{entry_point}",
-            vector_entry_point=f"{_PKG}.vector:{batched}",
-            default_namespace=True,
-            max_episode_steps=max_steps,
-            reward_threshold=threshold,
+            env_id, f"{_PKG}.v4:retired", default_namespace=True, kwargs={"retired_id": env_id}
         )

@@ -23,6 +23,7 @@ import numpy as np
 from palaestra.error import InvalidAction, UnsupportedMode
 from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note
 from palaestra.vector import AutoresetMode
+from palaestra_mujoco import v4
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
 from palaestra_mujoco.hopper import HopperEnv
@@ -36,7 +37,18 @@ from palaestra_mujoco.swimmer import SwimmerEnv
 from palaestra_mujoco.walker2d import Walker2dEnv
 
 __all__ = [
+    "AntV4VectorEnv",
     "AntVectorEnv",
+    "HalfCheetahV4VectorEnv",
+    "HopperV4VectorEnv",
+    "HumanoidStandupV4VectorEnv",
+    "HumanoidV4VectorEnv",
+    "InvertedDoublePendulumV4VectorEnv",
+    "InvertedPendulumV4VectorEnv",
+    "PusherV4VectorEnv",
+    "ReacherV4VectorEnv",
+    "SwimmerV4VectorEnv",
+    "Walker2dV4VectorEnv",
     "HalfCheetahVectorEnv",
     "HopperVectorEnv",
     "HumanoidStandupVectorEnv",
@@ -344,7 +356,8 @@ def _batched_infos(
 
 
 def _batched(env_class: type[MujocoEnv], env_id: str) -> type[MujocoVectorEnv]:
-    name = env_class.__name__.removesuffix("Env") + "VectorEnv"
+    version = "V4" if env_id.endswith("-v4") else ""
+    name = env_class.__name__.removesuffix("Env") + version + "VectorEnv"
     doc = f"``{env_id}`` batched: :class:`MujocoVectorEnv` of :class:`~{env_class.__module__}.{env_class.__name__}`."
     return type(name, (MujocoVectorEnv,), {"env_class": env_class, "__doc__": doc, "__module__": __name__})
 
@@ -360,3 +373,15 @@ PusherVectorEnv = _batched(PusherEnv, "Pusher-v5")
 ReacherVectorEnv = _batched(ReacherEnv, "Reacher-v5")
 SwimmerVectorEnv = _batched(SwimmerEnv, "Swimmer-v5")
 Walker2dVectorEnv = _batched(Walker2dEnv, "Walker2d-v5")
+
+AntV4VectorEnv = _batched(v4.AntEnv, "Ant-v4")
+HalfCheetahV4VectorEnv = _batched(v4.HalfCheetahEnv, "HalfCheetah-v4")
+HopperV4VectorEnv = _batched(v4.HopperEnv, "Hopper-v4")
+HumanoidV4VectorEnv = _batched(v4.HumanoidEnv, "Humanoid-v4")
+HumanoidStandupV4VectorEnv = _batched(v4.HumanoidStandupEnv, "HumanoidStandup-v4")
+InvertedDoublePendulumV4VectorEnv = _batched(v4.InvertedDoublePendulumEnv, "InvertedDoublePendulum-v4")
+InvertedPendulumV4VectorEnv = _batched(v4.InvertedPendulumEnv, "InvertedPendulum-v4")
+PusherV4VectorEnv = _batched(v4.PusherEnv, "Pusher-v4")
+ReacherV4VectorEnv = _batched(v4.ReacherEnv, "Reacher-v4")
+SwimmerV4VectorEnv = _batched(v4.SwimmerEnv, "Swimmer-v4")
+Walker2dV4VectorEnv = _batched(v4.Walker2dEnv, "Walker2d-v4")

@@ -1,0 +1,580 @@
+"""The v4 MuJoCo envs: each is its v5 env with v4's differences stated here.
+
+What v4 (Gymnasium 1.4.0's ``*_v4`` envs) does differently, env by env:
+
+- Constructors take only the task's weights and ranges (no ``xml_file``, ``frame_skip`` or
+  camera; those are fixed) and rendering options.
+- Infos carry v4's keys (``reward_run``, ``reward_fwd``, ``reward_linvel``, ...); resets
+  return an empty info.
+- Hopper, Walker2d, Ant and Humanoid pay ``healthy_reward`` on every step while
+  ``terminate_when_unhealthy`` is on, the step that ends the episode included.
+- Ant observes contact forces only with ``use_contact_forces=True`` (then all 14 bodies,
+  the world's included) and only then prices them; Humanoid and HumanoidStandup observe
+  ``cinert``, ``cvel``, ``qfrc_actuator`` and ``cfrc_ext`` of every body (376 numbers);
+  Humanoid has no contact cost.
+- InvertedPendulum pays 1.0 on every step; InvertedDoublePendulum pays the alive bonus on
+  the terminating step too and observes all three constraint forces (11 numbers).
+- Reacher and Pusher score the state before the physics step; Reacher observes the
+  fingertip-to-target vector in 3-D (11 numbers).
+- Models: Walker2d's right foot has friction 0.9 (1.9 in v5); Pusher's object is a
+  near-massless cylinder with an invisible sphere (v5 made it heavier and dropped the
+  sphere).
+
+``Pusher-v4`` refuses to run in Gymnasium 1.4.0 under MuJoCo >= 3; here it runs with v4's
+definition above (a deliberate difference).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.error import DependencyNotInstalled
+from palaestra.utils import EzPickle
+from palaestra_mujoco import (
+    ant,
+    half_cheetah,
+    hopper,
+    humanoid,
+    inverted_double_pendulum,
+    inverted_pendulum,
+    pusher,
+    reacher,
+    swimmer,
+    walker2d,
+)
+from palaestra_mujoco._locomotion import _RENDER_OPTIONS, norm
+from palaestra_mujoco.mujoco_env import MODELS_DIR, gather_plan
+
+__all__ = [
+    "AntEnv",
+    "HalfCheetahEnv",
+    "HopperEnv",
+    "HumanoidEnv",
+    "HumanoidStandupEnv",
+    "InvertedDoublePendulumEnv",
+    "InvertedPendulumEnv",
+    "PusherEnv",
+    "ReacherEnv",
+    "SwimmerEnv",
+    "Walker2dEnv",
+    "retired",
+]
+
+
+def _model_variant(name: str, *edits: tuple[str, str]) -> str:
+    """The bundled model ``name`` as MJCF text with each ``(old, new)`` edit made once."""
+    text = (MODELS_DIR / name).read_text()
+    for old, new in edits:
+        if text.count(old) != 1:
+            raise ValueError(f"{name}: expected {old!r} exactly once")
+        text = text.replace(old, new)
+    return text
+
+
+WALKER2D_V4_MODEL_EDITS = (
+    (
+        '<default class="foot">\n        <geom friction="1.9 0.1 0.1"',
+        '<default class="foot">\n        <geom friction="0.9 0.1 0.1"',
+    ),
+)
+PUSHER_V4_MODEL_EDITS = (
+    (
+        '<geom name="object" class="slider" size="0.05 0.05" density="0.01" contype="1" material="object"/>',
+        '<geom type="sphere" size="0.05" density="0.00001" conaffinity="0" rgba="1 1 1 0"/>\n'
+        '      <geom name="object" class="slider" size="0.05 0.05" density="0.00001" contype="1" conaffinity="0"'
+        ' material="object"/>',
+    ),
+)
+
+
+def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
+    """v4 constructors pass anything else to MujocoEnv, which refuses it."""
+    unknown = set(kwargs) - _RENDER_OPTIONS
+    if unknown:
+        raise TypeError(
+            f"{env} (v4) got unexpected keyword arguments {sorted(unknown)}; v4 takes its task arguments "
+            f"and rendering options {sorted(_RENDER_OPTIONS)} (the v5 id takes more)"
+        )
+
+
+def _v4_survival(env: Any, healthy: bool) -> float:
+    """v4's healthy reward: paid while healthy, and always while ending on unhealthy is on."""
+    survive: float = float(healthy or env._terminate_when_unhealthy) * env._healthy_reward
+    return survive
+
+
+class HalfCheetahEnv(half_cheetah.HalfCheetahEnv):
+    """HalfCheetah-v4: v5's run, with v4's info keys."""
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("HalfCheetahEnv", kwargs)
+        super().__init__(
+            forward_reward_weight=forward_reward_weight,
+            ctrl_cost_weight=ctrl_cost_weight,
+            reset_noise_scale=reset_noise_scale,
+            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
+            **kwargs,
+        )
+        EzPickle.__init__(
+            self,
+            forward_reward_weight=forward_reward_weight,
+            ctrl_cost_weight=ctrl_cost_weight,
+            reset_noise_scale=reset_noise_scale,
+            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
+            **kwargs,
+        )
+
+    def end_step(
+        self, begun: tuple[float, float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v5's step result, its info under v4's keys."""
+        observation, reward, terminated, truncated, info = super().end_step(begun)
+        info = {
+            "x_position": info["x_position"],
+            "x_velocity": info["x_velocity"],
+            "reward_run": info["reward_forward"],
+            "reward_ctrl": info["reward_ctrl"],
+        }
+        return observation, reward, terminated, truncated, info
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class _UprightV4:
+    """Hopper and Walker2d v4: v4's healthy reward and an info of position and velocity."""
+
+    _healthy_reward: float
+    _terminate_when_unhealthy: bool
+
+    def end_step(
+        self, begun: tuple[float, float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v5's step, paid v4's healthy reward."""
+        observation, reward, terminated, truncated, info = super().end_step(begun)  # type: ignore[misc]
+        if self._terminate_when_unhealthy:  # otherwise both pay healthy_reward only while healthy
+            survive = _v4_survival(self, True)
+            reward = np.float64((info["reward_forward"] + survive) + info["reward_ctrl"])
+        return (
+            observation,
+            reward,
+            terminated,
+            truncated,
+            {"x_position": info["x_position"], "x_velocity": info["x_velocity"]},
+        )
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class HopperEnv(_UprightV4, hopper.HopperEnv):
+    """Hopper-v4: v5's hop with v4's healthy reward and info."""
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-3,
+        healthy_reward: float = 1.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_state_range: tuple[float, float] = (-100.0, 100.0),
+        healthy_z_range: tuple[float, float] = (0.7, float("inf")),
+        healthy_angle_range: tuple[float, float] = (-0.2, 0.2),
+        reset_noise_scale: float = 5e-3,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("HopperEnv", kwargs)
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
+        super().__init__(**arguments, **kwargs)
+        EzPickle.__init__(self, **arguments, **kwargs)
+
+
+class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
+    """Walker2d-v4: v5's walk on v4's model (right foot friction 0.9), v4's healthy reward and info."""
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-3,
+        healthy_reward: float = 1.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.8, 2.0),
+        healthy_angle_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 5e-3,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("Walker2dEnv", kwargs)
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
+        model = _model_variant("walker2d_v5.xml", *WALKER2D_V4_MODEL_EDITS)
+        super().__init__(xml_file=model, **arguments, **kwargs)
+        EzPickle.__init__(self, **arguments, **kwargs)
+
+
+class SwimmerEnv(swimmer.SwimmerEnv):
+    """Swimmer-v4: v5's swim with v4's info keys."""
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-4,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("SwimmerEnv", kwargs)
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
+        super().__init__(**arguments, **kwargs)
+        EzPickle.__init__(self, **arguments, **kwargs)
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v5's step, its info under v4's keys."""
+        observation, reward, terminated, truncated, info = super().end_step(begun)
+        info = {
+            "reward_fwd": info["reward_forward"],
+            "reward_ctrl": info["reward_ctrl"],
+            "x_position": info["x_position"],
+            "y_position": info["y_position"],
+            "distance_from_origin": info["distance_from_origin"],
+            "x_velocity": info["x_velocity"],
+            "y_velocity": info["y_velocity"],
+            "forward_reward": info["reward_forward"],
+        }
+        return observation, reward, terminated, truncated, info
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class AntEnv(ant.AntEnv):
+    """Ant-v4: contact forces observed and priced only with ``use_contact_forces``."""
+
+    def __init__(
+        self,
+        xml_file: str = "ant.xml",
+        ctrl_cost_weight: float = 0.5,
+        use_contact_forces: bool = False,
+        contact_cost_weight: float = 5e-4,
+        healthy_reward: float = 1.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.2, 1.0),
+        contact_force_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("AntEnv", kwargs)
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
+        v5 = {k: v for k, v in arguments.items() if k != "use_contact_forces"}
+        super().__init__(**v5, main_body="torso", include_cfrc_ext_in_observation=False, **kwargs)
+        EzPickle.__init__(self, **arguments, **kwargs)
+        self._use_contact_forces = use_contact_forces
+        self.uses_body_forces = use_contact_forces  # cfrc_ext is read only then
+        if use_contact_forces:
+            self._box(self.observation_space.shape[0] + self.data.cfrc_ext.size)  # type: ignore[index]
+            self.observation_structure["cfrc_ext"] = self.data.cfrc_ext.size
+
+    def _observation(self, forces: np.ndarray) -> np.ndarray:
+        if self._use_contact_forces:
+            return np.concatenate((self._positions, self._qvel, forces.ravel()))
+        return np.concatenate((self._positions, self._qvel))
+
+    def _get_obs(self) -> np.ndarray:
+        if self._use_contact_forces:
+            return self._observation(self.contact_forces)
+        return np.concatenate((self._positions, self._qvel))
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v4's rewards: the contact cost only with contact forces, v4's healthy reward."""
+        (x_before, y_before), ctrl = begun
+        x_after, y_after = self._main_xy.tolist()
+        dt = self._dt
+        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        survive = _v4_survival(self, self.is_healthy)
+        terminated = self._terminate_when_unhealthy and not self.is_healthy
+        info = {
+            "reward_forward": x_velocity,
+            "reward_ctrl": -ctrl,
+            "reward_survive": survive,
+            "x_position": x_after,
+            "y_position": y_after,
+            "distance_from_origin": norm(self._main_xy.copy()),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "forward_reward": x_velocity,
+        }
+        costs = ctrl
+        if self._use_contact_forces:
+            forces = self.contact_forces
+            contact = self._contact_cost_of(forces)
+            costs = ctrl + contact
+            info["reward_ctrl"] = -contact  # sic: v4 reports the contact cost under this key
+            observation = self._observation(forces)
+        else:
+            observation = self._get_obs()
+        if self.render_mode == "human":
+            self.render()
+        return observation, np.float64((x_velocity + survive) - costs), bool(terminated), False, info
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class _HumanoidObservationV4:
+    """The humanoids' v4 observation: every body's ``cinert``, ``cvel``, ``cfrc_ext`` and all of ``qfrc_actuator``."""
+
+    data: Any
+    _qpos: np.ndarray
+    _qvel: np.ndarray
+
+    def _observe_every_body(self, skipped: int) -> None:
+        data = self.data
+        parts = (data.cinert, data.cvel, data.qfrc_actuator, data.cfrc_ext)
+        self._observed, self._observed_at = gather_plan(
+            self._qpos[skipped:], self._qvel, *(part.reshape(-1) for part in parts)
+        )
+        sizes = {"skipped_qpos": skipped, "qpos": self._qpos.size - skipped, "qvel": self._qvel.size}
+        sizes.update(
+            {
+                name: part.size
+                for name, part in zip(("cinert", "cvel", "qfrc_actuator", "cfrc_ext"), parts, strict=True)
+            }
+        )
+        self.observation_structure = sizes
+        self._box(sum(sizes.values()) - skipped)  # type: ignore[attr-defined]
+
+    def _get_obs(self) -> np.ndarray:
+        return self._observed[self._observed_at]  # type: ignore[no-any-return]
+
+
+class HumanoidEnv(_HumanoidObservationV4, humanoid.HumanoidEnv):
+    """Humanoid-v4: no contact cost, v4's healthy reward, the 376-number observation."""
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.25,
+        ctrl_cost_weight: float = 0.1,
+        healthy_reward: float = 5.0,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (1.0, 2.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        _only_rendering("HumanoidEnv", kwargs)
+        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
+        super().__init__(**arguments, contact_cost_weight=0.0, **kwargs)
+        EzPickle.__init__(self, **arguments, **kwargs)
+        self._observe_every_body(2 if exclude_current_positions_from_observation else 0)
+
+    def end_step(
+        self, begun: tuple[list[float], float]
+    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v4's rewards and info (positions of the centre of mass, not of the torso)."""
+        (x_before, y_before), ctrl = begun
+        center = self.mass_center_xy().copy()
+        x_after, y_after = center.tolist()
+        dt = self._dt
+        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        healthy = self.is_healthy
+        forward = self._forward_reward_weight * x_velocity
+        survive = _v4_survival(self, healthy)
+        info = {
+            "reward_linvel": forward,
+            "reward_quadctrl": -ctrl,
+            "reward_alive": survive,
+            "x_position": x_after,
+            "y_position": y_after,
+            "distance_from_origin": norm(center),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "forward_reward": forward,
+        }
+        if self.render_mode == "human":
+            self.render()
+        terminated = not healthy and bool(self._terminate_when_unhealthy)
+        return self._get_obs(), np.float64((forward + survive) - ctrl), terminated, False, info
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class HumanoidStandupEnv(_HumanoidObservationV4, humanoid.HumanoidStandupEnv):
+    """HumanoidStandup-v4: v5's task with its fixed weights, v4's observation and info."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        _only_rendering("HumanoidStandupEnv", kwargs)
+        super().__init__(**kwargs)
+        EzPickle.__init__(self, **kwargs)
+        self._observe_every_body(2)
+
+    def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v5's reward (the same at v4's weights), v4's info keys."""
+        observation, reward, terminated, truncated, info = super().end_step(begun)
+        info = {
+            "reward_linup": info["reward_linup"],
+            "reward_quadctrl": info["reward_quadctrl"],
+            "reward_impact": info["reward_impact"],
+        }
+        return observation, reward, terminated, truncated, info
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class InvertedPendulumEnv(inverted_pendulum.InvertedPendulumEnv):
+    """InvertedPendulum-v4: 1.0 on every step, an empty info."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        _only_rendering("InvertedPendulumEnv", kwargs)
+        super().__init__(**kwargs)
+        EzPickle.__init__(self, **kwargs)
+
+    def end_step(self, begun: None) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:  # type: ignore[override]
+        """v5's termination; the reward is 1.0 even on the last step."""
+        observation, _, terminated, truncated, _ = super().end_step(begun)
+        return observation, 1.0, terminated, truncated, {}
+
+
+class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumEnv):
+    """InvertedDoublePendulum-v4: the alive bonus every step, all three constraint forces observed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        _only_rendering("InvertedDoublePendulumEnv", kwargs)
+        super().__init__(**kwargs)
+        EzPickle.__init__(self, **kwargs)
+        self._box(11)
+
+    def _get_obs(self) -> np.ndarray:
+        qpos = self._qpos
+        return np.concatenate(
+            (
+                qpos[:1],
+                np.sin(qpos[1:]),
+                np.cos(qpos[1:]),
+                np.clip(self._qvel, -10, 10),
+                np.clip(self._constraint, -10, 10),
+            )
+        ).ravel()
+
+    def end_step(self, begun: None) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
+        """v4's reward: 10 minus the penalties, the terminating step included."""
+        x, _, y = self._tip.tolist()
+        observation = self._get_obs()
+        w1, w2 = self._pole_rates.tolist()
+        distance_penalty = 0.01 * x**2 + (y - 2) ** 2
+        velocity_penalty = 1e-3 * w1**2 + 5e-3 * w2**2
+        if self.render_mode == "human":
+            self.render()
+        return observation, np.float64(10 - distance_penalty - velocity_penalty), y <= 1, False, {}
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+def _scored_before(env: Any, action: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A checked, finite action and ``-sum(action**2)`` in its dtype (v4 prices it so)."""
+    action = env._checked_action(action)
+    ctrl = -np.square(action).sum()
+    env._require_finite(action, float(ctrl))
+    return action, ctrl
+
+
+class ReacherEnv(reacher.ReacherEnv):
+    """Reacher-v4: scored before the physics step; the fingertip-to-target vector in 3-D."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        _only_rendering("ReacherEnv", kwargs)
+        super().__init__(**kwargs)
+        EzPickle.__init__(self, **kwargs)
+        self._box(11)
+
+    def _get_obs(self) -> np.ndarray:
+        angles = self._angles
+        return np.concatenate(
+            (np.cos(angles), np.sin(angles), self._qpos[2:], self._qvel[:2], self._fingertip - self._target)
+        )
+
+    def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:  # type: ignore[override]
+        """Score the state before the physics, then set the torques."""
+        action, ctrl = _scored_before(self, action)
+        # numpy scalars, as in v4: a Python float plus a float32 would round to float32.
+        dist = np.float64(-norm(self._fingertip - self._target))
+        self._ctrl[:] = action
+        return dist, ctrl, dist + ctrl
+
+    def end_step(self, begun: tuple[Any, Any, Any]) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:  # type: ignore[override]
+        """The score from before the step; the observation after it."""
+        dist, ctrl, reward = begun
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), reward, False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+
+
+class PusherEnv(pusher.PusherEnv):
+    """Pusher-v4: v4's model (a near-massless object), scored before the physics step."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        _only_rendering("PusherEnv", kwargs)
+        super().__init__(xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS), **kwargs)
+        EzPickle.__init__(self, **kwargs)
+
+    def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:  # type: ignore[override]
+        """Score the state before the physics, then set the torques."""
+        action, ctrl = _scored_before(self, action)
+        near = np.float64(-norm(self._object - self._tip))
+        dist = np.float64(-norm(self._object - self._goal))
+        self._ctrl[:] = action
+        return dist, ctrl, dist + 0.1 * ctrl + 0.5 * near
+
+    def end_step(self, begun: tuple[Any, Any, Any]) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:  # type: ignore[override]
+        """The score from before the step; the observation after it."""
+        dist, ctrl, reward = begun
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), reward, False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+
+
+# The ids Gymnasium retired with the mujoco-py bindings, and what replaces them.
+RETIRED = {
+    "Reacher-v2": "Reacher",
+    "Pusher-v2": "Pusher",
+    "InvertedPendulum-v2": "InvertedPendulum",
+    "InvertedDoublePendulum-v2": "InvertedDoublePendulum",
+    "HalfCheetah-v2": "HalfCheetah",
+    "HalfCheetah-v3": "HalfCheetah",
+    "Hopper-v2": "Hopper",
+    "Hopper-v3": "Hopper",
+    "Swimmer-v2": "Swimmer",
+    "Swimmer-v3": "Swimmer",
+    "Walker2d-v2": "Walker2d",
+    "Walker2d-v3": "Walker2d",
+    "Ant-v2": "Ant",
+    "Ant-v3": "Ant",
+    "Humanoid-v2": "Humanoid",
+    "Humanoid-v3": "Humanoid",
+    "HumanoidStandup-v2": "HumanoidStandup",
+}
+
+
+def retired(retired_id: str = "", **kwargs: Any) -> Any:
+    """The entry point of the v2/v3 ids: explain that they need mujoco-py and name the successors."""
+    name = RETIRED.get(retired_id, retired_id.split("-")[0])
+    raise DependencyNotInstalled(
+        f"{retired_id} ran on the retired mujoco-py bindings (MuJoCo 1.5/2.0), which neither Gymnasium nor "
+        f"palaestra supports; they live on in the gymnasium-robotics project. Use {name}-v5 (or {name}-v4, "
+        "the version most published results used) with the maintained mujoco bindings instead."
+    )
