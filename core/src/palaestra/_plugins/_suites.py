@@ -32,6 +32,8 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
             {"LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore", "CarRacing"}
         ),
     ),
+    "phys2d": ("jax", "palaestra-jax", frozenset()),
+    "tabular": ("jax", "palaestra-jax", frozenset()),
     "mujoco": (
         "mujoco",
         "palaestra-mujoco",
