@@ -280,3 +280,11 @@ def test_play_keys_become_arrays_of_the_action_dtype():
     assert list(keys) == ["a", "wd"]
     assert keys["wd"].dtype == np.float32 and keys["wd"].tolist() == [0.5]
     assert parse_keys([], Box(-1, 1, (1,))) is None
+
+
+@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")
+def test_check_skips_an_id_that_cannot_be_made_here_and_says_why(capsys):
+    assert main(["check", "Ant-v3", "InvertedPendulum-v4", "--skip-render"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Ant-v3: skipped, cannot be made here: Ant-v3 ran on the retired mujoco-py")
+    assert lines[-1].startswith("InvertedPendulum-v4: passed check_env")

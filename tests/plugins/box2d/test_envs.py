@@ -210,7 +210,7 @@ def test_car_racing_leaving_the_playfield_ends_with_minus_100():
     assert a[1:] == b[1:] == (-100, True, False, {"lap_finished": False})
 
 
-def test_car_racing_renders_its_own_pictures():
+def test_car_racing_frames_have_their_sizes_and_follow_the_car():
     import pygame
 
     env = palaestra.make("CarRacing-v3", render_mode="rgb_array")
@@ -227,6 +227,41 @@ def test_car_racing_renders_its_own_pictures():
     human.reset(seed=1)
     assert pygame.display.get_surface().get_size() == (1000, 800)
     human.close()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(
+    ("kwargs", "mode"),
+    [
+        ({}, None),
+        ({}, "rgb_array"),
+        ({"domain_randomize": True}, "rgb_array"),
+        ({"continuous": False}, "state_pixels"),
+    ],
+)
+def test_car_racing_frames_are_gymnasiums_pixel_for_pixel(kwargs, mode):
+    """Whole episodes: every observation (and rendered frame) equals Gymnasium's, byte for byte.
+
+    The random steering, full throttle and brake taps make the car skid (marks are drawn in
+    rgb_array frames) and leave the road; the zoom animation runs in the first second.
+    """
+    ours, ref = make_pair("CarRacing-v3", render_mode=mode, **kwargs)
+    rng = np.random.default_rng(7)
+    for seed in (5,) if mode == "rgb_array" else (5, 6):
+        a, b = ours.reset(seed=seed), ref.reset(seed=seed)
+        assert np.array_equal(a[0], b[0])
+        for t in range(150):
+            if kwargs.get("continuous", True):
+                action = np.array([rng.uniform(-1, 1), rng.uniform(0.3, 1), rng.uniform(0, 0.2)], np.float32)
+            else:
+                action = int(rng.integers(5))
+            x, y = ours.step(action), ref.step(action)
+            assert np.array_equal(x[0], y[0]), f"seed {seed} step {t}: observation"
+            if mode == "rgb_array":
+                assert np.array_equal(ours.render(), ref.render()), f"seed {seed} step {t}: frame"
+            if x[2] or x[3]:
+                break
+    assert mode != "rgb_array" or len(ours.unwrapped.car.skid_marks) > 0
 
 
 def test_car_racing_options_and_errors():

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
-
-import numpy as np
 
 from palaestra_box2d import _lander_scene as lander
 from palaestra_box2d import _walker_scene as walker
 
-__all__ = ["INSTALL_HINT", "CarRacingPainter", "draw_bipedal_walker", "draw_lunar_lander"]
+__all__ = ["INSTALL_HINT", "draw_bipedal_walker", "draw_lunar_lander"]
 
 #: How to get pygame for this suite's pictures.
 INSTALL_HINT = 'pip install "palaestra[box2d]"  (or: pip install pygame-ce)'
@@ -113,94 +110,3 @@ def draw_bipedal_walker(canvas: Any, env: Any) -> None:
             color = LEG_FAR if i < 2 else LEG_NEAR
             _world_polygon(canvas, shifted(_body_outline(body)), walker.SCALE, color, HULL_EDGE)
         _world_polygon(canvas, shifted(_body_outline(env.hull)), walker.SCALE, HULL, HULL_EDGE)
-
-
-class CarRacingPainter:
-    """Draws the scene around the car, rotated so the car points up, at any output size."""
-
-    WORLD_PIXELS = 16.2 / 1000  # pixels per world unit, per pixel of output width
-    CAR_RED = (204, 0, 0)
-    TYRE = (20, 20, 20)
-
-    def __init__(self) -> None:
-        from palaestra.utils.canvas import import_pygame
-
-        self.pygame = import_pygame(INSTALL_HINT)
-        self.surfaces: dict[tuple[int, int], Any] = {}
-        self._polys_of: Any = None
-        self._centres: np.ndarray = np.zeros((0, 2))
-        self._vertices: list[np.ndarray] = []
-
-    def _index(self, env: Any) -> None:
-        """Cache polygon vertices and centres of the current track."""
-        if self._polys_of is env.road_poly:
-            return
-        self._polys_of = env.road_poly
-        self._vertices = [np.asarray(poly, dtype=np.float64) for poly, _ in env.road_poly]
-        self._centres = (
-            np.array([v.mean(axis=0) for v in self._vertices]) if self._vertices else np.zeros((0, 2))
-        )
-
-    def draw(self, env: Any, width: int, height: int, indicators: bool) -> np.ndarray:
-        """The frame as a ``height x width x 3`` uint8 array."""
-        pygame = self.pygame
-        surface = self.surfaces.get((width, height))
-        if surface is None:
-            surface = self.surfaces[(width, height)] = pygame.Surface((width, height))
-        self._index(env)
-        surface.fill(tuple(int(c) for c in env.bg_color))
-        car = env.car
-        if car is not None and car.hull is not None:
-            zoom = self.WORLD_PIXELS * width
-            cx, cy = width / 2, height * 0.7
-            px, py = car.hull.position
-            angle = car.hull.angle
-            cos, sin = math.cos(angle), math.sin(angle)
-
-            def to_screen(points: np.ndarray) -> list[tuple[float, float]]:
-                dx, dy = points[:, 0] - px, points[:, 1] - py
-                local_x = dx * cos + dy * sin
-                local_y = -dx * sin + dy * cos
-                return list(zip((cx + zoom * local_x).tolist(), (cy - zoom * local_y).tolist(), strict=True))
-
-            reach = math.hypot(width, height) / zoom + 10
-            if len(self._centres):
-                near = np.flatnonzero(np.hypot(self._centres[:, 0] - px, self._centres[:, 1] - py) < reach)
-                for i in near.tolist():
-                    color = env.road_poly[i][1]
-                    pygame.draw.polygon(surface, tuple(int(c) for c in color), to_screen(self._vertices[i]))
-            for wheel in car.wheels:
-                outline = np.array([tuple(wheel.transform * v) for v in wheel.fixtures[0].shape.vertices])
-                pygame.draw.polygon(surface, self.TYRE, to_screen(outline))
-            for fixture in car.hull.fixtures:
-                outline = np.array([tuple(car.hull.transform * v) for v in fixture.shape.vertices])
-                pygame.draw.polygon(surface, self.CAR_RED, to_screen(outline))
-            if indicators:
-                self._indicators(surface, car, width, height)
-        pixels = pygame.surfarray.pixels3d(surface)
-        frame: np.ndarray = np.transpose(pixels, (1, 0, 2)).copy()
-        return frame
-
-    def _indicators(self, surface: Any, car: Any, width: int, height: int) -> None:
-        """A black strip at the bottom: speed (white), wheel spins (blue), steering (green)."""
-        pygame = self.pygame
-        bar = max(2, height // 8)
-        top = height - bar
-        pygame.draw.rect(surface, (0, 0, 0), (0, top, width, bar))
-        unit = width / 40.0
-        vx, vy = car.hull.linearVelocity
-        speed = math.hypot(vx, vy)
-        level = min(bar - 2, 0.02 * speed * bar)
-        pygame.draw.rect(surface, (255, 255, 255), (unit, top + bar - 1 - level, max(1, unit), level))
-        for k, wheel in enumerate(car.wheels):
-            spin = min(bar - 2, 0.01 * abs(wheel.omega) * bar)
-            pygame.draw.rect(
-                surface, (0, 0, 255), ((7 + k) * unit, top + bar - 1 - spin, max(1, unit * 0.8), spin)
-            )
-        steer = car.wheels[0].joint.angle
-        mid = width * 0.6
-        pygame.draw.rect(
-            surface,
-            (0, 255, 0),
-            (min(mid, mid - 10 * unit * steer), top + bar / 2 - 1, abs(10 * unit * steer), 2),
-        )

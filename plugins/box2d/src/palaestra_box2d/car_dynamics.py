@@ -8,13 +8,15 @@ the wheel's spin and the ground speed becomes a friction force limited by the su
 from __future__ import annotations
 
 import math
+from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from palaestra_box2d._engine import Box2D
 
-__all__ = ["Car"]
+__all__ = ["Car", "SkidMark"]
 
 SIZE = 0.02
 ENGINE_POWER = 100000000 * SIZE * SIZE
@@ -31,6 +33,11 @@ HULL_POLYS = (
     ((+25, +20), (+50, -10), (+50, -40), (+20, -90), (-20, -90), (-50, -40), (-50, -10), (-25, +20)),
     ((-50, -120), (+50, -120), (+50, -90), (-50, -90)),
 )
+HULL_COLOR = (0.8, 0.0, 0.0)  # as fractions of 255
+WHEEL_COLOR = (0, 0, 0)
+WHEEL_WHITE = (77, 77, 77)  # the stripe that shows a wheel turning
+MUD_COLOR = (102, 102, 0)
+MAX_SKID_MARKS = 30
 _HALF_WIDTH, _HALF_LENGTH = WHEEL_W * SIZE, WHEEL_R * SIZE
 WHEEL_SHAPE = [
     (-_HALF_WIDTH, _HALF_LENGTH),
@@ -40,6 +47,15 @@ WHEEL_SHAPE = [
 ]
 # Wheels only touch the road sensors, never each other or the hull.
 WHEEL_MATERIAL = {"density": 0.1, "categoryBits": 0x0020, "maskBits": 0x001, "restitution": 0.0}
+
+
+@dataclass(slots=True)
+class SkidMark:
+    """A trace a sliding wheel leaves (only drawn; never felt by the physics)."""
+
+    color: tuple[int, int, int]
+    poly: list[tuple[float, float]]
+    grass: bool
 
 
 class Car:
@@ -64,7 +80,9 @@ class Car:
                 for poly in HULL_POLYS
             ],
         )
+        self.hull.color = HULL_COLOR
         self.fuel_spent = 0.0
+        self.skid_marks: deque[SkidMark] = deque(maxlen=MAX_SKID_MARKS)
         self.wheels: list[Any] = []
         for wx, wy in WHEELPOS:
             wheel = world.CreateDynamicBody(
@@ -76,6 +94,8 @@ class Car:
             )
             wheel.wheel_rad = WHEEL_R * SIZE
             wheel.gas = wheel.brake = wheel.steer = wheel.phase = wheel.omega = 0.0
+            wheel.color = WHEEL_COLOR
+            wheel.skid_start = wheel.skid_mark = None
             axle = Box2D.b2RevoluteJointDef(bodyA=self.hull, bodyB=wheel)
             axle.localAnchorA, axle.localAnchorB = (wx * SIZE, wy * SIZE), (0, 0)
             axle.enableMotor = axle.enableLimit = True  # the motor steers; the limit is full lock
@@ -111,6 +131,7 @@ class Car:
             friction_limit = FRICTION_LIMIT * 0.6
             for tile in wheel.tiles:
                 friction_limit = max(friction_limit, FRICTION_LIMIT * tile.road_friction)
+            on_grass = not wheel.tiles
             forw = wheel.GetWorldVector((0, 1))
             side = wheel.GetWorldVector((1, 0))
             v = wheel.linearVelocity
@@ -131,6 +152,7 @@ class Car:
             f_force = (-vf + omega * wheel.wheel_rad) * TYRE_STIFFNESS
             p_force = -vs * TYRE_STIFFNESS
             force = math.sqrt(f_force * f_force + p_force * p_force)
+            self._trace_skid(wheel, abs(force) > 2.0 * friction_limit, on_grass)
             if abs(force) > friction_limit:  # sliding: the force is capped by the surface
                 f_force = f_force / force * friction_limit
                 p_force = p_force / force * friction_limit
@@ -139,6 +161,24 @@ class Car:
             wheel.ApplyForceToCenter(
                 (p_force * side[0] + f_force * forw[0], p_force * side[1] + f_force * forw[1]), True
             )
+
+    def _trace_skid(self, wheel: Any, skidding: bool, on_grass: bool) -> None:
+        """Extend or start the wheel's skid mark while it slides hard (twice the grip)."""
+        if not skidding:
+            wheel.skid_start = wheel.skid_mark = None
+            return
+        mark = wheel.skid_mark
+        if mark is not None and mark.grass == on_grass and len(mark.poly) < 30:
+            mark.poly.append((wheel.position[0], wheel.position[1]))
+        elif wheel.skid_start is None:
+            wheel.skid_start = wheel.position
+        else:
+            start, now = wheel.skid_start, wheel.position
+            wheel.skid_mark = SkidMark(
+                MUD_COLOR if on_grass else WHEEL_COLOR, [(start[0], start[1]), (now[0], now[1])], on_grass
+            )
+            self.skid_marks.append(wheel.skid_mark)
+            wheel.skid_start = None
 
     def destroy(self) -> None:
         """Remove the car's bodies from the world."""

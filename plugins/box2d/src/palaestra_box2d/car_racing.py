@@ -2,8 +2,9 @@
 
 The track, the car and the tile-visiting rewards are built as Gymnasium 1.4.0 builds them
 (same draws, bodies and contact rules), so rewards and episode ends match Gymnasium's
-step for step. The 96x96 observation is palaestra's own drawing of the scene around the
-car, made with pygame at every step.
+step for step. The 96x96 observation (and every rendered frame) is drawn at every step by
+:mod:`palaestra_box2d._car_racing_scene` from the same geometry with the same pygame
+primitives in the same order as Gymnasium's, so the pixels are Gymnasium's too.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class _TileContacts(ContactListener):  # type: ignore[misc]  # Box2D has no type
         if not tile:
             return
         env = self.env
-        tile.color = env.road_color
+        tile.color[:] = env.road_color  # in place: the road polygon drawn shares this array
         if not other or "tiles" not in other.__dict__:
             return
         if not begin:
@@ -381,7 +382,7 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         self.car.step(1.0 / FPS)
         self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
         self.t += 1.0 / FPS
-        self.state = self._draw(STATE_W, STATE_H, indicators=True)
+        self.state = self._draw((STATE_W, STATE_H), skid_marks=False)
         step_reward: Any = 0
         terminated = False
         info: dict[str, Any] = {}
@@ -402,27 +403,30 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
 
     # -- rendering -------------------------------------------------------------------
 
-    def _draw(self, width: int, height: int, indicators: bool) -> np.ndarray:
-        from palaestra_box2d._drawing import CarRacingPainter
+    def _draw(self, size: tuple[int, int] | None, skid_marks: bool) -> Any:
+        import sys
+
+        from palaestra_box2d._car_racing_scene import CarRacingView
 
         if self._painter is None:
-            self._painter = CarRacingPainter()
-        return self._painter.draw(self, width, height, indicators)  # type: ignore[no-any-return]
+            self._painter = CarRacingView(sys.modules[__name__])
+        return self._painter.draw(self, size, skid_marks)
 
     def render(self) -> np.ndarray | None:
         """The 96x96 observation (``state_pixels``), a 600x400 frame, or a 1000x800 window."""
         if self.render_mode is None:
             warn_no_render_mode(self)
             return None
+        if self.car is None:
+            return None  # nothing to show before reset
         if self.render_mode == "state_pixels":
-            return self._draw(STATE_W, STATE_H, indicators=True)
+            return self._draw((STATE_W, STATE_H), skid_marks=False)  # type: ignore[no-any-return]
         if self.render_mode == "rgb_array":
-            return self._draw(VIDEO_W, VIDEO_H, indicators=True)
+            return self._draw((VIDEO_W, VIDEO_H), skid_marks=True)  # type: ignore[no-any-return]
         if self._canvas is None:
             title = self.spec.id if self.spec is not None else "CarRacing"
             self._canvas = Canvas(WINDOW_W, WINDOW_H, "human", FPS, title, INSTALL_HINT)
-        frame = self._draw(WINDOW_W, WINDOW_H, indicators=True)
-        self._canvas.surface.blit(self._canvas.pygame.surfarray.make_surface(frame.swapaxes(0, 1)), (0, 0))
+        self._canvas.surface.blit(self._draw(None, skid_marks=True), (0, 0))
         self._canvas.present()
         return None
 

@@ -1,0 +1,212 @@
+"""CarRacing's picture: the view that follows the car, as Gymnasium 1.4.0 defines it.
+
+Every frame is first drawn on a 1000x800 canvas: the world rotated so the car points up,
+centred a quarter of the height from the top, at a zoom that grows from 0.6 to 16.2
+pixels per unit over the episode's first second. On it, in order: the field, the grass
+patches (a checkerboard of squares), the road tiles and kerbs, the skid marks (not in the
+96x96 observation), the wheels with their turning stripes and the hull. The canvas is then
+flipped upside down (world y up, screen y down), the indicator strip and the score are
+drawn on the bottom, and the canvas is smooth-scaled to the frame size. Drawing the same
+geometry with the same primitives in the same order gives Gymnasium's pixels exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from palaestra.utils.canvas import import_pygame
+from palaestra_box2d import car_dynamics as car_model
+from palaestra_box2d._drawing import INSTALL_HINT
+
+__all__ = ["CarRacingView"]
+
+INDICATOR_COLORS = {
+    "speed": (255, 255, 255),
+    "front_spin": (0, 0, 255),
+    "rear_spin": (51, 0, 255),
+    "steering": (0, 255, 0),
+    "turning": (255, 0, 0),
+}
+SCORE_CENTRE_X = 60
+SCORE_FONT_SIZE = 42
+
+
+class CarRacingView:
+    """Draws frames of a :class:`~palaestra_box2d.car_racing.CarRacing` env.
+
+    Args:
+        geometry: The env module's constants (``WINDOW_W``, ``PLAYFIELD``, ``ZOOM``, ...).
+    """
+
+    def __init__(self, geometry: Any) -> None:
+        self.pygame = pygame = import_pygame(INSTALL_HINT)
+        from pygame import gfxdraw
+
+        self.gfxdraw = gfxdraw
+        self.g = geometry
+        self.canvas = pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H))
+        pygame.font.init()
+        self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
+        grass = geometry.PLAYFIELD / 20.0
+        self.grass_patches = [
+            [
+                (grass * x + grass, grass * y),
+                (grass * x, grass * y),
+                (grass * x, grass * y + grass),
+                (grass * x + grass, grass * y + grass),
+            ]
+            for x in range(-20, 20, 2)
+            for y in range(-20, 20, 2)
+        ]
+        # Beyond this margin around the canvas nothing of a tile or patch can reach it.
+        self.margin = (
+            max(grass, geometry.TRACK_WIDTH, geometry.TRACK_DETAIL_STEP)
+            * math.sqrt(2)
+            * geometry.ZOOM
+            * geometry.SCALE
+        )
+
+    # -- the canvas --------------------------------------------------------------------
+
+    def draw(self, env: Any, size: tuple[int, int] | None, skid_marks: bool) -> Any:
+        """The scene as a ``size`` (w, h) RGB array, or the full canvas when ``size`` is None."""
+        pygame, g = self.pygame, self.g
+        hull = env.car.hull
+        canvas = pygame.Surface((g.WINDOW_W, g.WINDOW_H))
+        angle = -hull.angle
+        zoom = 0.1 * g.SCALE * max(1 - env.t, 0) + g.ZOOM * g.SCALE * min(env.t, 1)
+        shift = pygame.math.Vector2((-hull.position[0] * zoom, -hull.position[1] * zoom)).rotate_rad(angle)
+        origin = (g.WINDOW_W / 2 + shift[0], g.WINDOW_H / 4 + shift[1])
+        view = (zoom, origin, angle)
+        self._ground(canvas, env, view)
+        self._car(canvas, env.car, view, skid_marks)
+        canvas = pygame.transform.flip(canvas, False, True)
+        self._indicators(canvas, env.car)
+        score = self.font.render(f"{env.reward:04.0f}", True, (255, 255, 255), (0, 0, 0))
+        place = score.get_rect()
+        place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
+        canvas.blit(score, place)
+        self.canvas = canvas
+        if size is None:
+            return canvas
+        scaled = pygame.transform.smoothscale(canvas, size)
+        return np.transpose(np.array(pygame.surfarray.pixels3d(scaled)), axes=(1, 0, 2))
+
+    def _to_canvas(self, points: Any, view: tuple[float, Any, float]) -> list[tuple[float, float]]:
+        zoom, origin, angle = view
+        vector = self.pygame.math.Vector2
+        turned = [vector(p).rotate_rad(angle) for p in points]
+        return [(p[0] * zoom + origin[0], p[1] * zoom + origin[1]) for p in turned]
+
+    def _fill(
+        self, canvas: Any, points: Any, color: Any, view: tuple[float, Any, float], clip: bool = True
+    ) -> None:
+        """An anti-aliased filled polygon, skipped when it lies wholly off the canvas."""
+        poly = self._to_canvas(points, view)
+        g, margin = self.g, self.margin
+        if not clip or any(
+            -margin <= x <= g.WINDOW_W + margin and -margin <= y <= g.WINDOW_H + margin for x, y in poly
+        ):
+            self.gfxdraw.aapolygon(canvas, poly, color)
+            self.gfxdraw.filled_polygon(canvas, poly, color)
+
+    def _ground(self, canvas: Any, env: Any, view: tuple[float, Any, float]) -> None:
+        edge = self.g.PLAYFIELD
+        self._fill(
+            canvas,
+            [(edge, edge), (edge, -edge), (-edge, -edge), (-edge, edge)],
+            env.bg_color,
+            view,
+            clip=False,
+        )
+        for patch in self.grass_patches:
+            self._fill(canvas, patch, env.grass_color, view)
+        for poly, color in env.road_poly:
+            self._fill(canvas, [(p[0], p[1]) for p in poly], [int(c) for c in color], view)
+
+    def _car(self, canvas: Any, car: Any, view: tuple[float, Any, float], skid_marks: bool) -> None:
+        pygame = self.pygame
+        if skid_marks:
+            for mark in car.skid_marks:
+                pygame.draw.lines(
+                    canvas, color=mark.color, points=self._to_canvas(mark.poly, view), width=2, closed=False
+                )
+        for body in (*car.wheels, car.hull):
+            color = [int(c * 255) for c in body.color]
+            for fixture in body.fixtures:
+                transform = body.transform
+                outline = [transform * v for v in fixture.shape.vertices]
+                pygame.draw.polygon(
+                    canvas, color=color, points=self._to_canvas([(p[0], p[1]) for p in outline], view)
+                )
+                if body is not car.hull:
+                    self._stripe(canvas, body, transform, view)
+
+    def _stripe(self, canvas: Any, wheel: Any, transform: Any, view: tuple[float, Any, float]) -> None:
+        """The band on a wheel's visible face that moves as it turns (hidden half the turn)."""
+        first, second = wheel.phase, wheel.phase + 1.2
+        s1, s2, c1, c2 = math.sin(first), math.sin(second), math.cos(first), math.cos(second)
+        if s1 > 0 and s2 > 0:
+            return
+        if s1 > 0:
+            c1 = np.sign(c1)
+        if s2 > 0:
+            c2 = np.sign(c2)
+        half_w, radius = car_model.WHEEL_W * car_model.SIZE, car_model.WHEEL_R * car_model.SIZE
+        band = [
+            (-half_w, +radius * c1),
+            (+half_w, +radius * c1),
+            (+half_w, +radius * c2),
+            (-half_w, +radius * c2),
+        ]
+        corners = [transform * v for v in band]
+        points = self._to_canvas([(p[0], p[1]) for p in corners], view)
+        self.pygame.draw.polygon(canvas, color=car_model.WHEEL_WHITE, points=points)
+
+    # -- the strip at the bottom -------------------------------------------------------
+
+    def _indicators(self, canvas: Any, car: Any) -> None:
+        """Speed, the four wheels' spin, the steering and the turn rate as bars."""
+        pygame = self.pygame
+        width, height = self.g.WINDOW_W, self.g.WINDOW_H
+        s, h = width / 40.0, height / 40.0
+        pygame.draw.polygon(
+            canvas,
+            color=(0, 0, 0),
+            points=[(width, height), (width, height - 5 * h), (0, height - 5 * h), (0, height)],
+        )
+
+        def column(place: float, value: float) -> list[tuple[float, float]]:
+            top = height - (h + h * value)
+            return [
+                (place * s, top),
+                ((place + 1) * s, top),
+                ((place + 1) * s, height - h),
+                (place * s, height - h),
+            ]
+
+        def row(place: float, value: float) -> list[tuple[float, float]]:
+            return [
+                (place * s, height - 4 * h),
+                ((place + value) * s, height - 4 * h),
+                ((place + value) * s, height - 2 * h),
+                (place * s, height - 2 * h),
+            ]
+
+        def bar(value: float, points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
+            if abs(value) > 1e-4:
+                pygame.draw.polygon(canvas, points=points, color=color)
+
+        velocity = car.hull.linearVelocity
+        speed = np.sqrt(np.square(velocity[0]) + np.square(velocity[1]))
+        bar(speed, column(5, 0.02 * speed), INDICATOR_COLORS["speed"])
+        for k, wheel in enumerate(car.wheels):
+            color = INDICATOR_COLORS["front_spin" if k < 2 else "rear_spin"]
+            bar(wheel.omega, column(7 + k, 0.01 * wheel.omega), color)
+        steering = car.wheels[0].joint.angle
+        bar(steering, row(20, -10.0 * steering), INDICATOR_COLORS["steering"])
+        turning = car.hull.angularVelocity
+        bar(turning, row(30, -0.8 * turning), INDICATOR_COLORS["turning"])
