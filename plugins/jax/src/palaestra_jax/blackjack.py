@@ -13,10 +13,9 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
-from palaestra.utils import EzPickle
 from palaestra_jax._jax import import_jax
 from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import FunctionalJaxEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv
 
 __all__ = ["BlackJackJaxEnv", "BlackJackParams", "BlackjackFunctional", "EnvState"]
 
@@ -192,14 +191,8 @@ class BlackjackFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, BlackJackPa
         return BlackJackParams(**kwargs)
 
 
-class BlackJackJaxEnv(FunctionalJaxEnv, EzPickle):
-    """``tabular/Blackjack-v0``: :class:`BlackjackFunctional` jit-compiled, one game at a time."""
+class BlackJackJaxEnv(CompiledJaxEnv):
+    """``tabular/Blackjack-v0``: :class:`BlackjackFunctional` jit-compiled; keywords set :class:`BlackJackParams`."""
 
+    functional = BlackjackFunctional
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "jax": True}
-
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        env = BlackjackFunctional()
-        env.default_params = BlackJackParams(**kwargs)  # natural=..., sutton_and_barto=...
-        env.transform(jax.jit)
-        FunctionalJaxEnv.__init__(self, env, metadata=self.metadata, render_mode=render_mode)

@@ -15,11 +15,10 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
-from palaestra.utils import EzPickle
 from palaestra.vector import AutoresetMode
 from palaestra_jax._jax import import_jax
 from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv
 
 __all__ = ["CartPoleFunctional", "CartPoleJaxEnv", "CartPoleJaxVectorEnv", "CartPoleParams"]
 
@@ -124,43 +123,20 @@ class CartPoleFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, CartPoleParams]):
         return CartPoleParams(**kwargs)
 
 
-class CartPoleJaxEnv(FunctionalJaxEnv, EzPickle):
-    """``phys2d/CartPole``: :class:`CartPoleFunctional` jit-compiled, one episode at a time."""
+class CartPoleJaxEnv(CompiledJaxEnv):
+    """``phys2d/CartPole``: :class:`CartPoleFunctional` jit-compiled; keywords set :class:`CartPoleParams`."""
 
+    functional = CartPoleFunctional
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "jax": True}
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        env = CartPoleFunctional()
-        env.default_params = CartPoleParams(**kwargs)  # constants to change, by name
-        env.transform(jax.jit)
-        FunctionalJaxEnv.__init__(self, env, metadata=self.metadata, render_mode=render_mode)
 
-
-class CartPoleJaxVectorEnv(FunctionalJaxVectorEnv, EzPickle):
+class CartPoleJaxVectorEnv(CompiledJaxVectorEnv):
     """``phys2d/CartPole`` for ``num_envs`` sub-envs, jit-compiled and ``vmap``-ped."""
 
+    functional = CartPoleFunctional
     metadata = {
         "render_modes": ["rgb_array"],
         "render_fps": 50,
         "jax": True,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
-
-    def __init__(
-        self, num_envs: int, render_mode: str | None = None, max_episode_steps: int = 200, **kwargs: Any
-    ) -> None:
-        EzPickle.__init__(
-            self, num_envs=num_envs, render_mode=render_mode, max_episode_steps=max_episode_steps, **kwargs
-        )
-        env = CartPoleFunctional()
-        env.default_params = CartPoleParams(**kwargs)
-        env.transform(jax.jit)
-        FunctionalJaxVectorEnv.__init__(
-            self,
-            env,
-            num_envs,
-            max_episode_steps=max_episode_steps,
-            metadata=self.metadata,
-            render_mode=render_mode,
-        )

@@ -14,10 +14,9 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
-from palaestra.utils import EzPickle
 from palaestra_jax._jax import import_jax
 from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import FunctionalJaxEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv
 
 __all__ = ["CliffWalkingFunctional", "CliffWalkingJaxEnv", "EnvState"]
 
@@ -97,15 +96,8 @@ class CliffWalkingFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, None]):
         render_state.close()
 
 
-class CliffWalkingJaxEnv(FunctionalJaxEnv, EzPickle):
-    """``tabular/CliffWalking-v0``: :class:`CliffWalkingFunctional` jit-compiled."""
+class CliffWalkingJaxEnv(CompiledJaxEnv):
+    """``tabular/CliffWalking-v0``: :class:`CliffWalkingFunctional` jit-compiled (it has no parameters)."""
 
+    functional = CliffWalkingFunctional
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "jax": True}
-
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        if kwargs:
-            raise TypeError(f"CliffWalkingJaxEnv takes only render_mode, got {sorted(kwargs)}")
-        EzPickle.__init__(self, render_mode=render_mode)
-        env = CliffWalkingFunctional()
-        env.transform(jax.jit)
-        FunctionalJaxEnv.__init__(self, env, metadata=self.metadata, render_mode=render_mode)

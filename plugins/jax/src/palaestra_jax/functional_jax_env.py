@@ -12,7 +12,7 @@ episodes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -20,12 +20,12 @@ from palaestra import Env, spaces
 from palaestra.error import UnsupportedMode
 from palaestra.experimental.functional import FuncEnv
 from palaestra.plugin import invalid_action, warn_no_render_mode, wrong_action_count
-from palaestra.utils import seeding
+from palaestra.utils import EzPickle, seeding
 from palaestra.vector import AutoresetMode, VectorEnv
 from palaestra.vector.utils import batch_space
 from palaestra_jax._jax import import_jax
 
-__all__ = ["FunctionalJaxEnv", "FunctionalJaxVectorEnv"]
+__all__ = ["CompiledJaxEnv", "CompiledJaxVectorEnv", "FunctionalJaxEnv", "FunctionalJaxVectorEnv", "compiled"]
 
 jax = import_jax()
 jnp, jrng = jax.numpy, jax.random
@@ -245,3 +245,63 @@ class FunctionalJaxVectorEnv(VectorEnv[Any, Any, Any]):
         if self.render_state is not None:
             self.func_env.render_close(self.render_state)
             self.render_state = None
+
+
+def compiled(functional: type[FuncEnv[Any, Any, Any, Any, Any, Any, Any]], parameters: dict[str, Any]) -> Any:
+    """A ``functional`` env with ``parameters`` (keywords of its params) and jit-compiled functions."""
+    env = functional()
+    if parameters:
+        if env.default_params is None:
+            raise TypeError(f"{functional.__name__} has no parameters to set; got {sorted(parameters)}")
+        env.default_params = env.get_default_params(**parameters)  # an unknown name is a TypeError
+    env.transform(jax.jit)
+    return env
+
+
+class CompiledJaxEnv(FunctionalJaxEnv, EzPickle):
+    """A registered JAX env: the class's ``functional`` env, jit-compiled.
+
+    Args:
+        render_mode: ``"rgb_array"`` or ``None``.
+        **parameters: Values of the functional env's parameters, by name.
+    """
+
+    functional: ClassVar[type[FuncEnv[Any, Any, Any, Any, Any, Any, Any]]]
+
+    def __init__(self, render_mode: str | None = None, **parameters: Any) -> None:
+        EzPickle.__init__(self, render_mode=render_mode, **parameters)
+        FunctionalJaxEnv.__init__(
+            self, compiled(self.functional, parameters), metadata=self.metadata, render_mode=render_mode
+        )
+
+
+class CompiledJaxVectorEnv(FunctionalJaxVectorEnv, EzPickle):
+    """A registered JAX vector env: the class's ``functional`` env, jit-compiled and ``vmap``-ped.
+
+    Args:
+        num_envs: Number of sub-environments.
+        render_mode: ``"rgb_array"`` or ``None``.
+        max_episode_steps: Steps before truncation (``make_vec`` passes the id's).
+        **parameters: Values of the functional env's parameters, by name.
+    """
+
+    functional: ClassVar[type[FuncEnv[Any, Any, Any, Any, Any, Any, Any]]]
+
+    def __init__(
+        self, num_envs: int, render_mode: str | None = None, max_episode_steps: int = 200, **parameters: Any
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            num_envs=num_envs,
+            render_mode=render_mode,
+            max_episode_steps=max_episode_steps,
+            **parameters,
+        )
+        FunctionalJaxVectorEnv.__init__(
+            self,
+            compiled(self.functional, parameters),
+            num_envs,
+            max_episode_steps=max_episode_steps,
+            metadata=self.metadata,
+            render_mode=render_mode,
+        )

@@ -12,11 +12,10 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
-from palaestra.utils import EzPickle
 from palaestra.vector import AutoresetMode
 from palaestra_jax._jax import import_jax
 from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import FunctionalJaxEnv, FunctionalJaxVectorEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv
 
 __all__ = ["PendulumFunctional", "PendulumJaxEnv", "PendulumJaxVectorEnv", "PendulumParams"]
 
@@ -101,9 +100,10 @@ class PendulumFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, PendulumParams]):
         return PendulumParams(**kwargs)
 
 
-class PendulumJaxEnv(FunctionalJaxEnv, EzPickle):
-    """``phys2d/Pendulum-v0``: :class:`PendulumFunctional` jit-compiled, one episode at a time."""
+class PendulumJaxEnv(CompiledJaxEnv):
+    """``phys2d/Pendulum-v0``: :class:`PendulumFunctional` jit-compiled; keywords set :class:`PendulumParams`."""
 
+    functional = PendulumFunctional
     metadata = {
         "render_modes": ["rgb_array"],
         "render_fps": 30,
@@ -111,39 +111,17 @@ class PendulumJaxEnv(FunctionalJaxEnv, EzPickle):
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        env = PendulumFunctional()
-        env.default_params = PendulumParams(**kwargs)  # constants to change, by name
-        env.transform(jax.jit)
-        FunctionalJaxEnv.__init__(self, env, metadata=self.metadata, render_mode=render_mode)
 
+class PendulumJaxVectorEnv(CompiledJaxVectorEnv):
+    """``phys2d/Pendulum-v0`` for ``num_envs`` sub-envs, jit-compiled and ``vmap``-ped.
 
-class PendulumJaxVectorEnv(FunctionalJaxVectorEnv, EzPickle):
-    """``phys2d/Pendulum-v0`` for ``num_envs`` sub-envs, jit-compiled and ``vmap``-ped."""
+    (Gymnasium leaves ``autoreset_mode`` out of this metadata; vector wrappers read it.)
+    """
 
-    # Gymnasium's leaves out autoreset_mode here; vector wrappers read it.
+    functional = PendulumFunctional
     metadata = {
         "render_modes": ["rgb_array"],
         "render_fps": 50,
         "jax": True,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
-
-    def __init__(
-        self, num_envs: int, render_mode: str | None = None, max_episode_steps: int = 200, **kwargs: Any
-    ) -> None:
-        EzPickle.__init__(
-            self, num_envs=num_envs, render_mode=render_mode, max_episode_steps=max_episode_steps, **kwargs
-        )
-        env = PendulumFunctional()
-        env.default_params = PendulumParams(**kwargs)
-        env.transform(jax.jit)
-        FunctionalJaxVectorEnv.__init__(
-            self,
-            env,
-            num_envs,
-            max_episode_steps=max_episode_steps,
-            metadata=self.metadata,
-            render_mode=render_mode,
-        )

@@ -99,14 +99,52 @@ def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
         )
 
 
+def _build_on_v5(
+    env: Any, v5_class: Any, arguments: dict[str, Any], drop: tuple[str, ...] = (), **v5_settings: Any
+) -> None:
+    """Build ``env`` as its v5 env from a v4 constructor's ``locals()``.
+
+    The rendering options are checked, the task arguments (less those in ``drop``, which
+    v5 does not take) go to the v5 constructor with ``v5_settings`` (what v4 fixes), and
+    the v4 arguments are what pickling rebuilds the env from.
+    """
+    kwargs = arguments.get("kwargs", {})
+    task = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
+    _only_rendering(type(env).__name__, kwargs)
+    v5_class.__init__(env, **{k: v for k, v in task.items() if k not in drop}, **v5_settings, **kwargs)
+    EzPickle.__init__(env, **task, **kwargs)
+
+
 def _v4_survival(env: Any, healthy: bool) -> float:
     """v4's healthy reward: paid while healthy, and always while ending on unhealthy is on."""
     survive: float = float(healthy or env._terminate_when_unhealthy) * env._healthy_reward
     return survive
 
 
-class HalfCheetahEnv(half_cheetah.HalfCheetahEnv):
+class _V4Info:
+    """v5's step with its info under v4's keys; resets give an empty info."""
+
+    #: ``(v4 key, v5 key its value comes from)``, in v4's order.
+    info_keys: tuple[tuple[str, str], ...] = ()
+
+    def end_step(self, begun: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """v5's step result, its info under v4's keys."""
+        observation, reward, terminated, truncated, info = super().end_step(begun)  # type: ignore[misc]
+        return observation, reward, terminated, truncated, {new: info[old] for new, old in self.info_keys}
+
+    def _get_reset_info(self) -> dict[str, Any]:
+        return {}
+
+
+class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
     """HalfCheetah-v4: v5's run, with v4's info keys."""
+
+    info_keys = (
+        ("x_position", "x_position"),
+        ("x_velocity", "x_velocity"),
+        ("reward_run", "reward_forward"),
+        ("reward_ctrl", "reward_ctrl"),
+    )
 
     def __init__(
         self,
@@ -116,38 +154,7 @@ class HalfCheetahEnv(half_cheetah.HalfCheetahEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("HalfCheetahEnv", kwargs)
-        super().__init__(
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-            **kwargs,
-        )
-        EzPickle.__init__(
-            self,
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-            **kwargs,
-        )
-
-    def end_step(
-        self, begun: tuple[float, float]
-    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """v5's step result, its info under v4's keys."""
-        observation, reward, terminated, truncated, info = super().end_step(begun)
-        info = {
-            "x_position": info["x_position"],
-            "x_velocity": info["x_velocity"],
-            "reward_run": info["reward_forward"],
-            "reward_ctrl": info["reward_ctrl"],
-        }
-        return observation, reward, terminated, truncated, info
-
-    def _get_reset_info(self) -> dict[str, Any]:
-        return {}
+        _build_on_v5(self, half_cheetah.HalfCheetahEnv, locals())
 
 
 class _UprightV4:
@@ -192,10 +199,7 @@ class HopperEnv(_UprightV4, hopper.HopperEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("HopperEnv", kwargs)
-        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
-        super().__init__(**arguments, **kwargs)
-        EzPickle.__init__(self, **arguments, **kwargs)
+        _build_on_v5(self, hopper.HopperEnv, locals())
 
 
 class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
@@ -213,15 +217,27 @@ class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("Walker2dEnv", kwargs)
-        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
-        model = _model_variant("walker2d_v5.xml", *WALKER2D_V4_MODEL_EDITS)
-        super().__init__(xml_file=model, **arguments, **kwargs)
-        EzPickle.__init__(self, **arguments, **kwargs)
+        _build_on_v5(
+            self,
+            walker2d.Walker2dEnv,
+            locals(),
+            xml_file=_model_variant("walker2d_v5.xml", *WALKER2D_V4_MODEL_EDITS),
+        )
 
 
-class SwimmerEnv(swimmer.SwimmerEnv):
+class SwimmerEnv(_V4Info, swimmer.SwimmerEnv):
     """Swimmer-v4: v5's swim with v4's info keys."""
+
+    info_keys = (
+        ("reward_fwd", "reward_forward"),
+        ("reward_ctrl", "reward_ctrl"),
+        ("x_position", "x_position"),
+        ("y_position", "y_position"),
+        ("distance_from_origin", "distance_from_origin"),
+        ("x_velocity", "x_velocity"),
+        ("y_velocity", "y_velocity"),
+        ("forward_reward", "reward_forward"),
+    )
 
     def __init__(
         self,
@@ -231,30 +247,7 @@ class SwimmerEnv(swimmer.SwimmerEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("SwimmerEnv", kwargs)
-        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
-        super().__init__(**arguments, **kwargs)
-        EzPickle.__init__(self, **arguments, **kwargs)
-
-    def end_step(
-        self, begun: tuple[list[float], float]
-    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """v5's step, its info under v4's keys."""
-        observation, reward, terminated, truncated, info = super().end_step(begun)
-        info = {
-            "reward_fwd": info["reward_forward"],
-            "reward_ctrl": info["reward_ctrl"],
-            "x_position": info["x_position"],
-            "y_position": info["y_position"],
-            "distance_from_origin": info["distance_from_origin"],
-            "x_velocity": info["x_velocity"],
-            "y_velocity": info["y_velocity"],
-            "forward_reward": info["reward_forward"],
-        }
-        return observation, reward, terminated, truncated, info
-
-    def _get_reset_info(self) -> dict[str, Any]:
-        return {}
+        _build_on_v5(self, swimmer.SwimmerEnv, locals())
 
 
 class AntEnv(ant.AntEnv):
@@ -274,11 +267,14 @@ class AntEnv(ant.AntEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("AntEnv", kwargs)
-        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
-        v5 = {k: v for k, v in arguments.items() if k != "use_contact_forces"}
-        super().__init__(**v5, main_body="torso", include_cfrc_ext_in_observation=False, **kwargs)
-        EzPickle.__init__(self, **arguments, **kwargs)
+        _build_on_v5(
+            self,
+            ant.AntEnv,
+            locals(),
+            ("use_contact_forces",),
+            main_body="torso",
+            include_cfrc_ext_in_observation=False,
+        )
         self._use_contact_forces = use_contact_forces
         self.uses_body_forces = use_contact_forces  # cfrc_ext is read only then
         if use_contact_forces:
@@ -374,10 +370,7 @@ class HumanoidEnv(_HumanoidObservationV4, humanoid.HumanoidEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _only_rendering("HumanoidEnv", kwargs)
-        arguments = {k: v for k, v in locals().items() if k not in ("self", "kwargs", "__class__")}
-        super().__init__(**arguments, contact_cost_weight=0.0, **kwargs)
-        EzPickle.__init__(self, **arguments, **kwargs)
+        _build_on_v5(self, humanoid.HumanoidEnv, locals(), contact_cost_weight=0.0)
         self._observe_every_body(2 if exclude_current_positions_from_observation else 0)
 
     def end_step(
@@ -412,36 +405,25 @@ class HumanoidEnv(_HumanoidObservationV4, humanoid.HumanoidEnv):
         return {}
 
 
-class HumanoidStandupEnv(_HumanoidObservationV4, humanoid.HumanoidStandupEnv):
+class HumanoidStandupEnv(_V4Info, _HumanoidObservationV4, humanoid.HumanoidStandupEnv):
     """HumanoidStandup-v4: v5's task with its fixed weights, v4's observation and info."""
 
+    info_keys = (
+        ("reward_linup", "reward_linup"),
+        ("reward_quadctrl", "reward_quadctrl"),
+        ("reward_impact", "reward_impact"),
+    )
+
     def __init__(self, **kwargs: Any) -> None:
-        _only_rendering("HumanoidStandupEnv", kwargs)
-        super().__init__(**kwargs)
-        EzPickle.__init__(self, **kwargs)
+        _build_on_v5(self, humanoid.HumanoidStandupEnv, locals())
         self._observe_every_body(2)
-
-    def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """v5's reward (the same at v4's weights), v4's info keys."""
-        observation, reward, terminated, truncated, info = super().end_step(begun)
-        info = {
-            "reward_linup": info["reward_linup"],
-            "reward_quadctrl": info["reward_quadctrl"],
-            "reward_impact": info["reward_impact"],
-        }
-        return observation, reward, terminated, truncated, info
-
-    def _get_reset_info(self) -> dict[str, Any]:
-        return {}
 
 
 class InvertedPendulumEnv(inverted_pendulum.InvertedPendulumEnv):
     """InvertedPendulum-v4: 1.0 on every step, an empty info."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _only_rendering("InvertedPendulumEnv", kwargs)
-        super().__init__(**kwargs)
-        EzPickle.__init__(self, **kwargs)
+        _build_on_v5(self, inverted_pendulum.InvertedPendulumEnv, locals())
 
     def end_step(self, begun: None) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:  # type: ignore[override]
         """v5's termination; the reward is 1.0 even on the last step."""
@@ -453,9 +435,7 @@ class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumE
     """InvertedDoublePendulum-v4: the alive bonus every step, all three constraint forces observed."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _only_rendering("InvertedDoublePendulumEnv", kwargs)
-        super().__init__(**kwargs)
-        EzPickle.__init__(self, **kwargs)
+        _build_on_v5(self, inverted_double_pendulum.InvertedDoublePendulumEnv, locals())
         self._box(11)
 
     def _get_obs(self) -> np.ndarray:
@@ -497,9 +477,7 @@ class ReacherEnv(reacher.ReacherEnv):
     """Reacher-v4: scored before the physics step; the fingertip-to-target vector in 3-D."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _only_rendering("ReacherEnv", kwargs)
-        super().__init__(**kwargs)
-        EzPickle.__init__(self, **kwargs)
+        _build_on_v5(self, reacher.ReacherEnv, locals())
         self._box(11)
 
     def _get_obs(self) -> np.ndarray:
@@ -528,9 +506,9 @@ class PusherEnv(pusher.PusherEnv):
     """Pusher-v4: v4's model (a near-massless object), scored before the physics step."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _only_rendering("PusherEnv", kwargs)
-        super().__init__(xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS), **kwargs)
-        EzPickle.__init__(self, **kwargs)
+        _build_on_v5(
+            self, pusher.PusherEnv, locals(), xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS)
+        )
 
     def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:  # type: ignore[override]
         """Score the state before the physics, then set the torques."""
