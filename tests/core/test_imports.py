@@ -125,3 +125,15 @@ def test_importing_every_wrapper_leaves_optional_frameworks_unimported():
     modules = set(json.loads(out))
     for optional in ("torch", "jax", "cv2", "imageio", "pygame", "matplotlib", "gymnasium"):
         assert optional not in modules, optional
+
+
+@pytest.mark.needs_plugins
+def test_make_loads_no_vector_or_process_machinery():
+    """``make`` is what every worker and script pays for: no multiprocessing, no vector package."""
+    code = (
+        "import sys, palaestra\n"
+        "palaestra.make('CartPole-v1').reset(seed=0)\n"
+        "print(sorted(m for m in ('multiprocessing', 'palaestra.vector', 'pathlib') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -7,7 +7,6 @@ plugins once installed.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 __all__ = ["REFERENCE_SUITES", "install_command", "install_hint", "published_names", "suite_of"]
 
@@ -120,6 +119,8 @@ def install_command(namespace: str) -> str:
 
 def _checkout_folder(distribution: str) -> str | None:
     """``plugins/<dir>`` holding ``distribution`` when palaestra is imported from a checkout."""
+    from pathlib import Path  # an error path: not worth pathlib's import for every start-up
+
     root = Path(__file__).resolve().parents[4]  # <root>/core/src/palaestra/_plugins/_suites.py
     if not (root / "core" / "src" / "palaestra").is_dir():
         return None

@@ -14,7 +14,6 @@ from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._ids import get_env_id, parse_env_id
 from palaestra._registry._make import make_env
-from palaestra._registry._make_vec import make_vec_env
 from palaestra._registry._registry import Registry
 from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import UnregisteredEnv
@@ -166,6 +165,9 @@ def make_vec(
         Error: ``vector_entry_point`` mode combined with wrappers or vector_kwargs, or no
             entry point for the chosen mode.
     """
+    # Loaded here: the vector machinery (multiprocessing, shared memory) is not make()'s cost.
+    from palaestra._registry._make_vec import make_vec_env
+
     return make_vec_env(id, get_host(), num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
 
 
