@@ -321,37 +321,44 @@ def _physics(envs: list[MujocoEnv], jobs: Iterator[int]) -> Callable[[], None]:
 def _batched_infos(
     infos: list[dict[str, Any]], reported: np.ndarray, chosen: list[int], num_envs: int
 ) -> dict[str, Any]:
-    """``add_info`` of each info in turn, a column at a time when they share their keys.
+    """``add_info`` of each info in turn, computed a column at a time.
 
-    Column by column gives the same arrays: each column's dtype comes from its first value,
-    as ``add_info`` decides it, and the others are cast into it as ``add_info`` casts them.
+    Column by column gives the same dict: keys in the order they first appear sub-env by
+    sub-env (each followed by its ``_key`` mask), each column's dtype from its first value
+    as ``add_info`` decides it, the other values cast into it as ``add_info`` casts them.
+    Nested dicts and other objects take ``add_info`` itself.
     """
     keys = infos[0].keys()
-    uniform = all(info.keys() == keys for info in infos)
+    if all(info.keys() == keys for info in infos):
+        order, shared = list(keys), True
+    else:  # some sub-envs report other keys (a reset's info among steps' infos)
+        order, shared = list(dict.fromkeys(key for info in infos for key in info)), False
     everyone = len(chosen) == num_envs
     batched: dict[str, Any] = {}
-    if uniform:
-        for key in keys:
-            values = [info[key] for info in infos]
-            first = values[0]
-            if type(first) in _PLAIN_SCALARS or isinstance(first, np.number):
-                if everyone:
-                    column = np.array(values, dtype=type(first))
-                else:
-                    column = np.zeros(num_envs, dtype=type(first))
-                    column[chosen] = values
-            elif isinstance(first, np.ndarray):
-                column = np.zeros((num_envs, *first.shape), dtype=first.dtype)
-                column[chosen] = values
-            else:  # nested dicts, objects: the general path
-                uniform = False
-                break
-            batched[key], batched[f"_{key}"] = column, reported.copy()
-    if uniform:
-        return batched
-    batched = {}
-    for i, info in zip(chosen, infos, strict=True):
-        add_info(batched, info, i, num_envs)
+    for key in order:
+        if shared:
+            holders, values, mask = chosen, [info[key] for info in infos], reported.copy()
+        else:
+            pairs = [(i, info[key]) for i, info in zip(chosen, infos, strict=True) if key in info]
+            holders, values = [i for i, _ in pairs], [v for _, v in pairs]
+            mask = np.zeros(num_envs, dtype=np.bool_)
+            mask[holders] = True
+        first = values[0]
+        if type(first) in _PLAIN_SCALARS or isinstance(first, np.number):
+            if shared and everyone:
+                column = np.array(values, dtype=type(first))
+            else:
+                column = np.zeros(num_envs, dtype=type(first))
+                column[holders] = values
+        elif isinstance(first, np.ndarray):
+            column = np.zeros((num_envs, *first.shape), dtype=first.dtype)
+            column[holders] = values
+        else:  # nested dicts, objects: the general path
+            general: dict[str, Any] = {}
+            for i, info in zip(chosen, infos, strict=True):
+                add_info(general, info, i, num_envs)
+            return general
+        batched[key], batched[f"_{key}"] = column, mask
     return batched
 
 
