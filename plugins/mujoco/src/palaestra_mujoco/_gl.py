@@ -32,8 +32,8 @@ GL_INSTALL_HINT = (
     "before MuJoCo is imported"
 )
 
-# backend name -> the shared library it loads
-_HEADLESS = (("egl", "EGL"), ("osmesa", "OSMesa"))
+# backend name -> the shared library it loads, and that library's usual file names
+_HEADLESS = (("egl", "EGL", ("libEGL.so.1",)), ("osmesa", "OSMesa", ("libOSMesa.so.8", "libOSMesa.so.6")))
 
 
 def has_display() -> bool:
@@ -45,10 +45,23 @@ def has_display() -> bool:
 
 def headless_backend() -> str | None:
     """The backend to use without a display: the first of EGL and OSMesa whose library exists."""
-    for backend, library in _HEADLESS:
-        if ctypes.util.find_library(library):
+    for backend, library, files in _HEADLESS:
+        if any(_loads(name) for name in files) or ctypes.util.find_library(library):
             return backend
     return None
+
+
+def _loads(file_name: str) -> bool:
+    """Whether the dynamic loader finds ``file_name`` (MuJoCo loads it next anyway).
+
+    Cheaper than ``ctypes.util.find_library``, which runs ``ldconfig -p`` in a subprocess;
+    that stays the fallback for unusual file names.
+    """
+    try:
+        ctypes.CDLL(file_name)
+    except OSError:
+        return False
+    return True
 
 
 def _choose_backend() -> None:
