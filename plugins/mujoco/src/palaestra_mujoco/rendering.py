@@ -155,6 +155,14 @@ class OffScreenViewer(_Viewer):
         if self._context is not None:
             self._context.make_current()
 
+    def _print_overlays(self) -> None:
+        """Each corner's two columns of text, in the large font, over the frame."""
+        mujoco = import_mujoco()
+        font = mujoco.mjtFontScale.mjFONTSCALE_150
+        for corner, columns in self._overlays.items():
+            left, right = (column.encode() for column in columns)
+            mujoco.mjr_overlay(font, corner, self.viewport, left, right, self.con)
+
     def render(
         self, render_mode: str | None, camera_id: int | None = None, segmentation: bool = False
     ) -> Any:
@@ -186,15 +194,7 @@ class OffScreenViewer(_Viewer):
             scene.flags[flag] = segmentation
         self._draw_markers(scene)
         mujoco.mjr_render(self.viewport, scene, self.con)
-        for gridpos, (text1, text2) in self._overlays.items():
-            mujoco.mjr_overlay(
-                mujoco.mjtFontScale.mjFONTSCALE_150,
-                gridpos,
-                self.viewport,
-                text1.encode(),
-                text2.encode(),
-                self.con,
-            )
+        self._print_overlays()
         for flag in flags:
             scene.flags[flag] = False
         height, width = self.viewport.height, self.viewport.width
