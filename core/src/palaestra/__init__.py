@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from palaestra._lazy import load_export
+
 if TYPE_CHECKING:
     from palaestra import envs, error, experimental, hookspecs, logger, spaces, utils, vector, wrappers
     from palaestra._core import ActionWrapper, Env, ObservationWrapper, RewardWrapper, Wrapper
@@ -91,9 +93,7 @@ _SUBMODULES = frozenset(
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
-        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
+        return load_export(globals(), _LAZY_NAMES, name)
     if name in _SUBMODULES:
         return importlib.import_module(f"palaestra.{name}")
     if name == "registry":

@@ -38,8 +38,9 @@ Compatibility:
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from palaestra._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra._markers import hookimpl as hookimpl
@@ -134,9 +135,7 @@ _LAZY_NAMES = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
-        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
+        return load_export(globals(), _LAZY_NAMES, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -7,6 +7,8 @@ Each space type's module is imported on first use, so an env made of a ``Box`` a
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from palaestra._lazy import load_export
+
 if TYPE_CHECKING:
     from palaestra.spaces._box import Box as Box
     from palaestra.spaces._dict import Dict as Dict
@@ -67,9 +69,7 @@ _LAZY_NAMES = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
-        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
+        return load_export(globals(), _LAZY_NAMES, name)
     if name == "utils":
         return importlib.import_module("palaestra.spaces.utils")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

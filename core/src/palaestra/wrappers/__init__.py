@@ -9,6 +9,8 @@ writers) import them only when constructed; renamed Gymnasium 0.x wrappers raise
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from palaestra._lazy import load_export
+
 if TYPE_CHECKING:
     from palaestra.wrappers import utils as utils
     from palaestra.wrappers import vector as vector
@@ -159,9 +161,7 @@ _RENAMED = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
-        value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
+        return load_export(globals(), _LAZY_NAMES, name)
     if name in ("utils", "vector"):  # vector pulls in palaestra.vector
         return importlib.import_module(f"palaestra.wrappers.{name}")
     if name in _RENAMED:
