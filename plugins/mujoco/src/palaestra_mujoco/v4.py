@@ -465,15 +465,34 @@ class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumE
         return {}
 
 
-def _scored_before(env: Any, action: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A checked, finite action and ``-sum(action**2)`` in its dtype (v4 prices it so)."""
-    action = env._checked_action(action)
-    ctrl = -np.square(action).sum()
-    env._require_finite(action, float(ctrl))
-    return action, ctrl
+class _ScoredBeforeStep:
+    """Reacher and Pusher v4: the reward is the state's before the physics step."""
+
+    _ctrl: np.ndarray
+    render_mode: str | None
+
+    def _score_before(self, ctrl: Any) -> tuple[Any, Any]:
+        """``(reward_dist, reward)`` of the current state, ``ctrl`` being the control reward."""
+        raise NotImplementedError
+
+    def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:
+        """Score the state and the action (``-sum(action**2)`` in its dtype), then set the torques."""
+        action = self._checked_action(action)  # type: ignore[attr-defined]
+        ctrl = -np.square(action).sum()
+        self._require_finite(action, float(ctrl))  # type: ignore[attr-defined]
+        dist, reward = self._score_before(ctrl)
+        self._ctrl[:] = action
+        return dist, ctrl, reward
+
+    def end_step(self, begun: tuple[Any, Any, Any]) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """The score from before the step; the observation after it."""
+        dist, ctrl, reward = begun
+        if self.render_mode == "human":
+            self.render()  # type: ignore[attr-defined]
+        return self._get_obs(), reward, False, False, {"reward_dist": dist, "reward_ctrl": ctrl}  # type: ignore[attr-defined]
 
 
-class ReacherEnv(reacher.ReacherEnv):
+class ReacherEnv(_ScoredBeforeStep, reacher.ReacherEnv):  # type: ignore[misc]  # v4 carries more from begin to end
     """Reacher-v4: scored before the physics step; the fingertip-to-target vector in 3-D."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -486,23 +505,13 @@ class ReacherEnv(reacher.ReacherEnv):
             (np.cos(angles), np.sin(angles), self._qpos[2:], self._qvel[:2], self._fingertip - self._target)
         )
 
-    def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:  # type: ignore[override]
-        """Score the state before the physics, then set the torques."""
-        action, ctrl = _scored_before(self, action)
+    def _score_before(self, ctrl: Any) -> tuple[Any, Any]:
         # numpy scalars, as in v4: a Python float plus a float32 would round to float32.
         dist = np.float64(-norm(self._fingertip - self._target))
-        self._ctrl[:] = action
-        return dist, ctrl, dist + ctrl
-
-    def end_step(self, begun: tuple[Any, Any, Any]) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:  # type: ignore[override]
-        """The score from before the step; the observation after it."""
-        dist, ctrl, reward = begun
-        if self.render_mode == "human":
-            self.render()
-        return self._get_obs(), reward, False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+        return dist, dist + ctrl
 
 
-class PusherEnv(pusher.PusherEnv):
+class PusherEnv(_ScoredBeforeStep, pusher.PusherEnv):  # type: ignore[misc]  # v4 carries more from begin to end
     """Pusher-v4: v4's model (a near-massless object), scored before the physics step."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -510,20 +519,10 @@ class PusherEnv(pusher.PusherEnv):
             self, pusher.PusherEnv, locals(), xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS)
         )
 
-    def begin_step(self, action: np.ndarray) -> tuple[Any, Any, Any]:  # type: ignore[override]
-        """Score the state before the physics, then set the torques."""
-        action, ctrl = _scored_before(self, action)
+    def _score_before(self, ctrl: Any) -> tuple[Any, Any]:
         near = np.float64(-norm(self._object - self._tip))
         dist = np.float64(-norm(self._object - self._goal))
-        self._ctrl[:] = action
-        return dist, ctrl, dist + 0.1 * ctrl + 0.5 * near
-
-    def end_step(self, begun: tuple[Any, Any, Any]) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:  # type: ignore[override]
-        """The score from before the step; the observation after it."""
-        dist, ctrl, reward = begun
-        if self.render_mode == "human":
-            self.render()
-        return self._get_obs(), reward, False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+        return dist, dist + 0.1 * ctrl + 0.5 * near
 
 
 # The ids Gymnasium retired with the mujoco-py bindings, and what replaces them.
