@@ -7,11 +7,11 @@ same game from another suite, given the functional state and asked for its frame
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.error import DependencyNotInstalled
 
-__all__ = ["ClassicFrames"]
+__all__ = ["ClassicFrames", "DrawnByEnv"]
 
 RENDER_HINT = 'pip install "palaestra-jax[render]" (the classic-control and toy-text suites with pygame)'
 
@@ -38,3 +38,21 @@ class ClassicFrames:
     def close(self) -> None:
         """Close the drawing env."""
         self.env.close()
+
+
+class DrawnByEnv:
+    """``render_init``/``render_close`` of a functional env whose frames ``drawn_by`` draws.
+
+    ``drawn_by`` is ``(module, env class)`` of the other suite's env; the functional env
+    implements only ``render_image``, giving that env its state.
+    """
+
+    drawn_by: ClassVar[tuple[str, str]]
+
+    def render_init(self, params: Any = None, **kwargs: Any) -> ClassicFrames:
+        """An env of the other suite that draws the frames."""
+        return ClassicFrames(*self.drawn_by)
+
+    def render_close(self, render_state: ClassicFrames, params: Any = None) -> None:
+        """Close the drawing env."""
+        render_state.close()

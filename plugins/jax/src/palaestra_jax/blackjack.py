@@ -14,8 +14,8 @@ import numpy as np
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
 from palaestra_jax._jax import import_jax
-from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import CompiledJaxEnv
+from palaestra_jax._render import ClassicFrames, DrawnByEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv, KeywordParams
 
 __all__ = ["BlackJackJaxEnv", "BlackJackParams", "BlackjackFunctional", "EnvState"]
 
@@ -110,8 +110,13 @@ def _stick(game: tuple[EnvState, Any]) -> tuple[EnvState, Any]:
     return state._replace(dealer_hand=hand, dealer_cards=count, done=1), key
 
 
-class BlackjackFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, BlackJackParams]):
+class BlackjackFunctional(
+    DrawnByEnv, KeywordParams, FuncEnv[EnvState, Any, Any, Any, Any, Any, BlackJackParams]
+):
     """Blackjack as pure functions of an :class:`EnvState`; actions 0 stick, 1 hit."""
+
+    drawn_by = ("palaestra_toy_text.blackjack", "BlackjackEnv")
+    params_type = BlackJackParams
 
     default_params: BlackJackParams
     action_space = spaces.Discrete(2)
@@ -168,10 +173,6 @@ class BlackjackFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, BlackJackPa
             reward = reward * jnp.logical_not(natural_win) + 1 * natural_win
         return reward
 
-    def render_init(self, params: BlackJackParams | None = None, **kwargs: Any) -> ClassicFrames:
-        """A toy-text Blackjack that draws the frames."""
-        return ClassicFrames("palaestra_toy_text.blackjack", "BlackjackEnv")
-
     def render_image(
         self, state: EnvState, render_state: ClassicFrames, params: BlackJackParams | None = None
     ) -> tuple[ClassicFrames, np.ndarray]:
@@ -181,14 +182,6 @@ class BlackjackFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, BlackJackPa
         showing = dealer[0]
         face = "A" if showing == 1 else ("K" if showing == 10 else str(showing))
         return render_state, render_state.frame(player=player, dealer=dealer, dealer_top_card_value_str=face)
-
-    def render_close(self, render_state: ClassicFrames, params: BlackJackParams | None = None) -> None:
-        """Close the drawing env."""
-        render_state.close()
-
-    def get_default_params(self, **kwargs: Any) -> BlackJackParams:
-        """Sutton & Barto's rules unless ``kwargs`` say otherwise."""
-        return BlackJackParams(**kwargs)
 
 
 class BlackJackJaxEnv(CompiledJaxEnv):

@@ -17,8 +17,8 @@ from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
 from palaestra.vector import AutoresetMode
 from palaestra_jax._jax import import_jax
-from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv
+from palaestra_jax._render import ClassicFrames, DrawnByEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv, KeywordParams
 
 __all__ = ["CartPoleFunctional", "CartPoleJaxEnv", "CartPoleJaxVectorEnv", "CartPoleParams"]
 
@@ -55,8 +55,11 @@ def _failed(state: Any, p: CartPoleParams) -> Any:
     )
 
 
-class CartPoleFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, CartPoleParams]):
+class CartPoleFunctional(DrawnByEnv, KeywordParams, FuncEnv[Any, Any, Any, Any, Any, Any, CartPoleParams]):
     """A pole on a cart, as pure functions of a float32 state ``(x, x_dot, theta, theta_dot)``."""
+
+    drawn_by = ("palaestra_classic_control.cartpole", "CartPoleEnv")
+    params_type = CartPoleParams
 
     default_params: CartPoleParams
     observation_space = spaces.Box(-np.inf, np.inf, shape=(4,), dtype=np.float32)
@@ -104,23 +107,11 @@ class CartPoleFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, CartPoleParams]):
             p.sutton_barto_reward, lambda: jax.lax.cond(failed, lambda: -1.0, lambda: 0.0), lambda: 1.0
         )
 
-    def render_init(self, params: CartPoleParams | None = None, **kwargs: Any) -> ClassicFrames:
-        """A classic-control CartPole that draws the frames."""
-        return ClassicFrames("palaestra_classic_control.cartpole", "CartPoleEnv")
-
     def render_image(
         self, state: Any, render_state: ClassicFrames, params: CartPoleParams | None = None
     ) -> tuple[ClassicFrames, np.ndarray]:
         """The frame of ``state``, drawn as classic-control CartPole draws its state."""
         return render_state, render_state.frame(state=np.asarray(state, dtype=np.float64))
-
-    def render_close(self, render_state: ClassicFrames, params: CartPoleParams | None = None) -> None:
-        """Close the drawing env."""
-        render_state.close()
-
-    def get_default_params(self, **kwargs: Any) -> CartPoleParams:
-        """Gymnasium's constants, with ``kwargs`` replacing some."""
-        return CartPoleParams(**kwargs)
 
 
 class CartPoleJaxEnv(CompiledJaxEnv):

@@ -15,7 +15,7 @@ import numpy as np
 from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
 from palaestra_jax._jax import import_jax
-from palaestra_jax._render import ClassicFrames
+from palaestra_jax._render import ClassicFrames, DrawnByEnv
 from palaestra_jax.functional_jax_env import CompiledJaxEnv
 
 __all__ = ["CliffWalkingFunctional", "CliffWalkingJaxEnv", "EnvState"]
@@ -39,8 +39,10 @@ def fell_off(position: Any) -> Any:
     return (position[0] == 3) * (position[1] >= 1) * (position[1] <= 10)
 
 
-class CliffWalkingFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, None]):
+class CliffWalkingFunctional(DrawnByEnv, FuncEnv[EnvState, Any, Any, Any, Any, Any, None]):
     """CliffWalking as pure functions of an :class:`EnvState`."""
+
+    drawn_by = ("palaestra_toy_text.cliffwalking", "CliffWalkingEnv")
 
     action_space = spaces.Box(low=0, high=3, shape=(1,), dtype=np.int32)
     observation_space = spaces.Box(low=0, high=ROWS * COLS - 1, shape=(1,), dtype=np.int32)
@@ -79,10 +81,6 @@ class CliffWalkingFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, None]):
         """-1 per step, -100 for the step that fell."""
         return jax.lax.convert_element_type(-1 + (-99 * next_state.fallen[0]), jnp.float32)
 
-    def render_init(self, params: None = None, **kwargs: Any) -> ClassicFrames:
-        """A toy-text CliffWalking that draws the frames."""
-        return ClassicFrames("palaestra_toy_text.cliffwalking", "CliffWalkingEnv")
-
     def render_image(
         self, state: EnvState, render_state: ClassicFrames, params: None = None
     ) -> tuple[ClassicFrames, np.ndarray]:
@@ -90,10 +88,6 @@ class CliffWalkingFunctional(FuncEnv[EnvState, Any, Any, Any, Any, Any, None]):
         row, col = (int(v) for v in np.asarray(state.player_position))
         last = int(state.last_action)
         return render_state, render_state.frame(s=row * COLS + col, lastaction=None if last < 0 else last)
-
-    def render_close(self, render_state: ClassicFrames, params: None = None) -> None:
-        """Close the drawing env."""
-        render_state.close()
 
 
 class CliffWalkingJaxEnv(CompiledJaxEnv):

@@ -12,6 +12,7 @@ episodes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -25,7 +26,14 @@ from palaestra.vector import AutoresetMode, VectorEnv
 from palaestra.vector.utils import batch_space
 from palaestra_jax._jax import import_jax
 
-__all__ = ["CompiledJaxEnv", "CompiledJaxVectorEnv", "FunctionalJaxEnv", "FunctionalJaxVectorEnv", "compiled"]
+__all__ = [
+    "CompiledJaxEnv",
+    "CompiledJaxVectorEnv",
+    "FunctionalJaxEnv",
+    "FunctionalJaxVectorEnv",
+    "KeywordParams",
+    "compiled",
+]
 
 jax = import_jax()
 jnp, jrng = jax.numpy, jax.random
@@ -245,6 +253,16 @@ class FunctionalJaxVectorEnv(VectorEnv[Any, Any, Any]):
         if self.render_state is not None:
             self.func_env.render_close(self.render_state)
             self.render_state = None
+
+
+class KeywordParams:
+    """``get_default_params(**kwargs)`` of a functional env whose parameters are a ``params_type``."""
+
+    params_type: ClassVar[Callable[..., Any]]
+
+    def get_default_params(self, **kwargs: Any) -> Any:
+        """The default parameters, with ``kwargs`` replacing some by name (others: TypeError)."""
+        return self.params_type(**kwargs)
 
 
 def compiled(functional: type[FuncEnv[Any, Any, Any, Any, Any, Any, Any]], parameters: dict[str, Any]) -> Any:

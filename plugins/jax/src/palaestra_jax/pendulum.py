@@ -14,8 +14,8 @@ from palaestra import spaces
 from palaestra.experimental.functional import FuncEnv
 from palaestra.vector import AutoresetMode
 from palaestra_jax._jax import import_jax
-from palaestra_jax._render import ClassicFrames
-from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv
+from palaestra_jax._render import ClassicFrames, DrawnByEnv
+from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv, KeywordParams
 
 __all__ = ["PendulumFunctional", "PendulumJaxEnv", "PendulumJaxVectorEnv", "PendulumParams"]
 
@@ -38,8 +38,11 @@ class PendulumParams(NamedTuple):
     screen_dim: int = 500
 
 
-class PendulumFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, PendulumParams]):
+class PendulumFunctional(DrawnByEnv, KeywordParams, FuncEnv[Any, Any, Any, Any, Any, Any, PendulumParams]):
     """A torque-driven pendulum as pure functions of a float32 state ``(theta, theta_dot)``."""
+
+    drawn_by = ("palaestra_classic_control.pendulum", "PendulumEnv")
+    params_type = PendulumParams
 
     default_params: PendulumParams
     max_torque = MAX_TORQUE
@@ -81,23 +84,11 @@ class PendulumFunctional(FuncEnv[Any, Any, Any, Any, Any, Any, PendulumParams]):
         """Never: episodes end by the time limit."""
         return False
 
-    def render_init(self, params: PendulumParams | None = None, **kwargs: Any) -> ClassicFrames:
-        """A classic-control Pendulum that draws the frames."""
-        return ClassicFrames("palaestra_classic_control.pendulum", "PendulumEnv")
-
     def render_image(
         self, state: Any, render_state: ClassicFrames, params: PendulumParams | None = None
     ) -> tuple[ClassicFrames, np.ndarray]:
         """The frame of ``state``, drawn as classic-control Pendulum draws its state."""
         return render_state, render_state.frame(state=np.asarray(state, dtype=np.float64), last_u=None)
-
-    def render_close(self, render_state: ClassicFrames, params: PendulumParams | None = None) -> None:
-        """Close the drawing env."""
-        render_state.close()
-
-    def get_default_params(self, **kwargs: Any) -> PendulumParams:
-        """Gymnasium's constants, with ``kwargs`` replacing some."""
-        return PendulumParams(**kwargs)
 
 
 class PendulumJaxEnv(CompiledJaxEnv):
