@@ -47,7 +47,6 @@ class CarRacingView:
 
         self.gfxdraw = gfxdraw
         self.g = geometry
-        self.canvas = pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H))
         pygame.font.init()
         self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
         grass = geometry.PLAYFIELD / 20.0
@@ -89,7 +88,6 @@ class CarRacingView:
         place = score.get_rect()
         place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
         canvas.blit(score, place)
-        self.canvas = canvas
         if size is None:
             return canvas
         scaled = pygame.transform.smoothscale(canvas, size)

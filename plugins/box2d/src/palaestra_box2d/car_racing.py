@@ -10,6 +10,7 @@ primitives in the same order as Gymnasium's, so the pixels are Gymnasium's too.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -404,11 +405,9 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
     # -- rendering -------------------------------------------------------------------
 
     def _draw(self, size: tuple[int, int] | None, skid_marks: bool) -> Any:
-        import sys
+        if self._painter is None:  # pygame is imported with the first frame
+            from palaestra_box2d._car_racing_scene import CarRacingView
 
-        from palaestra_box2d._car_racing_scene import CarRacingView
-
-        if self._painter is None:
             self._painter = CarRacingView(sys.modules[__name__])
         return self._painter.draw(self, size, skid_marks)
 
