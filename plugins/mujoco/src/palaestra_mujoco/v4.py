@@ -281,15 +281,13 @@ class AntEnv(ant.AntEnv):
             self._box(self.observation_space.shape[0] + self.data.cfrc_ext.size)  # type: ignore[index]
             self.observation_structure["cfrc_ext"] = self.data.cfrc_ext.size
 
-    def _observation(self, forces: np.ndarray) -> np.ndarray:
-        if self._use_contact_forces:
-            return np.concatenate((self._positions, self._qvel, forces.ravel()))
-        return np.concatenate((self._positions, self._qvel))
+    def _observation(self, forces: np.ndarray | None) -> np.ndarray:
+        if forces is None:
+            return np.concatenate((self._positions, self._qvel))
+        return np.concatenate((self._positions, self._qvel, forces.ravel()))
 
     def _get_obs(self) -> np.ndarray:
-        if self._use_contact_forces:
-            return self._observation(self.contact_forces)
-        return np.concatenate((self._positions, self._qvel))
+        return self._observation(self.contact_forces if self._use_contact_forces else None)
 
     def end_step(
         self, begun: tuple[list[float], float]
@@ -312,15 +310,13 @@ class AntEnv(ant.AntEnv):
             "y_velocity": y_velocity,
             "forward_reward": x_velocity,
         }
-        costs = ctrl
+        costs, forces = ctrl, None
         if self._use_contact_forces:
             forces = self.contact_forces
             contact = self._contact_cost_of(forces)
             costs = ctrl + contact
             info["reward_ctrl"] = -contact  # sic: v4 reports the contact cost under this key
-            observation = self._observation(forces)
-        else:
-            observation = self._get_obs()
+        observation = self._observation(forces)
         if self.render_mode == "human":
             self.render()
         return observation, np.float64((x_velocity + survive) - costs), bool(terminated), False, info
