@@ -122,7 +122,7 @@ def _v4_survival(env: Any, healthy: bool) -> float:
 
 
 class _V4Info:
-    """v5's step with its info under v4's keys; resets give an empty info."""
+    """v5's step with its info under v4's keys (and v4's reward, where it differs); resets give an empty info."""
 
     #: ``(v4 key, v5 key its value comes from)``, in v4's order.
     info_keys: tuple[tuple[str, str], ...] = ()
@@ -130,7 +130,12 @@ class _V4Info:
     def end_step(self, begun: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
         """v5's step result, its info under v4's keys."""
         observation, reward, terminated, truncated, info = super().end_step(begun)  # type: ignore[misc]
-        return observation, reward, terminated, truncated, {new: info[old] for new, old in self.info_keys}
+        v4_info = {new: info[old] for new, old in self.info_keys}
+        return observation, self._v4_reward(reward, info), terminated, truncated, v4_info
+
+    def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
+        """v4's reward from v5's and v5's info (the same unless an env says otherwise)."""
+        return reward
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {}
@@ -157,30 +162,17 @@ class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
         _build_on_v5(self, half_cheetah.HalfCheetahEnv, locals())
 
 
-class _UprightV4:
+class _UprightV4(_V4Info):
     """Hopper and Walker2d v4: v4's healthy reward and an info of position and velocity."""
 
     _healthy_reward: float
     _terminate_when_unhealthy: bool
+    info_keys = (("x_position", "x_position"), ("x_velocity", "x_velocity"))
 
-    def end_step(
-        self, begun: tuple[float, float]
-    ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
-        """v5's step, paid v4's healthy reward."""
-        observation, reward, terminated, truncated, info = super().end_step(begun)  # type: ignore[misc]
-        if self._terminate_when_unhealthy:  # otherwise both pay healthy_reward only while healthy
-            survive = _v4_survival(self, True)
-            reward = np.float64((info["reward_forward"] + survive) + info["reward_ctrl"])
-        return (
-            observation,
-            reward,
-            terminated,
-            truncated,
-            {"x_position": info["x_position"], "x_velocity": info["x_velocity"]},
-        )
-
-    def _get_reset_info(self) -> dict[str, Any]:
-        return {}
+    def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
+        if not self._terminate_when_unhealthy:  # then both pay healthy_reward only while healthy
+            return reward
+        return np.float64((info["reward_forward"] + _v4_survival(self, True)) + info["reward_ctrl"])
 
 
 class HopperEnv(_UprightV4, hopper.HopperEnv):
@@ -415,16 +407,14 @@ class HumanoidStandupEnv(_V4Info, _HumanoidObservationV4, humanoid.HumanoidStand
         self._observe_every_body(2)
 
 
-class InvertedPendulumEnv(inverted_pendulum.InvertedPendulumEnv):
-    """InvertedPendulum-v4: 1.0 on every step, an empty info."""
+class InvertedPendulumEnv(_V4Info, inverted_pendulum.InvertedPendulumEnv):
+    """InvertedPendulum-v4: v5's termination, 1.0 on every step (the last too), an empty info."""
 
     def __init__(self, **kwargs: Any) -> None:
         _build_on_v5(self, inverted_pendulum.InvertedPendulumEnv, locals())
 
-    def end_step(self, begun: None) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:  # type: ignore[override]
-        """v5's termination; the reward is 1.0 even on the last step."""
-        observation, _, terminated, truncated, _ = super().end_step(begun)
-        return observation, 1.0, terminated, truncated, {}
+    def _v4_reward(self, reward: Any, info: dict[str, Any]) -> float:
+        return 1.0
 
 
 class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumEnv):
