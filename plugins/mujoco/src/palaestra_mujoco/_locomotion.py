@@ -46,6 +46,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
     uses_body_forces = False
     # The control cost in float64 (as of data.ctrl) instead of in the action's dtype.
     prices_in_float64 = False
+    #: Observed velocities are clipped to ``[-bound, bound]`` (``None``: not clipped).
+    velocity_bound: float | None = None
     # Each env's constructor arguments, kept by __init__ as ``_<name>`` (those it has).
     _contact_cost_range: tuple[float, float]
     _contact_cost_weight: float
@@ -101,6 +103,40 @@ class SuiteEnv(MujocoEnv, EzPickle):
 
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
+
+    # -- batches: MujocoVectorEnv steps many copies of a class that sets ``scores_batches``
+    # (not inherited: a subclass that changes the step must state it again). The first
+    # sub-env scores the whole batch from ``(num_envs, ...)`` arrays of the simulations. --
+
+    def begin_batch(self, qpos: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What :meth:`end_batch` needs from before the physics: each x position and control cost."""
+        return qpos[:, 0].copy(), self.control_costs(actions)
+
+    def end_batch(
+        self, begun: Any, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Score a batch after the physics: fill ``observations``; return rewards, terminations, info columns."""
+        raise NotImplementedError
+
+    def control_costs(self, actions: np.ndarray) -> np.ndarray:
+        """Each row's :meth:`control_cost` (a float32 action's cost is a float32 number), as float64."""
+        weight = self._ctrl_cost_weight
+        if weight.__class__ in _PLAIN_NUMBERS and self._nu < 8 and not self.prices_in_float64:
+            # numpy adds fewer than 8 squares left to right along a row as along a vector.
+            costs: np.ndarray = (weight * np.square(actions).sum(axis=1)).astype(np.float64)
+            return costs
+        return np.array([self.control_cost(row) for row in actions], dtype=np.float64)
+
+    def observe_batch(self, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray) -> None:
+        """Each simulation's observation of :meth:`_layout` (positions after the skipped, velocities)."""
+        skipped = self.observation_structure["skipped_qpos"]
+        split = qpos.shape[1] - skipped
+        observations[:, :split] = qpos[:, skipped:]
+        velocities = observations[:, split:]
+        velocities[:] = qvel
+        if self.velocity_bound is not None:
+            np.maximum(velocities, -self.velocity_bound, out=velocities)
+            np.minimum(velocities, self.velocity_bound, out=velocities)
 
     def control_cost(self, action: np.ndarray) -> float:
         """``ctrl_cost_weight * sum(action**2)`` in the action's dtype."""

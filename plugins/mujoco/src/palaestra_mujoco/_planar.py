@@ -19,10 +19,13 @@ def side_camera(distance: float) -> dict[str, Any]:
 class UprightWalker(SuiteEnv):
     """Move forward in the x-z plane while the torso stays high enough and level enough.
 
-    Subclasses define :meth:`is_healthy`. Observation: positions except ``rootx`` (unless
-    kept), then velocities clipped to ``[-10, 10]``. Reward: forward speed, plus
-    ``healthy_reward`` while healthy, minus the control cost.
+    Healthy: the torso height and pitch inside their open ranges (subclasses may add
+    conditions). Observation: positions except ``rootx`` (unless kept), then velocities
+    clipped to ``[-10, 10]``. Reward: forward speed, plus ``healthy_reward`` while healthy,
+    minus the control cost.
     """
+
+    velocity_bound = 10.0
 
     def __init__(self, arguments: dict[str, Any]) -> None:
         super().__init__(arguments)
@@ -31,7 +34,18 @@ class UprightWalker(SuiteEnv):
     @property
     def is_healthy(self) -> bool:
         """Whether the robot is still up (height, pitch and, for some, the whole state)."""
-        raise NotImplementedError
+        return bool(self._upright(self._qpos.item(1), self._qpos.item(2)))
+
+    def healthy_batch(self, qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
+        """:attr:`is_healthy` of each simulation of a batch."""
+        healthy: np.ndarray = self._upright(qpos[:, 1], qpos[:, 2])
+        return healthy
+
+    def _upright(self, z: Any, angle: Any) -> Any:
+        """Height and pitch inside their open ranges: numbers give a bool, arrays one per row."""
+        low_z, high_z = self._healthy_z_range
+        low_angle, high_angle = self._healthy_angle_range
+        return (low_z < z) & (z < high_z) & (low_angle < angle) & (angle < high_angle)
 
     @property
     def healthy_reward(self) -> float:
@@ -40,10 +54,10 @@ class UprightWalker(SuiteEnv):
 
     def _get_obs(self) -> np.ndarray:
         observation: np.ndarray = self._observed[self._observed_at]
-        # Velocities clipped to [-10, 10] in place: np.clip's result at a fraction of its cost.
+        # Velocities clipped in place: np.clip's result at a fraction of its cost.
         velocities = observation[len(self._positions) :]
-        np.maximum(velocities, -10.0, out=velocities)
-        np.minimum(velocities, 10.0, out=velocities)
+        np.maximum(velocities, -self.velocity_bound, out=velocities)
+        np.minimum(velocities, self.velocity_bound, out=velocities)
         return observation
 
     def begin_step(self, action: np.ndarray) -> tuple[float, float]:
@@ -55,24 +69,44 @@ class UprightWalker(SuiteEnv):
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the progress and the posture."""
         x_before, ctrl = begun
-        x_after = self._qpos.item(0)
-        x_velocity = (x_after - x_before) / self._dt
         healthy = self.is_healthy
+        reward, info = self._scored(x_before, self._qpos.item(0), self._qpos.item(1), ctrl, healthy)
+        if self.render_mode == "human":
+            self.render()
+        terminated = not healthy and bool(self._terminate_when_unhealthy)
+        return self._get_obs(), np.float64(reward), terminated, False, info
+
+    def end_batch(
+        self,
+        begun: tuple[np.ndarray, np.ndarray],
+        qpos: np.ndarray,
+        qvel: np.ndarray,
+        observations: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        x_before, ctrl = begun
+        healthy = self.healthy_batch(qpos, qvel)
+        rewards, info = self._scored(x_before, qpos[:, 0].copy(), qpos[:, 1].copy(), ctrl, healthy)
+        self.observe_batch(qpos, qvel, observations)
+        terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
+        return rewards, terminated, info
+
+    def _scored(
+        self, x_before: Any, x_after: Any, z_after: Any, ctrl: Any, healthy: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
+        x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward
-        reward = np.float64((forward + survive) - ctrl)
         info = {
             "x_position": x_after,
-            "z_distance_from_origin": self._qpos.item(1) - self.init_qpos.item(1),
+            "z_distance_from_origin": z_after - self.init_qpos.item(1),
             "x_velocity": x_velocity,
             "reward_forward": forward,
             "reward_ctrl": -ctrl,
             "reward_survive": survive,
         }
-        if self.render_mode == "human":
-            self.render()
-        terminated = not healthy and bool(self._terminate_when_unhealthy)
-        return self._get_obs(), reward, terminated, False, info
+        return (forward + survive) - ctrl, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {

@@ -35,6 +35,8 @@ class HalfCheetahEnv(SuiteEnv):
 
     velocity_noise = "normal"
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+
     def __init__(
         self,
         xml_file: str = "half_cheetah.xml",
@@ -58,7 +60,26 @@ class HalfCheetahEnv(SuiteEnv):
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the forward progress."""
         x_before, ctrl = begun
-        x_after = self._qpos.item(0)
+        reward, info = self._scored(x_before, self._qpos.item(0), ctrl)
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), np.float64(reward), False, False, info
+
+    def end_batch(
+        self,
+        begun: tuple[np.ndarray, np.ndarray],
+        qpos: np.ndarray,
+        qvel: np.ndarray,
+        observations: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        x_before, ctrl = begun
+        rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl)
+        self.observe_batch(qpos, qvel, observations)
+        return rewards, np.zeros(len(rewards), dtype=np.bool_), info
+
+    def _scored(self, x_before: Any, x_after: Any, ctrl: Any) -> tuple[Any, dict[str, Any]]:
+        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
         x_velocity = (x_after - x_before) / self._dt
         forward = self._forward_reward_weight * x_velocity
         info = {
@@ -67,9 +88,7 @@ class HalfCheetahEnv(SuiteEnv):
             "reward_forward": forward,
             "reward_ctrl": -ctrl,
         }
-        if self.render_mode == "human":
-            self.render()
-        return self._get_obs(), np.float64(forward - ctrl), False, False, info
+        return forward - ctrl, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {"x_position": self._qpos.item(0)}

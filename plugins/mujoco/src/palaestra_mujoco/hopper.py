@@ -33,6 +33,8 @@ class HopperEnv(UprightWalker):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+
     def __init__(
         self,
         xml_file: str = "hopper.xml",
@@ -57,15 +59,23 @@ class HopperEnv(UprightWalker):
     @property
     def is_healthy(self) -> bool:
         """Height, pitch and the rest of the state all inside their healthy ranges."""
-        z, angle = self._qpos.item(1), self._qpos.item(2)
-        low_z, high_z = self._healthy_z_range
-        low_angle, high_angle = self._healthy_angle_range
-        if not (low_z < z < high_z and low_angle < angle < high_angle):
+        if not self._upright(self._qpos.item(1), self._qpos.item(2)):
             return False
         tail = self._state_tail
         split = len(self._tail_positions)
         tail[:split] = self._tail_positions
         tail[split:] = self._qvel
+        return bool(self._state_in_range(tail.min(), tail.max()))
+
+    def healthy_batch(self, qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
+        """:attr:`is_healthy` of each simulation of a batch."""
+        tail = np.concatenate((qpos[:, 2:], qvel), axis=1)
+        healthy: np.ndarray = self._upright(qpos[:, 1], qpos[:, 2]) & self._state_in_range(
+            tail.min(axis=1), tail.max(axis=1)
+        )
+        return healthy
+
+    def _state_in_range(self, lowest: Any, highest: Any) -> Any:
+        """The state's extremes inside ``healthy_state_range``; min/max propagate NaN, which fails it."""
         low, high = self._healthy_state_range
-        # min/max propagate NaN, which then fails both comparisons: NaN is unhealthy.
-        return bool(low < tail.min() and tail.max() < high)
+        return (low < lowest) & (highest < high)

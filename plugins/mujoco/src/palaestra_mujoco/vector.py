@@ -1,12 +1,19 @@
 """Natively batched MuJoCo envs: every sub-env's physics stepped in parallel threads.
 
-MuJoCo's bindings release the GIL inside ``mj_step``, so a few threads stepping different
-``MjData`` run truly in parallel, while the Python around each step (a few microseconds
-against tens of microseconds of physics) takes turns. Each sub-env is the suite's own
-single env, stepped by its own ``step``: the numbers are those of ``SyncVectorEnv`` of
-``make(id)`` envs by construction, and :class:`~palaestra.plugin.BatchedVectorEnv` does the
-time limit, autoreset and info bookkeeping once for the batch instead of once per sub-env
-in wrapper layers.
+Two ways to step, chosen by the env class:
+
+- **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d v5):
+  all simulations live in one ``mujoco.batch.Batch`` (MuJoCo 4), stepped by one C call on
+  MuJoCo's own thread pool; the first sub-env scores the whole batch from its
+  ``(num_envs, ...)`` arrays with the same formulas its single step uses.
+- **Threaded sub-env steps** (every other env): each sub-env's own ``begin_step`` and
+  ``end_step`` run in the calling thread, and helper threads run the ``mj_step`` calls in
+  between (the bindings release the GIL inside them).
+
+Either way the numbers are those of ``SyncVectorEnv`` of ``make(id)`` envs (the tests check
+it bit for bit), and :class:`~palaestra.plugin.BatchedVectorEnv` does the time limit,
+autoreset and info bookkeeping once for the batch instead of once per sub-env in wrapper
+layers.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from palaestra.error import InvalidAction, UnsupportedMode
 from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note
 from palaestra.vector import AutoresetMode
 from palaestra_mujoco import v4
+from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
 from palaestra_mujoco.hopper import HopperEnv
@@ -141,7 +149,12 @@ class MujocoVectorEnv(BatchedVectorEnv):
     and actions, in every autoreset mode: the sub-envs are the suite's single envs.
 
     For your own :class:`MujocoEnv`, subclass with ``env_class = YourEnv``; the env must
-    implement ``begin_step``/``end_step`` (the halves of a step around the physics).
+    implement ``begin_step``/``end_step`` (the halves of a step around the physics). A
+    class that also sets ``scores_batches = True`` in its own body (it is not inherited)
+    and implements ``begin_batch``/``end_batch`` is stepped with array operations on one
+    ``mujoco.batch.Batch``: its sub-envs' ``data`` are then brought up to date only when
+    rendered or snapshotted, and the batch simulates the first sub-env's model as it was
+    at construction.
 
     Args:
         num_envs: Number of sub-environments.
@@ -201,9 +214,21 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._observations = np.zeros((num_envs, *(first.observation_space.shape or ())), dtype=np.float64)
         self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._all = list(range(num_envs))
-        self._crew = _Crew(self.num_threads - 1) if self.num_threads > 1 else None
-        if self._crew is not None:
+        self._crew: _Crew | None = None
+        self._sim: BatchSimulation | None = None
+        if vars(self.env_class).get("scores_batches") is True and batch_available():
+            self._sim = BatchSimulation(self.envs, self.num_threads)
+            # The last array step's info columns, and the sub-envs that step gave them.
+            self._columns: dict[str, np.ndarray] = {}
+            self._stepped = np.zeros(num_envs, dtype=np.bool_)
+        elif self.num_threads > 1:
+            self._crew = _Crew(self.num_threads - 1)
             weakref.finalize(self, self._crew.close)
+
+    @property
+    def steps_arrays(self) -> bool:
+        """Whether the sub-envs are stepped as arrays of one ``mujoco.batch.Batch``."""
+        return self._sim is not None
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -226,6 +251,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
             observation, info = env.reset(options=options)
             self._observations[i] = observation
             self._infos[i] = info
+            if self._sim is not None:
+                self._sim.push(i)
+                self._stepped[i] = False
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Step the sub-envs: each one's ``begin_step``, all the physics in parallel, each ``end_step``.
@@ -234,6 +262,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
         Python halves of the steps run in this thread. Interleaving Python between the
         physics calls instead would hand the GIL back and forth for every sub-env.
         """
+        if self._sim is not None:
+            return self._advance_arrays(self._sim, actions, stepping)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
         envs, observations, infos = self.envs, self._observations, self._infos
@@ -252,6 +282,27 @@ class MujocoVectorEnv(BatchedVectorEnv):
             infos[k] = info
         return rewards, terminated
 
+    def _advance_arrays(
+        self, sim: BatchSimulation, actions: np.ndarray, stepping: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Step the batch in one C call; the first sub-env scores every row.
+
+        Rows that do not step (they are reset after this) get scored too, from their old
+        state: the template discards their results and the reset overwrites them.
+        """
+        first = self.envs[0]
+        begun = first.begin_batch(sim.qpos, actions)  # type: ignore[attr-defined]
+        sim.ctrl[:] = actions
+        sim.step(None if stepping is None else np.flatnonzero(stepping), first.frame_skip)
+        rewards, terminated, self._columns = first.end_batch(  # type: ignore[attr-defined]
+            begun, sim.qpos, sim.qvel, self._observations
+        )
+        if stepping is None:
+            self._stepped[:] = True
+        else:
+            self._stepped[:] = stepping
+        return rewards, terminated
+
     def observe(self) -> np.ndarray:
         """Every sub-env's latest observation, as a new array."""
         observations: np.ndarray = self._observations.copy()
@@ -262,6 +313,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
         chosen = np.flatnonzero(reported).tolist()
         if not chosen:
             return {}
+        if self._sim is not None:
+            from_step = reported & ~reset & self._stepped
+            if from_step.any():
+                resets = [(i, self._infos[i]) for i in chosen if not from_step[i]]
+                return _merged_infos(self._columns, from_step, resets, self.num_envs)
         return _batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
 
     # -- snapshots -----------------------------------------------------------------------
@@ -269,12 +325,21 @@ class MujocoVectorEnv(BatchedVectorEnv):
     @property
     def sub_env_snapshots(self) -> list[Any]:
         """Each sub-env's snapshot (its full MjData); assigning one restores them."""
+        self.sync_envs()
         return [env.snapshot() for env in self.envs]
 
     @sub_env_snapshots.setter
     def sub_env_snapshots(self, snapshots: list[Any]) -> None:
-        for env, snapshot in zip(self.envs, snapshots, strict=True):
+        for i, (env, snapshot) in enumerate(zip(self.envs, snapshots, strict=True)):
             env.restore(snapshot)
+            if self._sim is not None:
+                self._sim.push(i)
+
+    def sync_envs(self) -> None:
+        """Bring every sub-env's ``data`` up to date (array steps leave it behind until asked)."""
+        if self._sim is not None:
+            for i in range(self.num_envs):
+                self._sim.pull(i)
 
     # -- rendering -----------------------------------------------------------------------
 
@@ -290,12 +355,15 @@ class MujocoVectorEnv(BatchedVectorEnv):
             raise IndexError(f"{type(self).__name__} has sub-envs 0 to {self.num_envs - 1}, not {index}")
         if not self._has_reset:
             raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
+        if self._sim is not None:
+            self._sim.pull(index)
         return self.envs[index].render()
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the threads and release the sub-envs' renderers."""
         if self._crew is not None:
             self._crew.close()
+        self._sim = None
         for env in self.envs:
             env.close()
 
@@ -359,6 +427,63 @@ def _batched_infos(
                 add_info(general, info, i, num_envs)
             return general
         batched[key], batched[f"_{key}"] = column, mask
+    return batched
+
+
+def _merged_infos(
+    columns: dict[str, np.ndarray],
+    from_step: np.ndarray,
+    resets: list[tuple[int, dict[str, Any]]],
+    num_envs: int,
+) -> dict[str, Any]:
+    """``add_info`` of each reported sub-env in turn: step infos as columns, reset infos as dicts.
+
+    ``from_step`` marks the sub-envs whose info is their row of ``columns``; ``resets`` holds
+    the others' infos. Keys come in the order they first appear sub-env by sub-env, each
+    column's dtype from its first holder's value, as ``add_info`` decides them.
+    """
+    batched: dict[str, Any] = {}
+    if not resets and from_step.all():  # the common step: the columns are the info (new arrays)
+        for key, column in columns.items():
+            batched[key], batched[f"_{key}"] = column, from_step.copy()
+        return batched
+    first_step = int(np.argmax(from_step))
+    sources = sorted([(first_step, columns), *resets], key=lambda pair: pair[0])
+    order = dict.fromkeys(key for _, source in sources for key in source)
+    for key in order:
+        holders = [(i, info[key]) for i, info in resets if key in info]
+        stepped = columns.get(key)
+        if stepped is not None and (not holders or first_step < holders[0][0]):
+            dtype = stepped.dtype
+        elif type(holders[0][1]) in _PLAIN_SCALARS or isinstance(holders[0][1], np.number):
+            dtype = np.dtype(type(holders[0][1]))
+        else:  # an array or object in a reset's info: add_info's general path
+            return _general_infos(columns, from_step, resets, num_envs)
+        column = np.zeros(num_envs, dtype=dtype)
+        mask = np.zeros(num_envs, dtype=np.bool_)
+        if stepped is not None:
+            column[from_step] = stepped[from_step]
+            mask |= from_step
+        for i, value in holders:
+            column[i] = value
+            mask[i] = True
+        batched[key], batched[f"_{key}"] = column, mask
+    return batched
+
+
+def _general_infos(
+    columns: dict[str, np.ndarray],
+    from_step: np.ndarray,
+    resets: list[tuple[int, dict[str, Any]]],
+    num_envs: int,
+) -> dict[str, Any]:
+    """:func:`_merged_infos` by ``add_info`` itself, each step row made a dict again."""
+    infos = dict(resets)
+    for i in np.flatnonzero(from_step).tolist():
+        infos[i] = {key: column[i] for key, column in columns.items()}
+    batched: dict[str, Any] = {}
+    for i in sorted(infos):
+        add_info(batched, infos[i], i, num_envs)
     return batched
 
 

@@ -29,6 +29,8 @@ class Walker2dEnv(UprightWalker):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+
     def __init__(
         self,
         xml_file: str = "walker2d_v5.xml",
@@ -45,11 +47,3 @@ class Walker2dEnv(UprightWalker):
         **kwargs: Any,
     ) -> None:
         super().__init__(locals())
-
-    @property
-    def is_healthy(self) -> bool:
-        """Torso height and pitch inside their healthy ranges."""
-        z, angle = self._qpos.item(1), self._qpos.item(2)
-        low_z, high_z = self._healthy_z_range
-        low_angle, high_angle = self._healthy_angle_range
-        return bool(low_z < z < high_z and low_angle < angle < high_angle)

@@ -1,0 +1,95 @@
+"""Every sub-env's simulation in one ``mujoco.batch.Batch``: a whole batch stepped per C call.
+
+MuJoCo 4's batch steps many simulations of one model on its own C thread pool, the GIL
+released once per batch, bit for bit as a loop of ``mj_step`` over separate ``MjData``.
+The sub-envs keep their own ``MjData`` for what happens rarely (resets draw their start
+state there, rendering and snapshots read it); :class:`BatchSimulation` copies a state in
+after a reset and copies a simulation out only when its env's data is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BatchSimulation", "batch_available"]
+
+# What a step continues from (MuJoCo's integration state plus the user inputs); every
+# derived quantity is recomputed by the step's own mj_forward.
+_STATE_FIELDS = (
+    "qpos",
+    "qvel",
+    "act",
+    "history",
+    "qacc_warmstart",
+    "ctrl",
+    "qfrc_applied",
+    "xfrc_applied",
+    "eq_active",
+    "mocap_pos",
+    "mocap_quat",
+    "userdata",
+    "plugin_state",
+    "plastic",
+)
+
+
+def batch_available() -> bool:
+    """Whether this MuJoCo has the batch API (MuJoCo 4 and later); call after importing mujoco."""
+    try:
+        import mujoco.batch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class BatchSimulation:
+    """``len(envs)`` persistent simulations of the first env's model, stepped together.
+
+    ``qpos``, ``qvel`` and ``ctrl`` are live ``(num_envs, ...)`` arrays of the batch. The
+    batch simulates a copy of the first sub-env's model taken here: edits to a sub-env's
+    model after construction do not reach it.
+    """
+
+    def __init__(self, envs: Sequence[Any], num_threads: int) -> None:
+        import mujoco.batch
+
+        first = envs[0]
+        self._envs = envs
+        self._batch = mujoco.batch.Batch(first.model, len(envs), nthread=num_threads, persistent=True)
+        self.qpos: np.ndarray = self._batch.bind("qpos")
+        self.qvel: np.ndarray = self._batch.bind("qvel")
+        self.ctrl: np.ndarray = self._batch.bind("ctrl")
+        self._time = self._batch.bind("time")
+        data = first.data
+        self._state = [
+            (name, self._batch.bind(name))
+            for name in _STATE_FIELDS
+            if hasattr(data, name) and np.size(getattr(data, name))
+        ]
+        # Which sub-envs' own MjData holds their latest state (all do before the first step).
+        self._current = np.ones(len(envs), dtype=np.bool_)
+
+    def push(self, i: int) -> None:
+        """Continue simulation ``i`` from sub-env ``i``'s own data (after its reset or restore)."""
+        data = self._envs[i].data
+        self._time[i] = data.time
+        for name, rows in self._state:
+            rows[i] = getattr(data, name)
+        self._current[i] = True
+
+    def step(self, ids: np.ndarray | None, nstep: int) -> None:
+        """Advance the simulations ``ids`` (``None``: all) by ``nstep`` physics steps."""
+        self._batch.step(ids, nstep)
+        if ids is None:
+            self._current[:] = False
+        else:
+            self._current[ids] = False
+
+    def pull(self, i: int) -> None:
+        """Bring sub-env ``i``'s own data up to date (derived quantities included)."""
+        if not self._current[i]:
+            self._batch.get_data(i, self._envs[i].data)
+            self._current[i] = True

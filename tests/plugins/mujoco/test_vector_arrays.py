@@ -1,0 +1,148 @@
+"""MujocoVectorEnv's array steps (one mujoco.batch.Batch, scored as arrays): Sync's numbers, bit for bit."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.plugin import add_info
+from palaestra.vector import AutoresetMode, SyncVectorEnv
+from palaestra_mujoco import v4
+from palaestra_mujoco.hopper import HopperEnv
+from palaestra_mujoco.vector import MujocoVectorEnv, _merged_infos
+
+from .test_vector import assert_same_info, play_side_by_side
+
+ARRAY_IDS = ["HalfCheetah-v5", "Hopper-v5", "Walker2d-v5"]
+
+
+@pytest.mark.parametrize("env_id", ARRAY_IDS)
+def test_the_planar_runners_step_as_arrays(env_id):
+    env = palaestra.make_vec(env_id, 2)
+    assert env.steps_arrays
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", ["Ant-v5", "Humanoid-v5", "Swimmer-v5", "Hopper-v4", "HalfCheetah-v4"])
+def test_the_others_step_sub_env_by_sub_env(env_id):
+    """Envs that read contact forces, or whose step differs (v4), keep their own step."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # v4 is out of date
+        env = palaestra.make_vec(env_id, 2)
+    assert not env.steps_arrays
+    env.close()
+
+
+def test_a_subclass_that_changes_the_step_does_not_inherit_array_steps():
+    class Bouncier(HopperEnv):
+        def end_step(self, begun):
+            observation, reward, terminated, truncated, info = super().end_step(begun)
+            return observation, reward * 2, terminated, truncated, info
+
+    batched = type("BouncierVectorEnv", (MujocoVectorEnv,), {"env_class": Bouncier})(2)
+    assert not batched.steps_arrays
+    batched.reset(seed=0)
+    rewards = batched.step(np.zeros((2, 3), dtype=np.float32))[1]
+    single = Bouncier()
+    single.reset(seed=0)
+    assert rewards[0] == single.step(np.zeros(3, dtype=np.float32))[1]
+    batched.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("Hopper-v5", {"terminate_when_unhealthy": False, "healthy_reward": 2}),
+        (
+            "Hopper-v5",
+            {"exclude_current_positions_from_observation": False, "healthy_state_range": (-5.0, 5.0)},
+        ),
+        ("Walker2d-v5", {"healthy_z_range": (0.9, 1.9), "ctrl_cost_weight": np.float64(0.01)}),
+        ("HalfCheetah-v5", {"forward_reward_weight": 2, "ctrl_cost_weight": 0.25, "frame_skip": 3}),
+    ],
+)
+def test_arguments_change_both_alike(env_id, kwargs):
+    """Integer weights, numpy weights, kept positions, no termination: same values and dtypes."""
+    ended = play_side_by_side(
+        env_id, AutoresetMode.NEXT_STEP, 2, steps=60, num_envs=3, max_episode_steps=25, **kwargs
+    )
+    assert ended >= 3
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_actions_of_other_dtypes_are_priced_as_the_single_env_prices_them(dtype):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec("Hopper-v5", 3)
+        sync = palaestra.make_vec("Hopper-v5", 3, vectorization_mode="sync")
+    batched.reset(seed=1), sync.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        actions = rng.uniform(-2, 2, (3, 3)).astype(dtype)
+        mine, theirs = batched.step(actions), sync.step(actions)
+        assert np.array_equal(mine[1], theirs[1])
+        assert_same_info(mine[4], theirs[4], "step")
+    batched.close(), sync.close()
+
+
+def test_frames_and_snapshots_read_the_batch_state():
+    """The sub-envs' own data is brought up to date before it is drawn or saved."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec("Hopper-v5", 2, render_mode="rgb_array", width=48, height=32)
+        sync = SyncVectorEnv(
+            [lambda: palaestra.make("Hopper-v5", render_mode="rgb_array", width=48, height=32)] * 2
+        )
+    batched.reset(seed=5), sync.reset(seed=5)
+    actions = np.random.default_rng(5).uniform(-1, 1, (8, 2, 3)).astype(np.float32)
+    for a in actions:
+        batched.step(a), sync.step(a)
+    assert np.array_equal(batched.render_env(1), sync.envs[1].render())
+    assert not np.array_equal(batched.envs[0].data.qpos, sync.envs[0].unwrapped.data.qpos)  # behind
+    assert len(batched.sub_env_snapshots) == 2
+    for name in ("qpos", "qvel", "xpos", "cvel"):  # state and derived quantities
+        assert np.array_equal(getattr(batched.envs[0].data, name), getattr(sync.envs[0].unwrapped.data, name))
+    batched.close(), sync.close()
+
+
+def test_restoring_sub_env_snapshots_moves_the_batch():
+    env = palaestra.make_vec("Walker2d-v5", 2, num_threads=2)
+    env.reset(seed=2)
+    actions = np.random.default_rng(2).uniform(-1, 1, (12, 2, 6)).astype(np.float32)
+    for a in actions[:4]:
+        env.step(a)
+    saved = env.sub_env_snapshots
+    first = [env.step(a)[0] for a in actions[4:]]
+    env.sub_env_snapshots = saved
+    again = [env.step(a)[0] for a in actions[4:]]
+    assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))
+    env.close()
+
+
+def test_v4_runners_keep_their_own_step():
+    assert "scores_batches" not in vars(v4.HopperEnv) and "scores_batches" in vars(HopperEnv)
+
+
+def add_info_one_by_one(infos, num_envs):
+    batched = {}
+    for i, info in infos:
+        add_info(batched, info, i, num_envs)
+    return batched
+
+
+@pytest.mark.parametrize("first_is_reset", [True, False])
+def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
+    """Keys in first-appearance order, dtypes from each key's first holder, masks of holders."""
+    columns = {"x_position": np.array([0.5, 1.5, 2.5, 3.5]), "reward_survive": np.array([1, 0, 1, 1])}
+    reset_row = 0 if first_is_reset else 2
+    resets = [(reset_row, {"x_position": 9.0, "z_distance_from_origin": -0.25})]
+    from_step = np.ones(4, dtype=np.bool_)
+    from_step[reset_row] = False
+    from_step[3] = False  # not reported
+    merged = _merged_infos(columns, from_step, resets, 4)
+    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
+    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
+    assert list(merged) == list(expected)
+    for key, value in expected.items():
+        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
