@@ -163,16 +163,16 @@ def test_snapshot_restores_physics_generators_and_counters():
 
 def test_close_stops_the_threads():
     before = threading.active_count()
-    env = palaestra.make_vec("Swimmer-v5", 4, num_threads=3)
+    env = palaestra.make_vec("Ant-v5", 4, num_threads=3)  # Ant's sub-envs step in Python threads
     assert threading.active_count() == before + 2
     env.reset(seed=0)
-    env.step(np.zeros((4, 2), dtype=np.float32))
+    env.step(np.zeros((4, 8), dtype=np.float32))
     env.close()
     assert threading.active_count() == before
 
 
 def test_an_error_in_a_thread_reaches_the_caller_and_the_env_stays_usable():
-    env = palaestra.make_vec("Swimmer-v5", 4, num_threads=2)
+    env = palaestra.make_vec("Ant-v5", 4, num_threads=2)
     env.reset(seed=0)
     broken = env.envs[3]
     real_step = broken._mj_step
@@ -182,11 +182,11 @@ def test_an_error_in_a_thread_reaches_the_caller_and_the_env_stays_usable():
 
     broken._mj_step = failing
     with pytest.raises(RuntimeError, match="simulated solver failure"):
-        env.step(np.zeros((4, 2), dtype=np.float32))
+        env.step(np.zeros((4, 8), dtype=np.float32))
     broken._mj_step = real_step
     env.reset(seed=0)
-    observations = env.step(np.zeros((4, 2), dtype=np.float32))[0]
-    assert observations.shape == (4, 8)
+    observations = env.step(np.zeros((4, 8), dtype=np.float32))[0]
+    assert observations.shape == (4, 105)
     env.close()
 
 

@@ -14,19 +14,30 @@ from palaestra_mujoco.vector import MujocoVectorEnv, _merged_infos
 
 from .test_vector import assert_same_info, play_side_by_side
 
-ARRAY_IDS = ["HalfCheetah-v5", "Hopper-v5", "Walker2d-v5"]
+ARRAY_IDS = [
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+]
 
 
 @pytest.mark.parametrize("env_id", ARRAY_IDS)
-def test_the_planar_runners_step_as_arrays(env_id):
+def test_envs_that_read_no_contact_forces_step_as_arrays(env_id):
     env = palaestra.make_vec(env_id, 2)
     assert env.steps_arrays
     env.close()
 
 
-@pytest.mark.parametrize("env_id", ["Ant-v5", "Humanoid-v5", "Swimmer-v5", "Hopper-v4", "HalfCheetah-v4"])
+@pytest.mark.parametrize(
+    "env_id",
+    ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5", "Hopper-v4", "Reacher-v4"],
+)
 def test_the_others_step_sub_env_by_sub_env(env_id):
-    """Envs that read contact forces, or whose step differs (v4), keep their own step."""
+    """Contact forces (not computed by mujoco.batch), powers of floats, or a v4 step: the own step."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # v4 is out of date
         env = palaestra.make_vec(env_id, 2)
@@ -60,6 +71,13 @@ def test_a_subclass_that_changes_the_step_does_not_inherit_array_steps():
         ),
         ("Walker2d-v5", {"healthy_z_range": (0.9, 1.9), "ctrl_cost_weight": np.float64(0.01)}),
         ("HalfCheetah-v5", {"forward_reward_weight": 2, "ctrl_cost_weight": 0.25, "frame_skip": 3}),
+        (
+            "Swimmer-v5",
+            {"exclude_current_positions_from_observation": False, "ctrl_cost_weight": np.float32(0.5)},
+        ),
+        ("Reacher-v5", {"reward_dist_weight": 2, "reward_control_weight": np.float64(0.5)}),
+        ("Pusher-v5", {"reward_near_weight": 0.25, "reward_control_weight": 3}),
+        ("InvertedPendulum-v5", {"reset_noise_scale": 0.1}),
     ],
 )
 def test_arguments_change_both_alike(env_id, kwargs):

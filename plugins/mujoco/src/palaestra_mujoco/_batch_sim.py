@@ -48,12 +48,14 @@ def batch_available() -> bool:
 class BatchSimulation:
     """``len(envs)`` persistent simulations of the first env's model, stepped together.
 
-    ``qpos``, ``qvel`` and ``ctrl`` are live ``(num_envs, ...)`` arrays of the batch. The
+    ``qpos``, ``qvel`` and ``ctrl`` are live ``(num_envs, ...)`` arrays of the batch;
+    ``outputs`` maps each name in ``outputs`` to its field of MjData as each simulation's
+    last step left it (as after ``mj_step``: computed before its last physics step). The
     batch simulates a copy of the first sub-env's model taken here: edits to a sub-env's
     model after construction do not reach it.
     """
 
-    def __init__(self, envs: Sequence[Any], num_threads: int) -> None:
+    def __init__(self, envs: Sequence[Any], num_threads: int, outputs: Sequence[str] = ()) -> None:
         import mujoco.batch
 
         first = envs[0]
@@ -63,6 +65,7 @@ class BatchSimulation:
         self.qvel: np.ndarray = self._batch.bind("qvel")
         self.ctrl: np.ndarray = self._batch.bind("ctrl")
         self._time = self._batch.bind("time")
+        self.outputs: dict[str, np.ndarray] = {name: self._batch.bind(name) for name in outputs}
         data = first.data
         self._state = [
             (name, self._batch.bind(name))

@@ -11,12 +11,17 @@ from palaestra import spaces
 from palaestra.utils import EzPickle
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
-__all__ = ["SuiteEnv", "norm"]
+__all__ = ["SuiteEnv", "norm", "row_norms"]
 
 
 def norm(vector: np.ndarray) -> float:
     """Euclidean length by the same dot product ``np.linalg.norm`` uses (same last bits)."""
     return math.sqrt(vector.dot(vector))
+
+
+def row_norms(vectors: np.ndarray) -> np.ndarray:
+    """:func:`norm` of each row (row by row: a batched dot product may round differently)."""
+    return np.array([math.sqrt(row.dot(row)) for row in vectors], dtype=np.float64)
 
 
 _FLOAT32 = np.dtype(np.float32)
@@ -108,24 +113,37 @@ class SuiteEnv(MujocoEnv, EzPickle):
     # (not inherited: a subclass that changes the step must state it again). The first
     # sub-env scores the whole batch from ``(num_envs, ...)`` arrays of the simulations. --
 
-    def begin_batch(self, qpos: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """What :meth:`end_batch` needs from before the physics: each x position and control cost."""
-        return qpos[:, 0].copy(), self.control_costs(actions)
+    #: The derived MjData fields :meth:`end_batch` reads (``sim.outputs``), besides the state.
+    batch_outputs: tuple[str, ...] = ()
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:
+        """What :meth:`end_batch` needs from before the physics (default: each x position and control cost).
+
+        ``sim`` is the :class:`~palaestra_mujoco._batch_sim.BatchSimulation`; the controls
+        are set from ``actions`` after this returns.
+        """
+        return sim.qpos[:, 0].copy(), self.control_costs(actions)
 
     def end_batch(
-        self, begun: Any, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray
+        self, begun: Any, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Score a batch after the physics: fill ``observations``; return rewards, terminations, info columns."""
         raise NotImplementedError
 
-    def control_costs(self, actions: np.ndarray) -> np.ndarray:
-        """Each row's :meth:`control_cost` (a float32 action's cost is a float32 number), as float64."""
-        weight = self._ctrl_cost_weight
-        if weight.__class__ in _PLAIN_NUMBERS and self._nu < 8 and not self.prices_in_float64:
+    def control_costs(self, actions: np.ndarray, weight: Any = None) -> np.ndarray:
+        """Each row's :meth:`control_cost` (or ``weighted_square_sum`` with ``weight``), as float64.
+
+        A float32 action's cost is a float32 number, as in the single env.
+        """
+        if weight is None:
+            weight = self._ctrl_cost_weight
+            if self.prices_in_float64:
+                return np.array([self.control_cost(row) for row in actions], dtype=np.float64)
+        if weight.__class__ in _PLAIN_NUMBERS and self._nu < 8:
             # numpy adds fewer than 8 squares left to right along a row as along a vector.
             costs: np.ndarray = (weight * np.square(actions).sum(axis=1)).astype(np.float64)
             return costs
-        return np.array([self.control_cost(row) for row in actions], dtype=np.float64)
+        return np.array([self.weighted_square_sum(weight, row) for row in actions], dtype=np.float64)
 
     def observe_batch(self, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray) -> None:
         """Each simulation's observation of :meth:`_layout` (positions after the skipped, velocities)."""

@@ -66,14 +66,11 @@ class HalfCheetahEnv(SuiteEnv):
         return self._get_obs(), np.float64(reward), False, False, info
 
     def end_batch(
-        self,
-        begun: tuple[np.ndarray, np.ndarray],
-        qpos: np.ndarray,
-        qvel: np.ndarray,
-        observations: np.ndarray,
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """:meth:`end_step` of every simulation of a batch at once."""
         x_before, ctrl = begun
+        qpos, qvel = sim.qpos, sim.qvel
         rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl)
         self.observe_batch(qpos, qvel, observations)
         return rewards, np.zeros(len(rewards), dtype=np.bool_), info

@@ -30,6 +30,10 @@ class InvertedPendulumEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    #: The largest pole angle (rad, either way) that still counts as balanced.
+    balance_limit = 0.2
+
     def __init__(
         self,
         xml_file: str = "inverted_pendulum.xml",
@@ -56,8 +60,21 @@ class InvertedPendulumEnv(SuiteEnv):
         """Reward 1 while the pole stands."""
         observation = self._get_obs()
         values = observation.tolist()
-        terminated = not (abs(values[1]) <= 0.2 and all(map(math.isfinite, values)))
+        terminated = not (abs(values[1]) <= self.balance_limit and all(map(math.isfinite, values)))
         reward = 0 if terminated else 1
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, {"reward_survive": reward}
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> None:
+        """Nothing to note: the reward depends only on the state after the step."""
+
+    def end_batch(
+        self, begun: None, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        split = sim.qpos.shape[1]
+        observations[:, :split] = sim.qpos
+        observations[:, split:] = sim.qvel
+        balanced = (np.abs(observations[:, 1]) <= self.balance_limit) & np.isfinite(observations).all(axis=1)
+        return balanced.astype(np.float64), ~balanced, {"reward_survive": balanced.astype(np.int64)}

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, norm
+from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
 from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = ["PusherEnv"]
@@ -44,6 +44,9 @@ class PusherEnv(SuiteEnv):
     # Gymnasium 1.4.0 does, and it rounds differently from solving them together.
     skipped_stages = ()
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    batch_outputs = ("xpos",)
+
     def __init__(
         self,
         xml_file: str = "pusher_v5.xml",
@@ -57,9 +60,8 @@ class PusherEnv(SuiteEnv):
         super().__init__(locals())
         self._box(23)
         xpos = self.data.xpos
-        self._tip, self._object, self._goal = (
-            xpos[self._body_id(name)] for name in ("tips_arm", "object", "goal")
-        )
+        self._body_ids = [self._body_id(name) for name in ("tips_arm", "object", "goal")]
+        self._tip, self._object, self._goal = (xpos[i] for i in self._body_ids)
         self.goal_pos = np.zeros(2)
         self.cylinder_pos = np.zeros(2)
         self._observed, self._observed_at = gather_plan(
@@ -88,6 +90,26 @@ class PusherEnv(SuiteEnv):
         if self.render_mode == "human":
             self.render()
         return observation, np.float64(dist + ctrl + near), False, False, info
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
+        """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
+        ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
+        return ctrl
+
+    def end_batch(
+        self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        tip, cylinder, goal = (sim.outputs["xpos"][:, i] for i in self._body_ids)
+        observations[:, 0:7] = sim.qpos[:, :7]
+        observations[:, 7:14] = sim.qvel[:, :7]
+        observations[:, 14:17] = tip
+        observations[:, 17:20] = cylinder
+        observations[:, 20:23] = goal
+        near = -row_norms(cylinder - tip) * self._reward_near_weight
+        dist = -row_norms(cylinder - goal) * self._reward_dist_weight
+        info = {"reward_dist": dist, "reward_ctrl": ctrl, "reward_near": near}
+        return dist + ctrl + near, np.zeros(len(dist), dtype=np.bool_), info
 
     def reset_model(self) -> np.ndarray:
         """Place the goal at the origin and the cylinder at a random spot away from it."""

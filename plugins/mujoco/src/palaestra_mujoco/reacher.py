@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, norm
+from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
 
 __all__ = ["ReacherEnv"]
 
@@ -33,6 +33,9 @@ class ReacherEnv(SuiteEnv):
 
     snapshot_fields = (*SuiteEnv.snapshot_fields, "goal")
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    batch_outputs = ("xpos",)
+
     def __init__(
         self,
         xml_file: str = "reacher.xml",
@@ -45,8 +48,8 @@ class ReacherEnv(SuiteEnv):
         super().__init__(locals())
         self._box(10)
         xpos = self.data.xpos
-        self._fingertip = xpos[self._body_id("fingertip")]
-        self._target = xpos[self._body_id("target")]
+        self._fingertip_id, self._target_id = self._body_id("fingertip"), self._body_id("target")
+        self._fingertip, self._target = xpos[self._fingertip_id], xpos[self._target_id]
         self._angles = self._qpos[:2]
         self.goal = np.zeros(2)
 
@@ -79,6 +82,26 @@ class ReacherEnv(SuiteEnv):
         if self.render_mode == "human":
             self.render()
         return observation, np.float64(dist + ctrl), False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
+        """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
+        ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
+        return ctrl
+
+    def end_batch(
+        self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        qpos, xpos = sim.qpos, sim.outputs["xpos"]
+        angles = np.ascontiguousarray(qpos[:, :2])  # contiguous: the same cos/sin loop as one env's
+        gap = xpos[:, self._fingertip_id] - xpos[:, self._target_id]
+        observations[:, 0:2] = np.cos(angles)
+        observations[:, 2:4] = np.sin(angles)
+        observations[:, 4:6] = qpos[:, 2:]
+        observations[:, 6:8] = sim.qvel[:, :2]
+        observations[:, 8:10] = gap[:, :2]
+        dist = -row_norms(gap) * self._reward_dist_weight
+        return dist + ctrl, np.zeros(len(dist), dtype=np.bool_), {"reward_dist": dist, "reward_ctrl": ctrl}
 
     def reset_model(self) -> np.ndarray:
         """Perturb the arm, then draw a target inside the disc of radius 0.2."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, norm
+from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
 
 __all__ = ["SwimmerEnv"]
 
@@ -28,6 +28,8 @@ class SwimmerEnv(SuiteEnv):
         exclude_current_positions_from_observation: Leave the x-y position out.
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
+
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(
         self,
@@ -55,21 +57,44 @@ class SwimmerEnv(SuiteEnv):
         (x_before, y_before), ctrl = begun
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
+        reward, info = self._scored(x_before, y_before, x_after, y_after, norm(xy), ctrl)
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), np.float64(reward), False, False, info
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each position before and control cost."""
+        return sim.qpos[:, :2].copy(), self.control_costs(actions)
+
+    def end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation of a batch at once."""
+        before, ctrl = begun
+        xy = sim.qpos[:, :2].copy()
+        rewards, info = self._scored(
+            before[:, 0], before[:, 1], xy[:, 0].copy(), xy[:, 1].copy(), row_norms(xy), ctrl
+        )
+        self.observe_batch(sim.qpos, sim.qvel, observations)
+        return rewards, np.zeros(len(rewards), dtype=np.bool_), info
+
+    def _scored(
+        self, x_before: Any, y_before: Any, x_after: Any, y_after: Any, distance: Any, ctrl: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
         dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         forward = self._forward_reward_weight * x_velocity
         info = {
             "x_position": x_after,
             "y_position": y_after,
-            "distance_from_origin": norm(xy),
+            "distance_from_origin": distance,
             "x_velocity": x_velocity,
             "y_velocity": y_velocity,
             "reward_forward": forward,
             "reward_ctrl": -ctrl,
         }
-        if self.render_mode == "human":
-            self.render()
-        return self._get_obs(), np.float64(forward - ctrl), False, False, info
+        return forward - ctrl, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         x, y = self._xy.tolist()
