@@ -164,3 +164,50 @@ def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
     assert list(merged) == list(expected)
     for key, value in expected.items():
         assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+
+
+def test_each_simulation_runs_on_its_sub_envs_own_model():
+    """Domain randomization: edits to one sub-env's model (gravity, timestep) act as in Sync."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec("Hopper-v5", 3)
+        sync = palaestra.make_vec("Hopper-v5", 3, vectorization_mode="sync")
+    for subs in (batched.envs, [env.unwrapped for env in sync.envs]):
+        subs[1].model.opt.gravity[2] = -3.7
+        subs[2].model.opt.timestep = 0.004  # counts from the next reset, as in the single env
+    (a, _), (b, _) = batched.reset(seed=4), sync.reset(seed=4)
+    actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 3)).astype(np.float32)
+    for act in actions:
+        mine, theirs = batched.step(act), sync.step(act)
+        for x, y in zip(mine[:4], theirs[:4], strict=True):
+            assert np.array_equal(x, y)
+        assert_same_info(mine[4], theirs[4], "step")
+    assert not np.array_equal(mine[0][0], mine[0][1])
+    batched.close(), sync.close()
+
+
+def test_sub_envs_with_another_frame_skip_are_refused_at_reset():
+    env = palaestra.make_vec("Swimmer-v5", 2)
+    env.envs[1].frame_skip = 2
+    with pytest.raises(ValueError, match="sub-env 1 has frame_skip 2 and sub-env 0 4.*same frame_skip"):
+        env.reset(seed=0)
+    env.close()
+
+
+def test_a_mujoco_failure_in_the_batch_is_raised_as_mj_step_raises_it():
+    """Too little arena memory: the same exception type as a single env's, naming the simulations."""
+    from importlib.resources import files
+
+    import mujoco
+
+    xml = (files("palaestra_mujoco") / "assets" / "half_cheetah.xml").read_text()
+    starved = xml.replace('<compiler angle="radian"', '<size memory="5K"/><compiler angle="radian"', 1)
+    assert starved != xml
+    env = palaestra.make_vec("HalfCheetah-v5", 2, xml_file=starved)
+    env.reset(seed=0)
+    with pytest.raises(
+        mujoco.FatalError, match=r"simulations \(0, 1\); simulation 0: mj_stackAlloc: out of memory"
+    ):
+        for _ in range(50):
+            env.step(np.ones((2, 6), dtype=np.float32))
+    env.close()

@@ -50,9 +50,10 @@ class BatchSimulation:
 
     ``qpos``, ``qvel`` and ``ctrl`` are live ``(num_envs, ...)`` arrays of the batch;
     ``outputs`` maps each name in ``outputs`` to its field of MjData as each simulation's
-    last step left it (as after ``mj_step``: computed before its last physics step). The
-    batch simulates a copy of the first sub-env's model taken here: edits to a sub-env's
-    model after construction do not reach it.
+    last step left it (as after ``mj_step``: computed before its last physics step);
+    ``dt`` holds each sub-env's seconds per env step as of its last reset. Simulation ``i``
+    runs on sub-env ``i``'s own ``MjModel``, read live: edits to a sub-env's model (masses,
+    friction, gravity: domain randomization) take effect as they do in that env.
     """
 
     def __init__(self, envs: Sequence[Any], num_threads: int, outputs: Sequence[str] = ()) -> None:
@@ -60,7 +61,11 @@ class BatchSimulation:
 
         first = envs[0]
         self._envs = envs
+        self._mujoco = mujoco
         self._batch = mujoco.batch.Batch(first.model, len(envs), nthread=num_threads, persistent=True)
+        self._batch.set_models([env.model for env in envs])
+        self.frame_skip: int = first.frame_skip
+        self.dt = np.array([env._dt for env in envs], dtype=np.float64)
         self.qpos: np.ndarray = self._batch.bind("qpos")
         self.qvel: np.ndarray = self._batch.bind("qvel")
         self.ctrl: np.ndarray = self._batch.bind("ctrl")
@@ -77,15 +82,30 @@ class BatchSimulation:
 
     def push(self, i: int) -> None:
         """Continue simulation ``i`` from sub-env ``i``'s own data (after its reset or restore)."""
-        data = self._envs[i].data
+        env = self._envs[i]
+        if env.frame_skip != self.frame_skip:
+            raise ValueError(
+                f"sub-env {i} has frame_skip {env.frame_skip} and sub-env 0 {self.frame_skip}: a batch "
+                "steps all its simulations alike; give every sub-env the same frame_skip"
+            )
+        self.dt[i] = env._dt
+        data = env.data
         self._time[i] = data.time
         for name, rows in self._state:
             rows[i] = getattr(data, name)
         self._current[i] = True
 
-    def step(self, ids: np.ndarray | None, nstep: int) -> None:
-        """Advance the simulations ``ids`` (``None``: all) by ``nstep`` physics steps."""
-        self._batch.step(ids, nstep)
+    def step(self, ids: np.ndarray | None) -> None:
+        """Advance the simulations ``ids`` (``None``: all) by ``frame_skip`` physics steps.
+
+        Raises:
+            mujoco.FatalError: MuJoCo failed in some simulations (as ``mj_step`` raises it);
+                those kept their state, the others stepped. Reset before going on.
+        """
+        try:
+            self._batch.step(ids, self.frame_skip)
+        except self._mujoco.batch.SimulationError as error:
+            raise self._mujoco.FatalError(str(error)) from error
         if ids is None:
             self._current[:] = False
         else:

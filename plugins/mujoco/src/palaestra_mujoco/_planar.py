@@ -70,7 +70,7 @@ class UprightWalker(SuiteEnv):
         """Score the progress and the posture."""
         x_before, ctrl = begun
         healthy = self.is_healthy
-        reward, info = self._scored(x_before, self._qpos.item(0), self._qpos.item(1), ctrl, healthy)
+        reward, info = self._scored(x_before, self._qpos.item(0), self._qpos.item(1), ctrl, healthy, self._dt)
         if self.render_mode == "human":
             self.render()
         terminated = not healthy and bool(self._terminate_when_unhealthy)
@@ -83,16 +83,16 @@ class UprightWalker(SuiteEnv):
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         healthy = self.healthy_batch(qpos, qvel)
-        rewards, info = self._scored(x_before, qpos[:, 0].copy(), qpos[:, 1].copy(), ctrl, healthy)
+        rewards, info = self._scored(x_before, qpos[:, 0].copy(), qpos[:, 1].copy(), ctrl, healthy, sim.dt)
         self.observe_batch(qpos, qvel, observations)
         terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
         return rewards, terminated, info
 
     def _scored(
-        self, x_before: Any, x_after: Any, z_after: Any, ctrl: Any, healthy: Any
+        self, x_before: Any, x_after: Any, z_after: Any, ctrl: Any, healthy: Any, dt: Any
     ) -> tuple[Any, dict[str, Any]]:
         """The reward and info of a step: of one env from numbers, of a batch from arrays."""
-        x_velocity = (x_after - x_before) / self._dt
+        x_velocity = (x_after - x_before) / dt
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward
         info = {

@@ -60,7 +60,7 @@ class HalfCheetahEnv(SuiteEnv):
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the forward progress."""
         x_before, ctrl = begun
-        reward, info = self._scored(x_before, self._qpos.item(0), ctrl)
+        reward, info = self._scored(x_before, self._qpos.item(0), ctrl, self._dt)
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), np.float64(reward), False, False, info
@@ -71,13 +71,13 @@ class HalfCheetahEnv(SuiteEnv):
         """:meth:`end_step` of every simulation of a batch at once."""
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
-        rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl)
+        rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl, sim.dt)
         self.observe_batch(qpos, qvel, observations)
         return rewards, np.zeros(len(rewards), dtype=np.bool_), info
 
-    def _scored(self, x_before: Any, x_after: Any, ctrl: Any) -> tuple[Any, dict[str, Any]]:
+    def _scored(self, x_before: Any, x_after: Any, ctrl: Any, dt: Any) -> tuple[Any, dict[str, Any]]:
         """The reward and info of a step: of one env from numbers, of a batch from arrays."""
-        x_velocity = (x_after - x_before) / self._dt
+        x_velocity = (x_after - x_before) / dt
         forward = self._forward_reward_weight * x_velocity
         info = {
             "x_position": x_after,

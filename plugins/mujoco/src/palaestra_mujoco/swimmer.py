@@ -57,7 +57,7 @@ class SwimmerEnv(SuiteEnv):
         (x_before, y_before), ctrl = begun
         xy = self._xy.copy()
         x_after, y_after = xy.tolist()
-        reward, info = self._scored(x_before, y_before, x_after, y_after, norm(xy), ctrl)
+        reward, info = self._scored(x_before, y_before, x_after, y_after, norm(xy), ctrl, self._dt)
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), np.float64(reward), False, False, info
@@ -73,16 +73,15 @@ class SwimmerEnv(SuiteEnv):
         before, ctrl = begun
         xy = sim.qpos[:, :2].copy()
         rewards, info = self._scored(
-            before[:, 0], before[:, 1], xy[:, 0].copy(), xy[:, 1].copy(), row_norms(xy), ctrl
+            before[:, 0], before[:, 1], xy[:, 0].copy(), xy[:, 1].copy(), row_norms(xy), ctrl, sim.dt
         )
         self.observe_batch(sim.qpos, sim.qvel, observations)
         return rewards, np.zeros(len(rewards), dtype=np.bool_), info
 
     def _scored(
-        self, x_before: Any, y_before: Any, x_after: Any, y_after: Any, distance: Any, ctrl: Any
+        self, x_before: Any, y_before: Any, x_after: Any, y_after: Any, distance: Any, ctrl: Any, dt: Any
     ) -> tuple[Any, dict[str, Any]]:
         """The reward and info of a step: of one env from numbers, of a batch from arrays."""
-        dt = self._dt
         x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
         forward = self._forward_reward_weight * x_velocity
         info = {

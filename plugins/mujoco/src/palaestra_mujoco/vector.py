@@ -293,7 +293,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         first = self.envs[0]
         begun = first.begin_batch(sim, actions)  # type: ignore[attr-defined]
         sim.ctrl[:] = actions
-        sim.step(None if stepping is None else np.flatnonzero(stepping), first.frame_skip)
+        sim.step(None if stepping is None else np.flatnonzero(stepping))
         rewards, terminated, self._columns = first.end_batch(  # type: ignore[attr-defined]
             begun, sim, self._observations
         )
