@@ -176,6 +176,7 @@ def test_each_simulation_runs_on_its_sub_envs_own_model():
         subs[1].model.opt.gravity[2] = -3.7
         subs[2].model.opt.timestep = 0.004  # counts from the next reset, as in the single env
     (a, _), (b, _) = batched.reset(seed=4), sync.reset(seed=4)
+    assert np.array_equal(a, b)
     actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 3)).astype(np.float32)
     for act in actions:
         mine, theirs = batched.step(act), sync.step(act)
@@ -205,9 +206,13 @@ def test_a_mujoco_failure_in_the_batch_is_raised_as_mj_step_raises_it():
     assert starved != xml
     env = palaestra.make_vec("HalfCheetah-v5", 2, xml_file=starved)
     env.reset(seed=0)
+
+    def run_until_the_feet_touch_down():
+        for _ in range(50):
+            env.step(np.ones((2, 6), dtype=np.float32))
+
     with pytest.raises(
         mujoco.FatalError, match=r"simulations \(0, 1\); simulation 0: mj_stackAlloc: out of memory"
     ):
-        for _ in range(50):
-            env.step(np.ones((2, 6), dtype=np.float32))
+        run_until_the_feet_touch_down()
     env.close()
