@@ -216,3 +216,56 @@ def test_a_mujoco_failure_in_the_batch_is_raised_as_mj_step_raises_it():
     ):
         run_until_the_feet_touch_down()
     env.close()
+
+
+def test_your_own_env_steps_as_arrays_when_it_scores_batches():
+    """The documented recipe: ``scores_batches``, ``begin_batch``/``end_batch``; Sync's numbers."""
+    from palaestra import spaces
+    from palaestra_mujoco import MujocoEnv
+
+    slider = """<mujoco><worldbody><body name="cart"><joint name="x" type="slide" axis="1 0 0"/>
+    <geom type="box" size=".1 .1 .1"/></body></worldbody>
+    <actuator><motor joint="x" ctrlrange="-1 1"/></actuator></mujoco>"""
+
+    class Slider(MujocoEnv):
+        scores_batches = True
+        batch_outputs = ("xpos",)
+
+        def __init__(self, render_mode=None):
+            box = spaces.Box(-np.inf, np.inf, (3,), np.float64)
+            super().__init__(slider, 2, observation_space=box, render_mode=render_mode)
+
+        def reset_model(self):
+            self.set_state(self.init_qpos + self.np_random.uniform(-1, 1, 1), self.init_qvel)
+            return np.concatenate((self._qpos, self._qvel, self.data.xpos[1, :1]))
+
+        def begin_step(self, action):
+            self._ctrl[:] = action
+            return self._qpos.item(0)
+
+        def end_step(self, x_before):
+            x = self._qpos.item(0)
+            observation = np.concatenate((self._qpos, self._qvel, self.data.xpos[1, :1]))
+            return observation, (x - x_before) / self._dt, x > 2, False, {"x": x}
+
+        def begin_batch(self, sim, actions):
+            return sim.qpos[:, 0].copy()
+
+        def end_batch(self, x_before, sim, observations):
+            x = sim.qpos[:, 0].copy()
+            observations[:, 0], observations[:, 1] = sim.qpos[:, 0], sim.qvel[:, 0]
+            observations[:, 2] = sim.outputs["xpos"][:, 1, 0]
+            return (x - x_before) / sim.dt, x > 2, {"x": x}
+
+    batched = type("SliderVectorEnv", (MujocoVectorEnv,), {"env_class": Slider})(3, max_episode_steps=40)
+    assert batched.steps_arrays
+    sync = SyncVectorEnv([lambda: palaestra.wrappers.TimeLimit(Slider(), 40)] * 3)
+    (a, _), (b, _) = batched.reset(seed=9), sync.reset(seed=9)
+    assert np.array_equal(a, b)
+    pushes = np.random.default_rng(9).uniform(-1, 1, (60, 3, 1)).astype(np.float32)
+    for push in pushes:
+        mine, theirs = batched.step(push), sync.step(push)
+        for x, y in zip(mine[:4], theirs[:4], strict=True):
+            assert np.array_equal(x, y)
+        assert_same_info(mine[4], theirs[4], "step")
+    batched.close(), sync.close()

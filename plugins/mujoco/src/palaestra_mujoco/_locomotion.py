@@ -109,26 +109,11 @@ class SuiteEnv(MujocoEnv, EzPickle):
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
-    # -- batches: MujocoVectorEnv steps many copies of a class that sets ``scores_batches``
-    # (not inherited: a subclass that changes the step must state it again). The first
-    # sub-env scores the whole batch from ``(num_envs, ...)`` arrays of the simulations. --
-
-    #: The derived MjData fields :meth:`end_batch` reads (``sim.outputs``), besides the state.
-    batch_outputs: tuple[str, ...] = ()
+    # -- batches (see MujocoEnv.begin_batch) --------------------------------------------
 
     def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:
-        """What :meth:`end_batch` needs from before the physics (default: each x position and control cost).
-
-        ``sim`` is the :class:`~palaestra_mujoco._batch_sim.BatchSimulation`; the controls
-        are set from ``actions`` after this returns.
-        """
+        """Each x position before the physics and each control cost (the runners' default)."""
         return sim.qpos[:, 0].copy(), self.control_costs(actions)
-
-    def end_batch(
-        self, begun: Any, sim: Any, observations: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """Score a batch after the physics: fill ``observations``; return rewards, terminations, info columns."""
-        raise NotImplementedError
 
     def control_costs(self, actions: np.ndarray, weight: Any = None) -> np.ndarray:
         """Each row's :meth:`control_cost` (or ``weighted_square_sum`` with ``weight``), as float64.

@@ -412,6 +412,41 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         """Score the step from the state after the physics (``begun``: what :meth:`begin_step` returned)."""
         raise NotImplementedError
 
+    # -- batches ---------------------------------------------------------------------
+    # MujocoVectorEnv steps the sub-envs of a class that sets ``scores_batches = True`` in
+    # its own body (not inherited: a subclass that changes the step must say so again) as
+    # arrays: all simulations in one ``mujoco.batch.Batch``, and the first sub-env scores
+    # the whole batch with these two methods instead of each sub-env's begin/end_step.
+
+    #: Derived ``MjData`` fields :meth:`end_batch` reads from ``sim.outputs`` (``"xpos"``, ...).
+    batch_outputs: ClassVar[tuple[str, ...]] = ()
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:
+        """:meth:`begin_step` of every sub-env at once, from ``(num_envs, ...)`` arrays.
+
+        Args:
+            sim: The batch (:class:`~palaestra_mujoco.vector.BatchSimulation`): live
+                ``qpos``, ``qvel`` arrays, ``outputs`` (the fields of :attr:`batch_outputs`)
+                and ``dt`` (each sub-env's seconds per step).
+            actions: The checked ``(num_envs, nu)`` actions; the controls are set from them
+                after this returns (MuJoCo clamps them to the control ranges).
+
+        Returns:
+            Whatever :meth:`end_batch` needs from before the physics.
+        """
+        raise NotImplementedError
+
+    def end_batch(
+        self, begun: Any, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every sub-env at once: the same numbers, row by row.
+
+        Fill ``observations`` (``(num_envs, ...)``, float64) and return the rewards
+        (float64), terminations (bool) and info (one array per key, a row per sub-env).
+        Rows of sub-envs that did not step are discarded.
+        """
+        raise NotImplementedError
+
     # -- rendering -------------------------------------------------------------------
 
     def render(self) -> Any:

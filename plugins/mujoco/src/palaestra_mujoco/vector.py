@@ -46,6 +46,7 @@ from palaestra_mujoco.walker2d import Walker2dEnv
 
 __all__ = [
     "AntV4VectorEnv",
+    "BatchSimulation",
     "AntVectorEnv",
     "HalfCheetahV4VectorEnv",
     "HopperV4VectorEnv",
@@ -217,7 +218,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._crew: _Crew | None = None
         self._sim: BatchSimulation | None = None
         if vars(self.env_class).get("scores_batches") is True and batch_available():
-            self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)  # type: ignore[attr-defined]
+            self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
             # The last array step's info columns, and the sub-envs that step gave them.
             self._columns: dict[str, np.ndarray] = {}
             self._stepped = np.zeros(num_envs, dtype=np.bool_)
@@ -291,10 +292,10 @@ class MujocoVectorEnv(BatchedVectorEnv):
         state: the template discards their results and the reset overwrites them.
         """
         first = self.envs[0]
-        begun = first.begin_batch(sim, actions)  # type: ignore[attr-defined]
+        begun = first.begin_batch(sim, actions)
         sim.ctrl[:] = actions
         sim.step(None if stepping is None else np.flatnonzero(stepping))
-        rewards, terminated, self._columns = first.end_batch(  # type: ignore[attr-defined]
+        rewards, terminated, self._columns = first.end_batch(
             begun, sim, self._observations
         )
         if stepping is None:
