@@ -269,3 +269,15 @@ def test_your_own_env_steps_as_arrays_when_it_scores_batches():
             assert np.array_equal(x, y)
         assert_same_info(mine[4], theirs[4], "step")
     batched.close(), sync.close()
+
+
+def test_merged_infos_with_columns_of_arrays_are_add_info_too():
+    columns = {"contacts": np.arange(8.0).reshape(4, 2), "x": np.arange(4.0)}
+    resets = [(1, {"x": 7.5})]
+    from_step = np.array([True, False, True, True])
+    merged = _merged_infos(columns, from_step, resets, 4)
+    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in (0, 2, 3)]
+    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
+    assert list(merged) == list(expected)
+    for key, value in expected.items():
+        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key

@@ -2,10 +2,11 @@
 
 Two ways to step, chosen by the env class:
 
-- **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d v5):
-  all simulations live in one ``mujoco.batch.Batch`` (MuJoCo 4), stepped by one C call on
-  MuJoCo's own thread pool; the first sub-env scores the whole batch from its
-  ``(num_envs, ...)`` arrays with the same formulas its single step uses.
+- **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d,
+  Swimmer, InvertedPendulum, Reacher, Pusher v5): all simulations live in one
+  ``mujoco.batch.Batch`` (MuJoCo 4), stepped by one C call on MuJoCo's own thread pool; the
+  first sub-env scores the whole batch from ``(num_envs, ...)`` arrays with the same
+  formulas its single step uses.
 - **Threaded sub-env steps** (every other env): each sub-env's own ``begin_step`` and
   ``end_step`` run in the calling thread, and helper threads run the ``mj_step`` calls in
   between (the bindings release the GIL inside them).
@@ -154,8 +155,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
     class that also sets ``scores_batches = True`` in its own body (it is not inherited)
     and implements ``begin_batch``/``end_batch`` is stepped with array operations on one
     ``mujoco.batch.Batch``: its sub-envs' ``data`` are then brought up to date only when
-    rendered or snapshotted, and the batch simulates the first sub-env's model as it was
-    at construction.
+    rendered or snapshotted (or by :meth:`sync_envs`); each simulation runs on its
+    sub-env's own ``MjModel``.
 
     Args:
         num_envs: Number of sub-environments.
@@ -295,9 +296,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         begun = first.begin_batch(sim, actions)
         sim.ctrl[:] = actions
         sim.step(None if stepping is None else np.flatnonzero(stepping))
-        rewards, terminated, self._columns = first.end_batch(
-            begun, sim, self._observations
-        )
+        rewards, terminated, self._columns = first.end_batch(begun, sim, self._observations)
         if stepping is None:
             self._stepped[:] = True
         else:
@@ -454,6 +453,8 @@ def _merged_infos(
     for key in order:
         holders = [(i, info[key]) for i, info in resets if key in info]
         stepped = columns.get(key)
+        if stepped is not None and stepped.ndim > 1:  # a column of arrays: add_info's general path
+            return _general_infos(columns, from_step, resets, num_envs)
         if stepped is not None and (not holders or first_step < holders[0][0]):
             dtype = stepped.dtype
         elif type(holders[0][1]) in _PLAIN_SCALARS or isinstance(holders[0][1], np.number):
