@@ -13,6 +13,11 @@ differ: the comparison is like for like in work per step only on average.
 Goals (N=16): batched >= 1.1x EnvPool and >= 2x Gymnasium's sync; ``num_threads=1`` >=
 1.3x palaestra's own sync.
 
+Also measured, as the ceiling of any MuJoCo vector env on this machine: "physics only",
+MuJoCo 4's ``mujoco.batch`` stepping 16 copies of the model with the same controls and no
+env around it (no observations, rewards or resets; a fallen robot keeps lying there, so
+the work per step is only like the envs' on average).
+
 ``--scaling`` also measures N in (4, 16, 64, 256) for 1 and 2 threads and writes
 ``docs/_static/mujoco_scaling.png`` (matplotlib) and a table for the suite's docs page.
 """
@@ -69,6 +74,31 @@ def actions_for(env_id: str, num_envs: int, steps: int = STEPS) -> np.ndarray:
     return rng.uniform(low, high, size=(steps, num_envs, *probe.action_space.shape)).astype(np.float32)
 
 
+class PhysicsOnly:
+    """MuJoCo alone: ``num_envs`` simulations of the env's model in one ``mujoco.batch.Batch``."""
+
+    def __init__(self, env_id: str, num_envs: int) -> None:
+        import mujoco.batch
+
+        env = palaestra.make(env_id).unwrapped
+        self.frame_skip = env.frame_skip
+        self.batch = mujoco.batch.Batch(env.model, num_envs, nthread=0, persistent=True)
+        self.ctrl = self.batch.bind("ctrl")
+
+    def reset(self, seed: int | None = None) -> None:
+        """Every simulation back to the model's initial state (no noise)."""
+        self.batch.reset()
+
+    def step(self, actions: np.ndarray) -> None:
+        """Set the controls and advance every simulation by ``frame_skip`` physics steps."""
+        self.ctrl[:] = actions
+        self.batch.step(None, self.frame_skip)
+
+    def close(self) -> None:
+        """Release the batch and its threads."""
+        del self.batch
+
+
 def compare(env_id: str, rounds: int) -> None:
     n = 16
     contenders = {
@@ -79,6 +109,7 @@ def compare(env_id: str, rounds: int) -> None:
     }
     if envpool is not None:
         contenders["envpool"] = envpool.make_gymnasium(env_id, num_envs=n)
+    contenders["physics only"] = PhysicsOnly(env_id, n)
     rates = best_rates(contenders, actions_for(env_id, n), rounds)
     batched, single = rates["batched"], rates["batched 1 thread"]
     print(f"{env_id} (N={n}, env-steps/s): " + ", ".join(f"{k} {v:,.0f}" for k, v in rates.items()))
@@ -86,6 +117,9 @@ def compare(env_id: str, rounds: int) -> None:
     if envpool is not None:
         checks.append(("batched / envpool", batched / rates["envpool"], 1.1))
     checks.append(("1 thread / palaestra sync", single / rates["palaestra sync"], 1.3))
+    print(
+        f"    batched / physics only         x{batched / rates['physics only']:5.2f}  (how close to MuJoCo alone)"
+    )
     for label, ratio, goal in checks:
         verdict = "ok" if ratio >= goal else f"BELOW GOAL {goal:g}x"
         print(f"    {label:28s} x{ratio:5.2f}  {verdict}")

@@ -14,6 +14,17 @@ from palaestra_mujoco.vector import MujocoVectorEnv, _merged_infos
 
 from .test_vector import assert_same_info, play_side_by_side
 
+
+def assert_steps_alike(batched, sync, actions):
+    """Step both with each batch of ``actions`` (as float32); every result equal. Returns the last."""
+    for act in actions.astype(np.float32):
+        mine, theirs = batched.step(act), sync.step(act)
+        for x, y in zip(mine[:4], theirs[:4], strict=True):
+            assert x.dtype == y.dtype and np.array_equal(x, y)
+        assert_same_info(mine[4], theirs[4], "step")
+    return mine
+
+
 ARRAY_IDS = [
     "HalfCheetah-v5",
     "Hopper-v5",
@@ -177,13 +188,8 @@ def test_each_simulation_runs_on_its_sub_envs_own_model():
         subs[2].model.opt.timestep = 0.004  # counts from the next reset, as in the single env
     (a, _), (b, _) = batched.reset(seed=4), sync.reset(seed=4)
     assert np.array_equal(a, b)
-    actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 3)).astype(np.float32)
-    for act in actions:
-        mine, theirs = batched.step(act), sync.step(act)
-        for x, y in zip(mine[:4], theirs[:4], strict=True):
-            assert np.array_equal(x, y)
-        assert_same_info(mine[4], theirs[4], "step")
-    assert not np.array_equal(mine[0][0], mine[0][1])
+    last = assert_steps_alike(batched, sync, np.random.default_rng(4).uniform(-1, 1, (30, 3, 3)))
+    assert not np.array_equal(last[0][0], last[0][1])
     batched.close(), sync.close()
 
 
@@ -262,12 +268,7 @@ def test_your_own_env_steps_as_arrays_when_it_scores_batches():
     sync = SyncVectorEnv([lambda: palaestra.wrappers.TimeLimit(Slider(), 40)] * 3)
     (a, _), (b, _) = batched.reset(seed=9), sync.reset(seed=9)
     assert np.array_equal(a, b)
-    pushes = np.random.default_rng(9).uniform(-1, 1, (60, 3, 1)).astype(np.float32)
-    for push in pushes:
-        mine, theirs = batched.step(push), sync.step(push)
-        for x, y in zip(mine[:4], theirs[:4], strict=True):
-            assert np.array_equal(x, y)
-        assert_same_info(mine[4], theirs[4], "step")
+    assert_steps_alike(batched, sync, np.random.default_rng(9).uniform(-1, 1, (60, 3, 1)))
     batched.close(), sync.close()
 
 

@@ -11,7 +11,7 @@ from palaestra import spaces
 from palaestra.utils import EzPickle
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
-__all__ = ["SuiteEnv", "norm", "row_norms"]
+__all__ = ["PricedArm", "SuiteEnv", "norm", "row_norms"]
 
 
 def norm(vector: np.ndarray) -> float:
@@ -209,3 +209,21 @@ class SuiteEnv(MujocoEnv, EzPickle):
             bodies = [mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, i) for i in range(count)]
             raise ValueError(f"{type(self).__name__}: no body {body!r} in the model; its bodies: {bodies}")
         return int(index)
+
+
+class PricedArm(SuiteEnv):
+    """Reacher and Pusher: the control reward is priced before the physics, as in Gymnasium."""
+
+    def begin_step(self, action: np.ndarray) -> float:
+        """Set the torques; note the control reward (priced before the physics, as in Gymnasium)."""
+        action = self._checked_action(action)
+        # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
+        ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
+        self._require_finite(action, ctrl)
+        self._ctrl[:] = action
+        return ctrl
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
+        """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
+        ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
+        return ctrl

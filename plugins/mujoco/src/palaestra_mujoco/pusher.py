@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
+from palaestra_mujoco._locomotion import PricedArm, norm, row_norms
 from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = ["PusherEnv"]
@@ -20,7 +20,7 @@ DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
-class PusherEnv(SuiteEnv):
+class PusherEnv(PricedArm):
     """Push the cylinder onto the goal; episodes only end by the time limit.
 
     Observation (float64, 23): the seven arm joint angles and velocities, then the
@@ -38,7 +38,7 @@ class PusherEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
-    snapshot_fields = (*SuiteEnv.snapshot_fields, "goal_pos", "cylinder_pos")
+    snapshot_fields = (*PricedArm.snapshot_fields, "goal_pos", "cylinder_pos")
 
     # The arm, the cylinder and the goal are separate islands: solving them apart is what
     # Gymnasium 1.4.0 does, and it rounds differently from solving them together.
@@ -71,15 +71,6 @@ class PusherEnv(SuiteEnv):
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
-    def begin_step(self, action: np.ndarray) -> float:
-        """Set the torques; note the control reward (priced before the physics, as in Gymnasium)."""
-        action = self._checked_action(action)
-        # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
-        ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
-        self._require_finite(action, ctrl)
-        self._ctrl[:] = action
-        return ctrl
-
     def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the push."""
         ctrl = begun
@@ -90,11 +81,6 @@ class PusherEnv(SuiteEnv):
         if self.render_mode == "human":
             self.render()
         return observation, np.float64(dist + ctrl + near), False, False, info
-
-    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
-        """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
-        ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
-        return ctrl
 
     def end_batch(
         self, ctrl: np.ndarray, sim: Any, observations: np.ndarray

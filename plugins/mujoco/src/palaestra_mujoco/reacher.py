@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
+from palaestra_mujoco._locomotion import PricedArm, norm, row_norms
 
 __all__ = ["ReacherEnv"]
 
@@ -14,7 +14,7 @@ __all__ = ["ReacherEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 0.9, "elevation": -70.0, "lookat": np.zeros(3)}
 
 
-class ReacherEnv(SuiteEnv):
+class ReacherEnv(PricedArm):
     """Reach the target; episodes only end by the time limit.
 
     Observation (float64, 10): cosine and sine of both joint angles, the target's x-y,
@@ -31,7 +31,7 @@ class ReacherEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
-    snapshot_fields = (*SuiteEnv.snapshot_fields, "goal")
+    snapshot_fields = (*PricedArm.snapshot_fields, "goal")
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     batch_outputs = ("xpos",)
@@ -65,15 +65,6 @@ class ReacherEnv(SuiteEnv):
             )
         )
 
-    def begin_step(self, action: np.ndarray) -> float:
-        """Set the torques; note the control reward (priced before the physics, as in Gymnasium)."""
-        action = self._checked_action(action)
-        # Evaluated in the action's dtype (float32 for float32 actions), as Gymnasium 1.4.0 does.
-        ctrl = -self.weighted_square_sum(self._reward_control_weight, action)
-        self._require_finite(action, ctrl)
-        self._ctrl[:] = action
-        return ctrl
-
     def end_step(self, begun: float) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the distance."""
         ctrl = begun
@@ -82,11 +73,6 @@ class ReacherEnv(SuiteEnv):
         if self.render_mode == "human":
             self.render()
         return observation, np.float64(dist + ctrl), False, False, {"reward_dist": dist, "reward_ctrl": ctrl}
-
-    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
-        """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
-        ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
-        return ctrl
 
     def end_batch(
         self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
