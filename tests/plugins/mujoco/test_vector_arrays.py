@@ -282,3 +282,11 @@ def test_merged_infos_with_columns_of_arrays_are_add_info_too():
     assert list(merged) == list(expected)
     for key, value in expected.items():
         assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
+@pytest.mark.parametrize("env_id", ["InvertedPendulum-v5", "Walker2d-v5", "Reacher-v5"])
+def test_array_steps_equal_sync_in_the_other_autoreset_modes(env_id, mode):
+    """Terminations (the pendulum falls within steps), truncations (Reacher's limit) and resets."""
+    ended = play_side_by_side(env_id, mode, 2, steps=60, num_envs=4, max_episode_steps=20)
+    assert ended >= 4
