@@ -133,8 +133,16 @@ class _V4Info:
         v4_info = {new: info[old] for new, old in self.info_keys}
         return observation, self._v4_reward(reward, info), terminated, truncated, v4_info
 
+    def end_batch(
+        self, begun: Any, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """v5's batch result, its info columns under v4's keys (each its own array)."""
+        rewards, terminated, info = super().end_batch(begun, sim, observations)  # type: ignore[misc]
+        v4_rewards = np.broadcast_to(self._v4_reward(rewards, info), rewards.shape).astype(np.float64)
+        return v4_rewards, terminated, {new: info[old].copy() for new, old in self.info_keys}
+
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
-        """v4's reward from v5's and v5's info (the same unless an env says otherwise)."""
+        """v4's reward from v5's and v5's info (the same unless an env says otherwise); numbers or arrays."""
         return reward
 
     def _get_reset_info(self) -> dict[str, Any]:
@@ -150,6 +158,8 @@ class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
         ("reward_run", "reward_forward"),
         ("reward_ctrl", "reward_ctrl"),
     )
+
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(
         self,
@@ -178,6 +188,8 @@ class _UprightV4(_V4Info):
 class HopperEnv(_UprightV4, hopper.HopperEnv):
     """Hopper-v4: v5's hop with v4's healthy reward and info."""
 
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -196,6 +208,8 @@ class HopperEnv(_UprightV4, hopper.HopperEnv):
 
 class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
     """Walker2d-v4: v5's walk on v4's model (right foot friction 0.9), v4's healthy reward and info."""
+
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(
         self,
@@ -230,6 +244,8 @@ class SwimmerEnv(_V4Info, swimmer.SwimmerEnv):
         ("y_velocity", "y_velocity"),
         ("forward_reward", "reward_forward"),
     )
+
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(
         self,
@@ -409,6 +425,8 @@ class HumanoidStandupEnv(_V4Info, _HumanoidObservationV4, humanoid.HumanoidStand
 
 class InvertedPendulumEnv(_V4Info, inverted_pendulum.InvertedPendulumEnv):
     """InvertedPendulum-v4: v5's termination, 1.0 on every step (the last too), an empty info."""
+
+    scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(self, **kwargs: Any) -> None:
         _build_on_v5(self, inverted_pendulum.InvertedPendulumEnv, locals())

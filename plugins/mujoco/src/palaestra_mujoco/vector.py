@@ -3,7 +3,7 @@
 Two ways to step, chosen by the env class:
 
 - **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d,
-  Swimmer, InvertedPendulum, Reacher, Pusher v5): all simulations live in one
+  Swimmer, InvertedPendulum, Reacher, Pusher v5, and the first five's v4): all simulations live in one
   ``mujoco.batch.Batch`` (MuJoCo 4), stepped by one C call on MuJoCo's own thread pool; the
   first sub-env scores the whole batch from ``(num_envs, ...)`` arrays with the same
   formulas its single step uses.
