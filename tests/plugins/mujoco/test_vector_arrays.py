@@ -316,3 +316,35 @@ def test_array_steps_equal_sync_in_the_other_autoreset_modes(env_id, mode):
     """Terminations (the pendulum falls within steps), truncations (Reacher's limit) and resets."""
     ended = play_side_by_side(env_id, mode, 2, steps=60, num_envs=4, max_episode_steps=20)
     assert ended >= 4
+
+
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5"])  # array steps and threaded steps
+def test_call_get_attr_and_set_attr_work_as_in_sync(env_id):
+    """Gymnasium code that calls into the sub-envs of its SyncVectorEnv keeps working."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec(env_id, 2)
+        sync = palaestra.make_vec(env_id, 2, vectorization_mode="sync")
+    batched.reset(seed=6), sync.reset(seed=6)
+    actions = np.random.default_rng(6).uniform(-1, 1, (10, 2, *batched.single_action_space.shape))
+    assert_steps_alike(batched, sync, actions[:3])
+    assert all(np.array_equal(a, b) for a, b in zip(batched.call("state_vector"), sync.call("state_vector")))
+    assert batched.get_attr("dt") == sync.get_attr("dt")
+    start = sync.envs[0].unwrapped
+    for env in (batched, sync):
+        env.call("set_state", start.init_qpos, start.init_qvel)  # back to the model's start
+        env.set_attr("frame_skip", [2, 2])
+    assert batched.get_attr("frame_skip") == (2, 2)
+    assert_steps_alike(batched, sync, actions[3:])
+    with pytest.raises(AttributeError) as raised:
+        batched.call("no_such_method")
+    assert raised.value.sub_env_index == 0
+    batched.close(), sync.close()
+
+
+def test_a_frame_skip_set_on_one_sub_env_is_refused_by_name():
+    env = palaestra.make_vec("Hopper-v5", 2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="sub-env 1 has frame_skip 7 and sub-env 0 4"):
+        env.set_attr("frame_skip", [4, 7])
+    env.close()

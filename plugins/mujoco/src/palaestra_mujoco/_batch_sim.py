@@ -64,7 +64,6 @@ class BatchSimulation:
         self._mujoco = mujoco
         self._batch = mujoco.batch.Batch(first.model, len(envs), nthread=num_threads, persistent=True)
         self._batch.set_models([env.model for env in envs])
-        self.frame_skip: int = first.frame_skip
         self.dt = np.array([env._dt for env in envs], dtype=np.float64)
         self.qpos: np.ndarray = self._batch.bind("qpos")
         self.qvel: np.ndarray = self._batch.bind("qvel")
@@ -94,6 +93,12 @@ class BatchSimulation:
         for name, rows in self._state:
             rows[i] = getattr(data, name)
         self._current[i] = True
+
+    @property
+    def frame_skip(self) -> int:
+        """Physics steps per env step: sub-env 0's (the others' are checked equal at each push)."""
+        frame_skip: int = self._envs[0].frame_skip
+        return frame_skip
 
     def step(self, ids: np.ndarray | None) -> None:
         """Advance the simulations ``ids`` (``None``: all) by ``frame_skip`` physics steps.

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra.error import InvalidAction, UnsupportedMode
-from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note
+from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note, per_env_values
 from palaestra.vector import AutoresetMode
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
@@ -340,6 +340,46 @@ class MujocoVectorEnv(BatchedVectorEnv):
         if self._sim is not None:
             for i in range(self.num_envs):
                 self._sim.pull(i)
+
+    # -- the sub-envs, as SyncVectorEnv exposes them ---------------------------------------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` on every sub-env (or read the attribute if not callable).
+
+        As ``SyncVectorEnv.call``; a sub-env's error carries its index as ``sub_env_index``.
+        With array steps the sub-envs see their current state, and what the call changes in
+        it (``set_state``, ...) is what the next step continues from.
+        """
+        self.sync_envs()
+        results = []
+        try:
+            for i, env in enumerate(self.envs):
+                try:
+                    attribute = getattr(env, name)
+                    results.append(attribute(*args, **kwargs) if callable(attribute) else attribute)
+                except Exception as error:
+                    error.sub_env_index = i  # type: ignore[attr-defined]
+                    raise
+        finally:
+            self._push_all()
+        return tuple(results)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        self.sync_envs()
+        return tuple(getattr(env, name) for env in self.envs)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
+        self.sync_envs()
+        for env, value in zip(self.envs, per_env_values(values, self.num_envs), strict=True):
+            setattr(env, name, value)
+        self._push_all()
+
+    def _push_all(self) -> None:
+        if self._sim is not None:
+            for i in range(self.num_envs):
+                self._sim.push(i)
 
     # -- rendering -----------------------------------------------------------------------
 
