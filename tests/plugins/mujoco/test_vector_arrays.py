@@ -328,7 +328,8 @@ def test_call_get_attr_and_set_attr_work_as_in_sync(env_id):
     batched.reset(seed=6), sync.reset(seed=6)
     actions = np.random.default_rng(6).uniform(-1, 1, (10, 2, *batched.single_action_space.shape))
     assert_steps_alike(batched, sync, actions[:3])
-    assert all(np.array_equal(a, b) for a, b in zip(batched.call("state_vector"), sync.call("state_vector")))
+    states = zip(batched.call("state_vector"), sync.call("state_vector"), strict=True)
+    assert all(np.array_equal(a, b) for a, b in states)
     assert batched.get_attr("dt") == sync.get_attr("dt")
     start = sync.envs[0].unwrapped
     for env in (batched, sync):
