@@ -502,10 +502,11 @@ def _merged_infos(
         else:  # an array or object in a reset's info: add_info's general path
             return _general_infos(columns, from_step, resets, num_envs)
         column = np.zeros(num_envs, dtype=dtype)
-        mask = np.zeros(num_envs, dtype=np.bool_)
         if stepped is not None:
-            column[from_step] = stepped[from_step]
-            mask |= from_step
+            np.copyto(column, stepped, casting="unsafe", where=from_step)  # as add_info's item assignment
+            mask = from_step.copy()
+        else:
+            mask = np.zeros(num_envs, dtype=np.bool_)
         for i, value in holders:
             column[i] = value
             mask[i] = True
