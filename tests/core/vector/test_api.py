@@ -298,6 +298,20 @@ def test_batched_vector_env_base_bookkeeping():
         BatchedVectorEnv(0)
 
 
+@pytest.mark.parametrize("method", ["call", "get_attr", "set_attr"])
+def test_natively_batched_envs_say_how_to_get_sync_sub_env_access(method):
+    """Gymnasium gives a SyncVectorEnv for Acrobot; code calling into its sub-envs learns the fix."""
+    env = palaestra.make_vec("Acrobot-v1", 2)
+    assert not hasattr(env, method)
+    with pytest.raises(
+        AttributeError, match=rf"AcrobotVectorEnv has no {method}\(\).*vectorization_mode='sync'"
+    ):
+        getattr(env, method)
+    with pytest.raises(AttributeError, match="'AcrobotVectorEnv' object has no attribute 'bogus'"):
+        env.bogus  # noqa: B018
+    env.close()
+
+
 def test_sync_errors_name_the_sub_env_that_raised():
     envs = SyncVectorEnv(
         [functools.partial(CrashEnv, i, crash_index=2, crash_at=2, where="reset") for i in range(3)]

@@ -26,6 +26,8 @@ from palaestra.vector.utils import batch_space
 
 __all__ = ["BatchedVectorEnv"]
 
+_SUB_ENV_METHODS = frozenset({"call", "get_attr", "set_attr", "call_async", "call_wait"})
+
 
 class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     """The template of a natively batched env; a subclass supplies the env's hooks.
@@ -270,6 +272,17 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         """Return every sub-env to the state saved by :meth:`snapshot`."""
         super().restore(snapshot)
         self._pending = int(np.count_nonzero(self._needs_reset))
+
+    def __getattr__(self, name: str) -> Any:
+        # Gymnasium's make_vec gives a SyncVectorEnv for most ids, and code written for it
+        # calls into the sub-envs; a natively batched env has none to call.
+        if name in _SUB_ENV_METHODS:
+            raise AttributeError(
+                f"{type(self).__name__} has no {name}(): its sub-envs are rows of arrays, not env objects. "
+                "For SyncVectorEnv's call/get_attr/set_attr, make it with "
+                "make_vec(id, num_envs, vectorization_mode='sync')"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- rendering -------------------------------------------------------------------------
 
