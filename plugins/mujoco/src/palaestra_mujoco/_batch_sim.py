@@ -46,7 +46,7 @@ def batch_available() -> bool:
 
 
 class BatchSimulation:
-    """``len(envs)`` persistent simulations of the first env's model, stepped together.
+    """One persistent simulation per sub-env, all stepped by one call on ``num_threads`` C threads.
 
     ``qpos``, ``qvel`` and ``ctrl`` are live ``(num_envs, ...)`` arrays of the batch;
     ``outputs`` maps each name in ``outputs`` to its field of MjData as each simulation's
@@ -107,14 +107,15 @@ class BatchSimulation:
             mujoco.FatalError: MuJoCo failed in some simulations (as ``mj_step`` raises it);
                 those kept their state, the others stepped. Reset before going on.
         """
-        try:
-            self._batch.step(ids, self.frame_skip)
-        except self._mujoco.batch.SimulationError as error:
-            raise self._mujoco.FatalError(str(error)) from error
+        # Marked first: after a failure the batch still holds each simulation's true state.
         if ids is None:
             self._current[:] = False
         else:
             self._current[ids] = False
+        try:
+            self._batch.step(ids, self.frame_skip)
+        except self._mujoco.batch.SimulationError as error:
+            raise self._mujoco.FatalError(str(error)) from error
 
     def pull(self, i: int) -> None:
         """Bring sub-env ``i``'s own data up to date (derived quantities included)."""
