@@ -70,7 +70,8 @@ class AntEnv(SuiteEnv):
     def contact_forces(self) -> np.ndarray:
         """External contact forces of every body, clipped to ``contact_force_range``."""
         low, high = self._contact_force_range
-        clipped: np.ndarray = np.clip(self._cfrc_ext, low, high)
+        # np.clip's definition, a third of its call cost (its wrapper is slow for a 14 x 6 array).
+        clipped: np.ndarray = np.minimum(np.maximum(self._cfrc_ext, low), high)
         return clipped
 
     @property
