@@ -129,9 +129,13 @@ def test_frames_and_snapshots_read_the_batch_state():
         batched.step(a), sync.step(a)
     assert np.array_equal(batched.render_env(1), sync.envs[1].render())
     assert not np.array_equal(batched.envs[0].data.qpos, sync.envs[0].unwrapped.data.qpos)  # behind
-    assert len(batched.sub_env_snapshots) == 2
+    batched.sync_envs()
     for name in ("qpos", "qvel", "xpos", "cvel"):  # state and derived quantities
         assert np.array_equal(getattr(batched.envs[0].data, name), getattr(sync.envs[0].unwrapped.data, name))
+    batched.step(actions[0]), sync.step(actions[0])
+    assert not np.array_equal(batched.envs[1].data.qpos, sync.envs[1].unwrapped.data.qpos)  # behind again
+    assert len(batched.sub_env_snapshots) == 2  # snapshots bring the data up to date first
+    assert np.array_equal(batched.envs[1].data.qpos, sync.envs[1].unwrapped.data.qpos)
     batched.close(), sync.close()
 
 
