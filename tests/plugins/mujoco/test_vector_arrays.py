@@ -28,6 +28,7 @@ def assert_steps_alike(batched, sync, actions):
 ARRAY_IDS = [
     "HalfCheetah-v5",
     "Hopper-v5",
+    "InvertedDoublePendulum-v5",
     "InvertedPendulum-v5",
     "Pusher-v5",
     "Reacher-v5",
@@ -45,10 +46,10 @@ def test_envs_that_read_no_contact_forces_step_as_arrays(env_id):
 
 @pytest.mark.parametrize(
     "env_id",
-    ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5", "Ant-v4", "Reacher-v4"],
+    ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v4", "Ant-v4", "Reacher-v4"],
 )
 def test_the_others_step_sub_env_by_sub_env(env_id):
-    """Contact forces (not computed by mujoco.batch), powers of floats, or a v4 step: the own step."""
+    """Contact forces (not computed by mujoco.batch) or a v4 step of its own: threaded steps."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # v4 is out of date
         env = palaestra.make_vec(env_id, 2)
@@ -89,6 +90,7 @@ def test_a_subclass_that_changes_the_step_does_not_inherit_array_steps():
         ("Reacher-v5", {"reward_dist_weight": 2, "reward_control_weight": np.float64(0.5)}),
         ("Pusher-v5", {"reward_near_weight": 0.25, "reward_control_weight": 3}),
         ("InvertedPendulum-v5", {"reset_noise_scale": 0.1}),
+        ("InvertedDoublePendulum-v5", {"healthy_reward": 2, "reset_noise_scale": 0.3}),
     ],
 )
 def test_arguments_change_both_alike(env_id, kwargs):
@@ -315,7 +317,9 @@ def test_merged_infos_with_columns_of_arrays_are_add_info_too():
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
-@pytest.mark.parametrize("env_id", ["InvertedPendulum-v5", "Walker2d-v5", "Reacher-v5"])
+@pytest.mark.parametrize(
+    "env_id", ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Walker2d-v5", "Reacher-v5"]
+)
 def test_array_steps_equal_sync_in_the_other_autoreset_modes(env_id, mode):
     """Terminations (the pendulum falls within steps), truncations (Reacher's limit) and resets."""
     ended = play_side_by_side(env_id, mode, 2, steps=60, num_envs=4, max_episode_steps=20)

@@ -1,12 +1,12 @@
-"""Natively batched MuJoCo envs: every sub-env's physics stepped in parallel threads.
+"""Natively batched MuJoCo envs: every sub-env's physics stepped in parallel, off the GIL.
 
 Two ways to step, chosen by the env class:
 
 - **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d,
-  Swimmer, InvertedPendulum, Reacher, Pusher v5, and the first five's v4): all simulations live in one
-  ``mujoco.batch.Batch`` (MuJoCo 4), stepped by one C call on MuJoCo's own thread pool; the
-  first sub-env scores the whole batch from ``(num_envs, ...)`` arrays with the same
-  formulas its single step uses.
+  Swimmer, InvertedPendulum, InvertedDoublePendulum, Reacher, Pusher v5, and the first
+  five's v4): all simulations live in one ``mujoco.batch.Batch`` (MuJoCo 4), stepped by
+  one C call on MuJoCo's own thread pool; the first sub-env scores the whole batch from
+  ``(num_envs, ...)`` arrays with the same formulas its single step uses.
 - **Threaded sub-env steps** (every other env): each sub-env's own ``begin_step`` and
   ``end_step`` run in the calling thread, and helper threads run the ``mj_step`` calls in
   between (the bindings release the GIL inside them).
