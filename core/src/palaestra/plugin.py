@@ -30,6 +30,10 @@ Env helpers:
     :func:`invalid_action` (the error for a bad action), :func:`non_finite_note` (its
     explanation for NaN and infinite actions) and :func:`warn_no_render_mode`.
 
+Packaging:
+    :func:`lazy_exports`, the ``__getattr__`` that keeps ``import your_plugin`` cheap by
+    importing each exported class's module on first use.
+
 Compatibility:
     A plugin states the core versions it supports as its dependency on ``palaestra``
     (e.g. ``"palaestra>=0.1,<0.2"``); the host refuses, naming both versions, to load a
@@ -40,7 +44,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import load_export
+from palaestra._lazy import lazy_exports, load_export
 
 if TYPE_CHECKING:
     from palaestra._markers import hookimpl as hookimpl
@@ -89,6 +93,7 @@ __all__ = [
     "hookimpl",
     "import_pygame",
     "invalid_action",
+    "lazy_exports",
     "non_finite_note",
     "per_env_values",
     "polygon",

@@ -1,9 +1,10 @@
 """Classic control environments for palaestra (registered in the default namespace)."""
 
-from typing import Any
+from palaestra.plugin import lazy_exports
 
 __all__ = ["AcrobotEnv", "CartPoleEnv", "Continuous_MountainCarEnv", "MountainCarEnv", "PendulumEnv"]
 
+# Env modules load on first access, so `import palaestra_classic_control` stays cheap.
 _WHERE = {
     "AcrobotEnv": "acrobot",
     "CartPoleEnv": "cartpole",
@@ -13,10 +14,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Import env modules on access so `import palaestra_classic_control` stays cheap.
-    if name in _WHERE:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(globals(), _WHERE)

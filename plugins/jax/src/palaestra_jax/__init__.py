@@ -6,7 +6,7 @@ adapters :class:`FunctionalJaxEnv` and :class:`FunctionalJaxVectorEnv`. Importin
 package is cheap: jax is imported when an env is made or a name below is used.
 """
 
-from typing import Any
+from palaestra.plugin import lazy_exports
 
 __all__ = [
     "BlackJackJaxEnv",
@@ -23,6 +23,7 @@ __all__ = [
     "PendulumJaxVectorEnv",
 ]
 
+# Env modules import jax: loaded on first access.
 _WHERE = {
     "BlackJackJaxEnv": "blackjack",
     "BlackjackFunctional": "blackjack",
@@ -39,9 +40,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(globals(), _WHERE)

@@ -5,7 +5,7 @@ of :mod:`palaestra_mujoco.rendering` and the state helpers of :mod:`palaestra_mu
 Importing this package is cheap: ``mujoco`` itself is imported when an env is made.
 """
 
-from typing import Any
+from palaestra.plugin import lazy_exports
 
 __all__ = [
     "AntEnv",
@@ -25,6 +25,7 @@ __all__ = [
     "WindowViewer",
 ]
 
+# Env modules import mujoco: loaded on first access.
 _WHERE = {
     "AntEnv": "ant",
     "HalfCheetahEnv": "half_cheetah",
@@ -44,10 +45,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Env modules import mujoco; load them only when asked for.
-    if name in _WHERE:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(globals(), _WHERE)

@@ -4,15 +4,10 @@
 ``RayVectorEnv(env_fns)`` directly. Importing this package does not import Ray.
 """
 
-from typing import Any
+from palaestra.plugin import lazy_exports
 
 __all__ = ["RayVectorEnv"]
 
 
-def __getattr__(name: str) -> Any:
-    # Ray takes a second to import: load it with the class, not with the package.
-    if name == "RayVectorEnv":
-        from palaestra_ray._vector import RayVectorEnv
-
-        return RayVectorEnv
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Ray takes a second to import: load it with the class, not with the package.
+__getattr__ = lazy_exports(globals(), {"RayVectorEnv": "_vector"})
