@@ -62,3 +62,14 @@ def test_hook_implementations_are_typed():
                 assert node.returns is not None and all(a.annotation is not None for a in node.args.args), (
                     f"{path.name}:{node.name} is not fully typed"
                 )
+
+
+def test_lazy_exports_import_a_name_s_module_on_first_use_and_keep_it():
+    namespace = {"__name__": "palaestra.spaces"}
+    module_getattr = plugin.lazy_exports(namespace, {"Box": "_box"})
+    assert "Box" not in namespace
+    box = module_getattr("Box")
+    assert box is sys.modules["palaestra.spaces._box"].Box
+    assert namespace["Box"] is box  # later lookups never reach __getattr__ again
+    with pytest.raises(AttributeError, match="module 'palaestra.spaces' has no attribute 'Bogus'"):
+        module_getattr("Bogus")
