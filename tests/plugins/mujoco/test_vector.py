@@ -11,19 +11,8 @@ from palaestra.error import InvalidAction, UnsupportedMode
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 from palaestra_mujoco.vector import HopperVectorEnv, MujocoVectorEnv, available_cores
 
-IDS = [
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Humanoid-v5",
-    "HumanoidStandup-v5",
-    "InvertedPendulum-v5",
-    "InvertedDoublePendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-]
+from .test_envs import IDS
+
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 
 

@@ -109,10 +109,14 @@ class SuiteEnv(MujocoEnv, EzPickle):
     def _get_obs(self) -> np.ndarray:
         return self._observed[self._observed_at]  # type: ignore[no-any-return]
 
-    # -- batches (see MujocoEnv.begin_batch) --------------------------------------------
+    # -- the runners' first half, for one env and for a batch (see MujocoEnv.begin_batch) --
+
+    def begin_step(self, action: np.ndarray) -> Any:
+        """Set the torques; note the x position before and the control cost."""
+        return self._qpos.item(0), self._priced(action)
 
     def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:
-        """Each x position before the physics and each control cost (the runners' default)."""
+        """:meth:`begin_step` of every simulation: each x position and control cost."""
         return sim.qpos[:, 0].copy(), self.control_costs(actions)
 
     def control_costs(self, actions: np.ndarray, weight: Any = None) -> np.ndarray:

@@ -60,10 +60,6 @@ class UprightWalker(SuiteEnv):
         np.minimum(velocities, self.velocity_bound, out=velocities)
         return observation
 
-    def begin_step(self, action: np.ndarray) -> tuple[float, float]:
-        """Set the torques; note the position before and the control cost."""
-        return self._qpos.item(0), self._priced(action)
-
     def end_step(
         self, begun: tuple[float, float]
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:

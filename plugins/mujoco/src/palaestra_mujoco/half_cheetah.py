@@ -51,10 +51,6 @@ class HalfCheetahEnv(SuiteEnv):
         super().__init__(locals())
         self._layout(1 if exclude_current_positions_from_observation else 0)
 
-    def begin_step(self, action: np.ndarray) -> tuple[float, float]:
-        """Set the torques; note the position before and the control cost."""
-        return self._qpos.item(0), self._priced(action)
-
     def end_step(
         self, begun: tuple[float, float]
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
