@@ -220,9 +220,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._sim: BatchSimulation | None = None
         if vars(self.env_class).get("scores_batches") is True and batch_available():
             self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
-            # The last array step's info columns, and the sub-envs that step gave them.
-            self._columns: dict[str, np.ndarray] = {}
-            self._stepped = np.zeros(num_envs, dtype=np.bool_)
+            self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
         elif self.num_threads > 1:
             self._crew = _Crew(self.num_threads - 1)
             weakref.finalize(self, self._crew.close)
@@ -255,17 +253,22 @@ class MujocoVectorEnv(BatchedVectorEnv):
             self._infos[i] = info
             if self._sim is not None:
                 self._sim.push(i)
-                self._stepped[i] = False
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Step the sub-envs: each one's ``begin_step``, all the physics in parallel, each ``end_step``.
+        """Step the sub-envs that step, as arrays of the batch or sub-env by sub-env in threads."""
+        if self._sim is not None:
+            return self._advance_arrays(self._sim, actions, stepping)
+        return self._advance_threads(actions, stepping)
+
+    def _advance_threads(
+        self, actions: np.ndarray, stepping: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each sub-env's ``begin_step``, all the physics in parallel, each ``end_step``.
 
         The threads run only MuJoCo's C code (the GIL released) and a loop around it; the
         Python halves of the steps run in this thread. Interleaving Python between the
         physics calls instead would hand the GIL back and forth for every sub-env.
         """
-        if self._sim is not None:
-            return self._advance_arrays(self._sim, actions, stepping)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
         envs, observations, infos = self.envs, self._observations, self._infos
@@ -297,10 +300,6 @@ class MujocoVectorEnv(BatchedVectorEnv):
         sim.ctrl[:] = actions
         sim.step(None if stepping is None else np.flatnonzero(stepping))
         rewards, terminated, self._columns = first.end_batch(begun, sim, self._observations)
-        if stepping is None:
-            self._stepped[:] = True
-        else:
-            self._stepped[:] = stepping
         return rewards, terminated
 
     def observe(self) -> np.ndarray:
@@ -314,7 +313,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
         if not chosen:
             return {}
         if self._sim is not None:
-            from_step = reported & ~reset & self._stepped
+            # The template reports each sub-env after the step that moved it or the reset
+            # that started it: those not reset in this call stepped in it.
+            from_step = reported & ~reset
             if from_step.any():
                 resets = [(i, self._infos[i]) for i in chosen if not from_step[i]]
                 return _merged_infos(self._columns, from_step, resets, self.num_envs)
