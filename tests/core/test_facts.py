@@ -17,11 +17,21 @@ def declared_suites(folder):
     """Each namespace a plugin's pyproject claims, with the default-namespace names it declares for it."""
     project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
     entry_points = project.get("entry-points", {})
-    names = entry_points.get("palaestra.default_names", {})
+    ids = entry_points.get("palaestra.env_ids", {})
     return project["name"], {
-        namespace: frozenset(name for name, owner in names.items() if owner == namespace)
+        namespace: frozenset(
+            palaestra.envs.registration.parse_env_id(env_id)[1]
+            for env_id, owner in ids.items()
+            if owner == namespace and "/" not in env_id
+        )
         for namespace in entry_points.get("palaestra.plugins", {})
     }
+
+
+def declared_ids(folder):
+    """The env ids a plugin's pyproject declares (wildcards ``ns/*`` included)."""
+    project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+    return set(project.get("entry-points", {}).get("palaestra.env_ids", {}))
 
 
 @pytest.mark.parametrize("folder", sorted((ROOT / "plugins").iterdir()), ids=lambda p: p.name)
@@ -46,14 +56,16 @@ def test_register_takes_every_field_of_envspec():
 
 
 @pytest.mark.needs_plugins
-def test_each_suites_declared_names_are_the_names_it_registers():
-    registered = {}
-    for env_id in palaestra.registry:
-        spec = palaestra.registry[env_id]
-        owner = palaestra.registry.owner(env_id)
-        if spec.namespace is None and owner is not None:
-            registered.setdefault(owner, set()).add(spec.name)
-    for folder in sorted((ROOT / "plugins").iterdir()):
-        distribution, suites = declared_suites(folder)
-        names = set().union(*suites.values())
-        assert registered.get(distribution, set()) == names, distribution
+@pytest.mark.parametrize("folder", sorted((ROOT / "plugins").iterdir()), ids=lambda p: p.name)
+def test_each_suite_declares_exactly_the_ids_it_registers(folder):
+    host = palaestra.PluginHost()
+    distribution, suites = declared_suites(folder)
+    for namespace in suites:
+        host.load_namespace(namespace)
+    registered = {env_id for env_id in host.registry.loaded() if host.registry.owner(env_id) == distribution}
+    declared = declared_ids(folder)
+    wildcards = {env_id for env_id in declared if env_id.endswith("/*")}
+    assert registered == declared - wildcards, distribution
+    # What is declared is what the registry lists without importing the plugin.
+    listed = {env_id for env_id, ns in palaestra.PluginHost().registry.groups().items() if ns in suites}
+    assert listed == declared - wildcards

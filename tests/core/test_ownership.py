@@ -26,7 +26,7 @@ def suite(site, dist, namespace, names, extra=""):
         dist,
         {namespace: f"{module}._hooks"},
         {f"{module}._hooks": hooks_source(registrations + extra), f"{module}.env": GOOD_ENV},
-        names=dict.fromkeys(names, namespace),
+        ids={f"{name}-v0": namespace for name in names},
     )
 
 
@@ -96,7 +96,8 @@ def test_an_undeclared_default_name_fails_the_plugin_with_the_fix(site, isolated
         },
     )
     with pytest.raises(
-        PluginLoadError, match='add `Hidden = "sloppy"` to the entry-point group "palaestra.default_names"'
+        PluginLoadError,
+        match='add its ids \\(`"Hidden-v0" = "sloppy"`\\) to the entry-point group "palaestra.env_ids"',
     ):
         palaestra.make("sloppy/Fine-v0")
 
@@ -148,7 +149,7 @@ def test_the_discovery_cache_sees_distributions_added_and_removed_between_proces
     site.mkdir()
     suite(site, "first-suite", "first", ["Alpha"])
     assert "first" in run(LIST, site, cache)
-    assert list(cache.glob("discovery-*.json")), "no cache was written"
+    assert list(cache.glob("discovery-*.marshal")), "no cache was written"
     assert "first" in run(LIST, site, cache)  # from the cache
     suite(site, "second-suite", "second", ["Beta"])
     assert {"first", "second"} <= set(run(LIST, site, cache))

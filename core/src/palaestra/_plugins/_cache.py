@@ -7,6 +7,9 @@ folder (installing or removing a distribution adds or removes a folder in one of
 of every ``entry_points.txt`` it used (a plugin upgraded in place). A process whose stamps
 all match takes the stored result; any difference, or any trouble reading, means a fresh
 scan, written back for the next process (atomically; a read-only cache folder is fine).
+The file is written with :mod:`marshal` (built into the interpreter: nothing to import and
+fast to read); its format belongs to one Python version, which the file's name and stamps
+include, and an unreadable file only means a scan.
 
 ``PALAESTRA_CACHE_DIR`` chooses the folder (default ``$XDG_CACHE_HOME/palaestra`` or
 ``~/.cache/palaestra``); ``PALAESTRA_DISCOVERY_CACHE=0`` turns the cache off.
@@ -14,7 +17,7 @@ scan, written back for the next process (atomically; a read-only cache folder is
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import sys
 import zlib
@@ -27,7 +30,7 @@ __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 2
+_FORMAT = 3
 
 
 def cache_file(entries: Sequence[str]) -> str | None:
@@ -39,7 +42,7 @@ def cache_file(entries: Sequence[str]) -> str | None:
     )
     # One file per interpreter and path; the file itself records both, so a clash only rescans.
     key = zlib.crc32("\0".join([sys.executable, *entries]).encode())
-    return os.path.join(folder, f"discovery-{key:08x}.json")
+    return os.path.join(folder, f"discovery-{key:08x}.marshal")
 
 
 def _mtime(path: str) -> int | None:
@@ -69,8 +72,8 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
 
 def _load(path: str, stamps: list[Any]) -> Declarations | None:
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        with open(path, "rb") as f:
+            data = marshal.load(f)
         if (
             data["format"] != _FORMAT
             or data["stamps"] != stamps
@@ -80,10 +83,12 @@ def _load(path: str, stamps: list[Any]) -> Declarations | None:
         return Declarations(
             plugins={ns: [PluginRecord(*r) for r in records] for ns, records in data["plugins"].items()},
             names={name: [PluginRecord(*r) for r in records] for name, records in data["names"].items()},
+            # One string per plugin: a large id list costs one string to decode, not thousands.
+            ids=[(PluginRecord(*r), tuple(ids.split("\n"))) for r, ids in data["ids"]],
             files=[file for file, _ in data["files"]],
             core_version=data["core_version"],
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
 
 
@@ -94,13 +99,14 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "files": _stamps(found.files),
         "plugins": {ns: [_fields(r) for r in records] for ns, records in found.plugins.items()},
         "names": {name: [_fields(r) for r in records] for name, records in found.names.items()},
+        "ids": [[_fields(r), "\n".join(ids)] for r, ids in found.ids],
         "core_version": found.core_version,
     }
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         temporary = f"{path}.{os.getpid()}.tmp"
-        with open(temporary, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+        with open(temporary, "wb") as f:
+            marshal.dump(data, f)
         os.replace(temporary, path)
     except OSError:
         pass  # an unwritable cache folder only costs the next process a scan

@@ -12,7 +12,7 @@ import pluggy
 
 from palaestra import _builtin, hookspecs
 from palaestra._markers import PROJECT_NAME
-from palaestra._plugins._compat import incompatibility
+from palaestra._plugins._catalog import DeclaredIds
 from palaestra._plugins._discovery import (
     Declarations,
     PluginRecord,
@@ -22,7 +22,8 @@ from palaestra._plugins._discovery import (
     preferred_owners,
     switched_off,
 )
-from palaestra._plugins._owners import NameOwners
+from palaestra._plugins._owners import NameOwners, same_distribution
+from palaestra._plugins._provenance import Provenance
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._plugins._suites import (
     REFERENCE_SUITES,
@@ -39,6 +40,7 @@ from palaestra.error import (
     Error,
     PluginConflictError,
     PluginLoadError,
+    RegistrationError,
     VectorizerNotFound,
     WrapperSetNotFound,
 )
@@ -76,8 +78,11 @@ class PluginHost:
         self._prefer = None if prefer is None else dict(prefer)
         self._declared: Declarations | None = None
         self._owners: NameOwners | None = None
+        self._catalog: DeclaredIds | None = None
+        self.provenance = Provenance(self._installed_records)
         self._local: set[str] = set()  # namespaces added by add_plugin: no metadata to declare names
         self._loaded: dict[str, PluginRecord] = {}
+        self._loading: set[str] = set()  # its own register() calls must not load it again
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
         self.current_namespace: str | None = None
         self.vectorizers: dict[str, tuple[str, str]] = {}
@@ -111,6 +116,17 @@ class PluginHost:
             self._owners = NameOwners(self.declarations.names, prefer)
         return self._owners
 
+    @property
+    def catalog(self) -> DeclaredIds:
+        """The env ids installed plugins declare (read from metadata; no plugin imported)."""
+        if self._catalog is None:
+            self._catalog = DeclaredIds(self.declarations.ids, self.owners)
+        return self._catalog
+
+    def _installed_records(self) -> list[PluginRecord]:
+        """The discovered plugins (not those added in-process by :meth:`add_plugin`)."""
+        return [r for ns, rs in self.table.items() if ns not in self._local for r in rs]
+
     def _discover(self) -> Declarations:
         autoload = (not autoload_disabled()) if self._autoload is None else self._autoload
         if not autoload:
@@ -125,6 +141,7 @@ class PluginHost:
                     for name, records in found.names.items()
                     if (kept := [r for r in records if r.namespace in allow])
                 },
+                [(record, ids) for record, ids in found.ids if record.namespace in allow],
                 found.files,
             )
         return found
@@ -145,6 +162,7 @@ class PluginHost:
                 f"{name!r} is already registered from {owners.pop()}; call prefer() before its first make"
             )
         self.owners.prefer(name, distribution)
+        self._catalog = None  # the name's ids now have an owner to list them under
 
     def conflicts(self) -> dict[str, tuple[str, ...]]:
         """Default-namespace env names declared by several distributions, none preferred."""
@@ -170,13 +188,17 @@ class PluginHost:
             PluginConflictError: Two distributions declare the namespace.
         """
         namespace = plugin_namespace(namespace)
-        if namespace in self._loaded:
+        if namespace in self._loaded or namespace in self._loading:
             return
         if namespace in self._failures:
             raise self._failures[namespace]
         records = self.table.get(namespace)
         if records:
-            self._load(records)
+            self._loading.add(namespace)
+            try:
+                self._load(records)
+            finally:
+                self._loading.discard(namespace)
 
     def load_owner(self, name: str) -> None:
         """Load the plugin that declares default-namespace env ``name`` (none if nobody does).
@@ -197,11 +219,92 @@ class PluginHost:
         """Whether an installed plugin declares the default-namespace env name ``name``."""
         return name in self.owners.names()
 
-    def load_default(self) -> None:
-        """Load every plugin; failures are kept and raised only when their namespace is used."""
-        for namespace in sorted(self.table):
-            with contextlib.suppress(PluginLoadError, PluginConflictError):
-                self.load_namespace(namespace)
+    def declared_ids(self) -> dict[str, str]:
+        """Every env id installed plugins declare -> its plugin's namespace (no plugin imported)."""
+        return {env_id: record.namespace for env_id, record in self.catalog.ids.items()}
+
+    def undeclared_plugins(self) -> dict[str, PluginRecord]:
+        """Installed plugins that declare no env ids and are not loaded: namespace -> record.
+
+        Listing cannot show their ids without importing them (which it never does).
+        """
+        return {
+            ns: records[0]
+            for ns, records in self.table.items()
+            if ns not in self._local and ns not in self._loaded and not self.catalog.declares_ids(ns)
+        }
+
+    def declared(self, env_id: str) -> bool | None:
+        """Whether an installed plugin declares ``env_id``; ``None`` when only loading can tell."""
+        return self.catalog.declared(env_id, self.owners, self.table)
+
+    def authorize(self, env_id: str) -> str | None:
+        """Who is writing ``env_id`` into the registry: a plugin's distribution, or None (user code).
+
+        See :mod:`palaestra._plugins._provenance` for how a write is attributed.
+
+        Raises:
+            PluginConflictError: A plugin writes an id another distribution owns (names both).
+            RegistrationError: A plugin writes an id outside its namespace, or one it does not
+                declare.
+        """
+        record = self.provenance.plugin()
+        if record is None:
+            return None
+        self._check_write(record, env_id)
+        return record.distribution
+
+    def _check_write(self, record: PluginRecord, env_id: str) -> None:
+        """Raise unless ``record``'s plugin may write ``env_id`` (its own, declared id)."""
+        ns, name, _ = parse_env_id(env_id)
+        current = self.registry.owner(env_id)
+        if current is not None and not same_distribution(current, record.distribution):
+            raise self._taken(record, env_id, current)
+        if ns is not None:
+            namespace = plugin_namespace(ns)
+            if namespace not in self._namespaces_of(record):
+                others = self.table.get(namespace)
+                if others:
+                    raise self._taken(record, env_id, others[0].distribution)
+                raise RegistrationError(
+                    f"Plugin {record.namespace!r} ({record.distribution}) may only register ids in "
+                    f"its own namespace (or one nested under it), not {env_id!r}"
+                )
+        elif record.namespace not in self._local:
+            rivals = [d for d in self.owners.declaring(name) if not same_distribution(d, record.distribution)]
+            try:
+                mine = self.owners.may_register(record, name, env_id)
+            except Error as e:
+                if rivals:  # another distribution's name, not merely an undeclared one
+                    raise self._taken(record, env_id, " and ".join(rivals)) from None
+                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
+            if not mine:
+                raise self._taken(record, env_id, " and ".join(rivals) or "another distribution")
+        if record.namespace not in self._local:
+            try:
+                self.catalog.check_declared(record, env_id)
+            except Error as e:
+                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
+
+    def _namespaces_of(self, record: PluginRecord) -> set[str]:
+        """The plugin namespaces of ``record``'s distribution."""
+        found = {record.namespace}
+        for namespace, records in self.table.items():
+            if any(same_distribution(r.distribution, record.distribution) for r in records):
+                found.add(namespace)
+        return found
+
+    @staticmethod
+    def _taken(record: PluginRecord, env_id: str, owner: str) -> PluginConflictError:
+        return PluginConflictError(
+            f"Plugin {record.namespace!r} ({record.distribution}) tried to register {env_id!r}, which "
+            f"belongs to {owner}. A plugin may register only ids of its own namespace and the "
+            f"default-namespace ids it declares; {owner}'s env stays in place. If {record.distribution} "
+            "is meant to replace it, uninstall one of them (or, for a name both declare, pick one "
+            "with PALAESTRA_PREFER).",
+            namespace=record.namespace,
+            distributions=(owner, record.distribution),
+        )
 
     def resolve(self, env_id: str) -> None:
         """Ask the plugin owning ``env_id``'s namespace to register the id (its resolve hook).
@@ -221,9 +324,10 @@ class PluginHost:
             return
         others = [p for p in self.plugin_manager.get_plugins() if p is not module]
         registrar = EnvRegistrar(record.namespace, record.distribution)
-        self.plugin_manager.subset_hook_caller("palaestra_resolve_env", others)(
-            env_id=env_id, registrar=registrar
-        )
+        with self.provenance.acting(record):
+            self.plugin_manager.subset_hook_caller("palaestra_resolve_env", others)(
+                env_id=env_id, registrar=registrar
+            )
         self._commit(record, registrar.specs, quiet=True)
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
@@ -256,7 +360,7 @@ class PluginHost:
             raise error
         record = records[0]
         core = self.declarations.core_version
-        reason = incompatibility(record.requires, core) if record.requires and core else None
+        reason = self._incompatibility(record, core)
         if reason is not None:
             self._fail(
                 record,
@@ -264,12 +368,23 @@ class PluginHost:
                 Error(f"{reason}; install a version of {record.distribution} made for palaestra {core}"),
             )
         try:
-            module = importlib.import_module(record.module)
+            with self.provenance.acting(record):  # register() at import time is the plugin's
+                module = importlib.import_module(record.module)
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit too: a plugin must not end the process
             self._fail(record, f"its module {record.module!r} failed to import", e)
         self._activate(record, module)
+
+    @staticmethod
+    def _incompatibility(record: PluginRecord, core: str) -> str | None:
+        """Why ``record``'s plugin cannot run on core version ``core`` (None if it can)."""
+        if not (record.requires and core):
+            return None
+        # Imported here: version specifiers cost a regex compile most start-ups do not need.
+        from palaestra._plugins._compat import incompatibility
+
+        return incompatibility(record.requires, core)
 
     def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> NoReturn:
         error = PluginLoadError(
@@ -298,18 +413,26 @@ class PluginHost:
         ):
             caller = self.plugin_manager.subset_hook_caller(hook, others)
             try:
-                caller(registrar=registrar)
+                with self.provenance.acting(record):
+                    caller(registrar=registrar)
             except KeyboardInterrupt:
                 raise
             except BaseException as e:
                 self.plugin_manager.unregister(module)
                 self._fail(record, f"its {hook} hook raised", e)
         try:
-            specs = [s for s in envs.specs if s.namespace is not None or self._may_register(record, s.name)]
+            specs = [s for s in envs.specs if s.namespace is not None or self._may_register(record, s)]
         except Error as e:
             self.plugin_manager.unregister(module)
             self._fail(record, "it registered badly", e)
-        self._commit(record, specs)
+        try:
+            self._commit(record, specs)
+        except PluginConflictError:
+            self.plugin_manager.unregister(module)
+            raise
+        except RegistrationError as e:
+            self.plugin_manager.unregister(module)
+            self._fail(record, "it registered badly", e)
         self._commit_named("Vectorizer", self.vectorizers, record, vectorizers.factories)
         self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
         self._loaded[record.namespace] = record
@@ -321,28 +444,25 @@ class PluginHost:
         may describe the same id again).
         """
         if quiet:
-            specs = [s for s in specs if s.id not in self.registry.loaded()]
-        for spec in specs:
-            owner = self.registry.owner(spec.id)
-            if owner is not None and owner != record.distribution:
-                error = PluginConflictError(
-                    f"Environment id {spec.id!r} is registered by both {owner} and "
-                    f"{record.distribution}. Uninstall one of them.",
-                    namespace=record.namespace,
-                    distributions=(owner, record.distribution),
-                )
-                self._failures[record.namespace] = error
-                raise error
-        for spec in specs:
-            self.registry.add(spec, owner=record.distribution)
+            loaded = self.registry.loaded()
+            specs = [s for s in specs if s.id not in loaded]
+        try:
+            for spec in specs:
+                self._check_write(record, spec.id)
+        except PluginConflictError as error:
+            self._failures[record.namespace] = error
+            raise
+        with self.provenance.acting(record):
+            for spec in specs:
+                self.registry.add(spec)
 
-    def _may_register(self, record: PluginRecord, name: str) -> bool:
-        """Whether the plugin may register default-namespace ``name`` (declared, and its to own).
+    def _may_register(self, record: PluginRecord, spec: EnvSpec) -> bool:
+        """Whether the plugin may register default-namespace ``spec`` (declared, and its to own).
 
         Raises:
             Error: It registers a name it did not declare.
         """
-        return record.namespace in self._local or self.owners.may_register(record, name)
+        return record.namespace in self._local or self.owners.may_register(record, spec.name, spec.id)
 
     def _commit_named(
         self, kind: str, table: dict[str, tuple[Any, str]], record: PluginRecord, items: dict[str, Any]

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from palaestra._plugins._scan import NAMES_GROUP, PluginRecord
+from palaestra._plugins._scan import IDS_GROUP, NAMES_GROUP, PluginRecord
+from palaestra._plugins._suites import reference_distribution
 from palaestra.error import Error, PluginConflictError
 
-__all__ = ["NameOwners"]
+__all__ = ["NameOwners", "same_distribution"]
 
 
 def _key(distribution: str) -> str:
     return distribution.lower().replace("_", "-").replace(".", "-")
+
+
+def same_distribution(a: str, b: str) -> bool:
+    """Whether two distribution names are one (compared as normalised names)."""
+    return _key(a) == _key(b)
 
 
 class NameOwners:
@@ -65,8 +71,12 @@ class NameOwners:
             f"{' and '.join(r.distribution for r in records)} declare it"
         )
 
-    def may_register(self, record: PluginRecord, name: str) -> bool:
-        """Whether ``record``'s plugin may register default-namespace ``name``.
+    def declaring(self, name: str) -> list[str]:
+        """The distributions declaring ``name``."""
+        return [r.distribution for r in self._declared.get(name, [])]
+
+    def may_register(self, record: PluginRecord, name: str, env_id: str | None = None) -> bool:
+        """Whether ``record``'s plugin may register default-namespace ``name`` (as ``env_id``).
 
         Raises:
             Error: It registers a name it does not declare (the message says how to declare it).
@@ -75,9 +85,10 @@ class NameOwners:
         mine = any(_key(r.distribution) == _key(record.distribution) for r in records)
         if not mine:
             raise Error(
-                f"it registers the default-namespace env {name!r} without declaring it; add "
-                f'`{name} = "{record.namespace}"` to the entry-point group "{NAMES_GROUP}" of its '
-                "pyproject.toml so that palaestra knows the owner without importing every plugin"
+                f"it registers the default-namespace env {name!r} without declaring it; add its ids "
+                f'(`"{env_id or name}" = "{record.namespace}"`) to the entry-point group "{IDS_GROUP}" of its '
+                f'pyproject.toml (or the name, `{name} = "{record.namespace}"`, to "{NAMES_GROUP}") so '
+                "that palaestra knows the owner without importing every plugin"
             )
         try:
             owner = self.owner(name)
@@ -100,10 +111,18 @@ class NameOwners:
     @staticmethod
     def _conflict(name: str, records: list[PluginRecord]) -> PluginConflictError:
         dists = tuple(r.distribution for r in records)
+        # Recommend no one, unless one of them is the published suite that owns the name.
+        reference = [d for d in dists if _key(d) == _key(reference_distribution(name) or "")]
+        pick = reference[0] if reference else "<distribution>"
+        advice = (
+            f"{reference[0]} is palaestra's published suite for it; to use it: "
+            if reference
+            else "Check which one you trust, then pick it: "
+        )
         return PluginConflictError(
             f"The environment name {name!r} is declared by more than one distribution: "
-            f"{' and '.join(dists)}. Uninstall one, or pick one with "
-            f"PALAESTRA_PREFER={name}={dists[0]} (or PluginHost(prefer={{{name!r}: {dists[0]!r}}})); "
+            f"{' and '.join(dists)}. Uninstall one, or pick one. {advice}"
+            f"PALAESTRA_PREFER={name}={pick} (or PluginHost(prefer={{{name!r}: {pick!r}}})); "
             "their namespaced ids work either way.",
             namespace=None,
             distributions=dists,

@@ -12,21 +12,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from palaestra._plugins._compat import palaestra_requirement
 
-__all__ = ["GROUP", "NAMES_GROUP", "Declarations", "PluginRecord", "scan"]
+__all__ = ["GROUP", "IDS_GROUP", "NAMES_GROUP", "Declarations", "PluginRecord", "scan", "wildcard_prefix"]
 
 #: Entry-point group of plugins: ``namespace = hook.module``.
 GROUP = "palaestra.plugins"
 #: Entry-point group of default-namespace env names: ``EnvName = namespace``.
 NAMES_GROUP = "palaestra.default_names"
+#: Entry-point group of env ids: ``"ns/Env-v0" = namespace`` (``"ns/*"``: ids resolved on demand).
+IDS_GROUP = "palaestra.env_ids"
 _INFO_SUFFIXES = (".dist-info", ".egg-info")
 
 
-@dataclass(frozen=True)
-class PluginRecord:
+# Plain classes, not dataclasses: a dataclass costs most of a millisecond to create, and this
+# module is imported by every process that makes an env.
+class PluginRecord(NamedTuple):
     """One declared plugin: its namespace, module and declaring distribution."""
 
     namespace: str
@@ -36,21 +39,32 @@ class PluginRecord:
     requires: str = ""  # the distribution's palaestra version specifier, if it states one
 
 
-@dataclass
 class Declarations:
     """What installed distributions declare, read without running any plugin code.
 
     Attributes:
         plugins: Namespace -> the plugins declaring it (more than one is a conflict).
-        names: Default-namespace env name -> the plugins declaring it (likewise).
+        names: Default-namespace env name -> the plugins declaring it (likewise); the names
+            of un-namespaced declared ids are among them.
+        ids: Each plugin that declares env ids, with its ids in declaration order (a
+            ``"ns/*"`` entry says the plugin resolves ``ns/...`` ids on demand).
         files: The ``entry_points.txt`` files the declarations came from.
         core_version: The installed ``palaestra``'s version ("" if not found on the path).
     """
 
-    plugins: dict[str, list[PluginRecord]] = field(default_factory=dict)
-    names: dict[str, list[PluginRecord]] = field(default_factory=dict)
-    files: list[str] = field(default_factory=list)
-    core_version: str = ""
+    def __init__(
+        self,
+        plugins: dict[str, list[PluginRecord]] | None = None,
+        names: dict[str, list[PluginRecord]] | None = None,
+        ids: list[tuple[PluginRecord, tuple[str, ...]]] | None = None,
+        files: list[str] | None = None,
+        core_version: str = "",
+    ) -> None:
+        self.plugins = {} if plugins is None else plugins
+        self.names = {} if names is None else names
+        self.ids = [] if ids is None else ids
+        self.files = [] if files is None else files
+        self.core_version = core_version
 
 
 def scan(entries: Iterable[str]) -> Declarations:
@@ -118,9 +132,31 @@ def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) ->
     }
     for record in records.values():
         found.plugins.setdefault(record.namespace, []).append(record)
-    for env_name, ns in groups.get(NAMES_GROUP, {}).items():
-        record = records.get(ns, PluginRecord(ns, "", name, version, requires))
-        found.names.setdefault(env_name, []).append(record)
+
+    def record_of(ns: str) -> PluginRecord:
+        return records.get(ns) or PluginRecord(ns, "", name, version, requires)
+
+    names = dict(groups.get(NAMES_GROUP, {}))
+    declared: dict[str, list[str]] = {}
+    for env_id, ns in groups.get(IDS_GROUP, {}).items():
+        declared.setdefault(ns, []).append(env_id)
+        if "/" not in env_id:
+            names.setdefault(_name_of(env_id), ns)
+    for env_name, ns in names.items():
+        found.names.setdefault(env_name, []).append(record_of(ns))
+    for ns, ids in declared.items():
+        found.ids.append((record_of(ns), tuple(ids)))
+
+
+def _name_of(env_id: str) -> str:
+    """``Name`` of ``Name-vN`` (an un-namespaced id)."""
+    head, sep, version = env_id.rpartition("-v")
+    return head if sep and version.isdigit() else env_id
+
+
+def wildcard_prefix(env_id: str) -> str | None:
+    """``"ns/"`` for a declared ``"ns/*"`` (ids of ``ns`` resolved on demand), else None."""
+    return env_id[:-1] if env_id.endswith("/*") else None
 
 
 def _header(folder: str) -> tuple[str, str, str]:

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REFERENCE_SUITES", "install_command", "install_hint", "published_names", "suite_of"]
+__all__ = [
+    "REFERENCE_SUITES",
+    "install_command",
+    "install_hint",
+    "published_names",
+    "reference_distribution",
+    "suite_of",
+]
 
 # namespace -> (extra, distribution, env names the suite provides in the default namespace)
 REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
@@ -62,6 +69,12 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
 def published_names() -> set[str]:
     """Every default-namespace env name of the published suites, installed or not."""
     return set().union(*(names for _, _, names in REFERENCE_SUITES.values()))
+
+
+def reference_distribution(name: str) -> str | None:
+    """The published distribution providing default-namespace env ``name`` (None if none does)."""
+    owner = suite_of(None, name)
+    return None if owner is None else REFERENCE_SUITES[owner][1]
 
 
 def suite_of(namespace: str | None, name: str) -> str | None:

@@ -211,6 +211,17 @@ def _namespace_label(env_spec: EnvSpec) -> str:
     return env_spec.name
 
 
+def _labelled_ids(specs: Mapping[str, EnvSpec] | None) -> list[tuple[str, str]]:
+    """``(group label, id)`` of every id; the default registry's come from declarations (no import)."""
+    registry = _registry()
+    if specs is not None and specs is not registry:
+        return [(_namespace_label(env_spec), env_spec.id) for env_spec in specs.values()]
+    loaded = registry.loaded()
+    return [
+        (label or _namespace_label(loaded[env_id]), env_id) for env_id, label in registry.groups().items()
+    ]
+
+
 # Gymnasium prints its suites in this order; other groups follow alphabetically.
 _SUITE_ORDER = ("classic_control", "phys2d", "box2d", "toy_text", "tabular", "mujoco")
 
@@ -239,12 +250,10 @@ def pprint_registry(
         exclude_namespaces: Groups to leave out.
         disable_print: Return the text instead of printing.
     """
-    specs = _registry() if print_registry is None else print_registry
     groups: dict[str, list[str]] = defaultdict(list)
-    width = 0
-    for env_spec in specs.values():
-        groups[_namespace_label(env_spec)].append(env_spec.id)
-        width = max(width, len(env_spec.id))
+    for label, env_id in _labelled_ids(print_registry):
+        groups[label].append(env_id)
+    width = max((len(env_id) for ids in groups.values() for env_id in ids), default=0)
     blocks = []
     for label, ids in sorted(groups.items(), key=_group_order):
         if exclude_namespaces and label in exclude_namespaces:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from typing import Protocol
 
 from palaestra import logger
@@ -13,12 +13,21 @@ from palaestra.error import (
     MissingSuiteError,
     NameNotFound,
     NamespaceNotFound,
+    PluginError,
     RegistrationError,
     UnregisteredEnv,
     VersionNotFound,
 )
 
 __all__ = ["Registry", "SpecLoader"]
+
+
+def _name(env_id: str) -> str | None:
+    """The name part of ``env_id`` (None if malformed)."""
+    try:
+        return parse_env_id(env_id)[1]
+    except Exception:
+        return None
 
 
 def _closest(word: str, candidates: set[str]) -> list[str]:
@@ -34,9 +43,6 @@ class SpecLoader(Protocol):
     def load_namespace(self, namespace: str) -> None:
         """Load the plugin that owns ``namespace``, if any and not yet loaded."""
 
-    def load_default(self) -> None:
-        """Load every plugin (to list every id)."""
-
     def load_owner(self, name: str) -> None:
         """Load the plugin that declares default-namespace env ``name``, if any."""
 
@@ -46,6 +52,18 @@ class SpecLoader(Protocol):
     def declares(self, name: str) -> bool:
         """Whether an installed plugin declares the default-namespace env name ``name``."""
 
+    def declared_ids(self) -> Mapping[str, str]:
+        """Every env id installed plugins declare -> its plugin's namespace (no plugin imported)."""
+
+    def declared(self, env_id: str) -> bool | None:
+        """Whether ``env_id`` is declared; ``None`` when only loading its plugin can tell."""
+
+    def authorize(self, env_id: str) -> str | None:
+        """Who is writing ``env_id``: a plugin's distribution, or ``None`` for user code.
+
+        Raises when a plugin writes an id that is not its own.
+        """
+
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Text telling the user how to get ``name`` when nothing provides it."""
 
@@ -54,16 +72,19 @@ class SpecLoader(Protocol):
 
 
 class Registry(MutableMapping[str, EnvSpec]):
-    """All registered environment specs, keyed by id.
+    """All environment specs, keyed by id.
 
-    Looking up an id loads the plugin owning its namespace first, and iterating loads
-    every plugin, so the registry behaves like Gymnasium's dict while importing only
-    what is asked for.
+    Looking up an id loads the plugin owning it first. Listing (``iter``, ``len``, ``in``)
+    answers from what installed plugins declare in their metadata, so it imports no plugin;
+    :meth:`values` and :meth:`items` load the plugins whose specs they hand out. So the
+    registry behaves like Gymnasium's dict while importing only what is asked for.
     """
 
     def __init__(self, loader: SpecLoader | None = None) -> None:
         self._specs: dict[str, EnvSpec] = {}
         self._owners: dict[str, str] = {}
+        # (namespace, name) -> {id: spec}: version lookups without scanning every spec.
+        self._named: dict[tuple[str | None, str], dict[str, EnvSpec]] = {}
         self._loader = loader
 
     # -- mapping protocol -------------------------------------------------------------
@@ -80,33 +101,65 @@ class Registry(MutableMapping[str, EnvSpec]):
         return spec
 
     def __setitem__(self, env_id: str, spec: EnvSpec) -> None:
-        self._specs[env_id] = spec
+        self._store(env_id, spec, self._authorize(env_id))
 
     def __delitem__(self, env_id: str) -> None:
-        del self._specs[env_id]
+        self._authorize(env_id)
+        spec = self._specs.pop(env_id)
         self._owners.pop(env_id, None)
+        same_name = self._named.get((spec.namespace, spec.name), {})
+        same_name.pop(env_id, None)
 
     def __iter__(self) -> Iterator[str]:
-        if self._loader is not None:
-            self._loader.load_default()
-        return iter(list(self._specs))
+        return iter(self._ids())
 
     def __len__(self) -> int:
-        if self._loader is not None:
-            self._loader.load_default()
-        return len(self._specs)
+        return len(self._ids())
 
     def __contains__(self, env_id: object) -> bool:
         if not isinstance(env_id, str):
             return False
-        try:
-            self[env_id]
-        except (KeyError, UnregisteredEnv):
-            return False
-        return True
+        if env_id in self._specs:
+            return True
+        known = None if self._loader is None else self._loader.declared(env_id)
+        if known is not None:
+            return known
+        return self._loadable(env_id) is not None
 
     def __repr__(self) -> str:
         return f"Registry({len(self._specs)} loaded specs)"
+
+    def values(self) -> ValuesView[EnvSpec]:
+        """The specs of every id; loads the plugins owning them (broken plugins are skipped)."""
+        return _LoadableValues(self)
+
+    def items(self) -> ItemsView[str, EnvSpec]:
+        """``(id, spec)`` of every id; loads the plugins owning them (broken plugins are skipped)."""
+        return _LoadableItems(self)
+
+    def _ids(self) -> list[str]:
+        """Declared ids (no plugin imported), then those registered in this process."""
+        if self._loader is None:
+            return list(self._specs)
+        return list(dict.fromkeys([*self._loader.declared_ids(), *self._specs]))
+
+    def _loadable(self, env_id: str) -> EnvSpec | None:
+        """The spec of ``env_id``, or None when it is unknown or its plugin cannot load."""
+        try:
+            return self[env_id]
+        except (KeyError, UnregisteredEnv, PluginError):
+            return None
+
+    def groups(self) -> dict[str, str]:
+        """Every id -> the plugin namespace it comes from (``""`` for user registrations).
+
+        Answered from declarations and loaded specs; no plugin is imported.
+        """
+        declared = {} if self._loader is None else self._loader.declared_ids()
+        found = dict(declared)
+        for env_id in self._specs:
+            found.setdefault(env_id, "")
+        return found
 
     def loaded(self) -> dict[str, EnvSpec]:
         """The specs registered so far, without loading any plugin."""
@@ -142,28 +195,41 @@ class Registry(MutableMapping[str, EnvSpec]):
         return True
 
     def _specs_named(self, ns: str | None, name: str) -> list[EnvSpec]:
-        return [s for s in self._specs.values() if s.namespace == ns and s.name == name]
+        return list(self._named.get((ns, name), {}).values())
 
     # -- registration -----------------------------------------------------------------
 
-    def add(self, spec: EnvSpec, owner: str | None = None) -> None:
+    def add(self, spec: EnvSpec) -> None:
         """Register ``spec``, overriding (with a warning) an earlier one of the same id.
 
-        Args:
-            spec: The spec.
-            owner: The distribution registering it; ``None`` for user code.
+        Called from user code, the spec is the user's; called while a plugin runs (its hook
+        module, its hooks, its env modules), it is that plugin's, and must be an id the
+        plugin declares.
 
         Raises:
-            RegistrationError: A versioned and an unversioned env of one name would mix.
+            RegistrationError: A versioned and an unversioned env of one name would mix, or
+                a plugin registers an id it does not declare.
+            PluginConflictError: A plugin registers an id another distribution owns.
         """
+        owner = self._authorize(spec.id)
         self._check_versioning(spec)
         if spec.id in self._specs:
             logger.warn(f"Overriding environment {spec.id} already in registry.")
-        self._specs[spec.id] = spec
+        self._store(spec.id, spec, owner)
+
+    def _authorize(self, env_id: str) -> str | None:
+        return None if self._loader is None else self._loader.authorize(env_id)
+
+    def _store(self, env_id: str, spec: EnvSpec, owner: str | None) -> None:
+        previous = self._specs.get(env_id)
+        if previous is not None:
+            self._named.get((previous.namespace, previous.name), {}).pop(env_id, None)
+        self._specs[env_id] = spec
+        self._named.setdefault((spec.namespace, spec.name), {})[env_id] = spec
         if owner is None:
-            self._owners.pop(spec.id, None)
+            self._owners.pop(env_id, None)
         else:
-            self._owners[spec.id] = owner
+            self._owners[env_id] = owner
 
     def _check_versioning(self, spec: EnvSpec) -> None:
         same_name = [s for s in self._specs_named(spec.namespace, spec.name) if s.id != spec.id]
@@ -233,6 +299,7 @@ class Registry(MutableMapping[str, EnvSpec]):
         if ns is None:
             return
         namespaces = {s.namespace for s in self._specs.values() if s.namespace is not None}
+        namespaces |= {env_id.rpartition("/")[0] for env_id in self._ids() if "/" in env_id}
         if ns in namespaces:
             return
         hint = self._loader.missing_hint(ns, "") if self._loader else None
@@ -274,11 +341,8 @@ class Registry(MutableMapping[str, EnvSpec]):
             if self._loader is not None and not provided:
                 hint = self._loader.missing_hint(ns, close[0])
             return f" Did you mean: `{close[0]}`?" + (f" {hint}" if hint else "")
-        if ns is None and self._loader is not None:
-            self._loader.load_default()  # an error path: worth loading everything to find the name
-            elsewhere = sorted(
-                s.id for s in self._specs.values() if s.namespace is not None and s.name == name
-            )
+        if ns is None:
+            elsewhere = sorted(env_id for env_id in self._ids() if "/" in env_id and _name(env_id) == name)
             if elsewhere:
                 return f" Did you mean: `{elsewhere[0]}`? (ids of plugins carry their namespace)"
         return ""
@@ -312,3 +376,27 @@ class Registry(MutableMapping[str, EnvSpec]):
                 f"Environment version v{version} for `{get_env_id(ns, name, None)}` is deprecated. "
                 f"Please use `{latest.id}` instead."
             )
+
+
+class _LoadableValues(ValuesView[EnvSpec]):
+    """The specs of a registry's ids, skipping those whose plugin cannot load."""
+
+    _mapping: Registry
+
+    def __iter__(self) -> Iterator[EnvSpec]:
+        for env_id in self._mapping:
+            spec = self._mapping._loadable(env_id)
+            if spec is not None:
+                yield spec
+
+
+class _LoadableItems(ItemsView[str, EnvSpec]):
+    """``(id, spec)`` pairs of a registry, skipping ids whose plugin cannot load."""
+
+    _mapping: Registry
+
+    def __iter__(self) -> Iterator[tuple[str, EnvSpec]]:
+        for env_id in self._mapping:
+            spec = self._mapping._loadable(env_id)
+            if spec is not None:
+                yield env_id, spec

@@ -40,15 +40,23 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     host = get_host()
     registry = host.registry
+    declared = host.catalog.ids
     groups: dict[str, list[str]] = defaultdict(list)
-    for env_id in registry:
-        owner = registry.owner(env_id) or "registered in this process"
-        ns = registry[env_id].namespace or "(default namespace)"
+    for env_id in registry:  # declared ids and this process's registrations: no plugin imported
+        record = declared.get(env_id)
+        owner = record.distribution if record else registry.owner(env_id) or "registered in this process"
+        ns = env_id.rpartition("/")[0] if "/" in env_id else "(default namespace)"
         groups[f"{ns}  [{owner}]"].append(env_id)
     for header in sorted(groups):
         print(header, file=out)
         for env_id in sorted(groups[header]):
             print(f"  {env_id}", file=out)
+    for ns, record in sorted(host.undeclared_plugins().items()):
+        print(
+            f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
+            f"one is made, e.g. palaestra.make('{ns}/<Env-vN>')",
+            file=out,
+        )
     for ns, failure in sorted(host.failures().items()):
         print(f"{ns}  [FAILED TO LOAD] {failure}", file=out)
     for name, distributions in host.conflicts().items():
