@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, SupportsFloat
 
 import numpy as np
 
-from palaestra import _snapshot, error, logger
+from palaestra import error, logger
 from palaestra._registry._wrapper_spec import WrapperSpec
-from palaestra._snapshot import Snapshot
 from palaestra.spaces._space import Space
 from palaestra.utils import seeding
 from palaestra.utils._record_constructor import RecordConstructorArgs
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from palaestra._registry._spec import EnvSpec
+    from palaestra._snapshot import Snapshot
 
 __all__ = [
     "ActType",
@@ -127,6 +127,8 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         Raises:
             SnapshotNotSupported: The env's simulator cannot save its state.
         """
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         return _snapshot.take_innermost(self, self._snapshot_state())
 
     def restore(self, snapshot: Snapshot) -> None:
@@ -140,6 +142,8 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
 
     def _check_snapshot(self, snapshot: object) -> None:
         """Raise unless ``snapshot`` fits this stack (before anything is changed)."""
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         layers: list[Env[Any, Any]] = [self]
         while isinstance(layers[-1], Wrapper):
             layers.append(layers[-1].env)
@@ -147,11 +151,15 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         _snapshot.check_fits(layers, None if spec is None else spec.id, snapshot)
 
     def _restore_snapshot(self, snapshot: Snapshot) -> None:
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         self._restore_state(snapshot.state)
         _snapshot.restore_generator(self, snapshot.rng)
 
     def _snapshot_state(self) -> dict[str, Any]:
         """Copies of the env's state attributes; override for state a simulator holds."""
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         if self.snapshot_fields is None:
             raise error.SnapshotNotSupported(
                 f"{self} cannot take snapshots: {self.snapshot_unsupported_reason}"
@@ -162,6 +170,8 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
 
     def _restore_state(self, state: Mapping[str, Any]) -> None:
         """Set the state attributes from a snapshot's copies (which must stay unchanged)."""
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         _snapshot.restore_fields(self, state)
 
     def __str__(self) -> str:
@@ -289,13 +299,17 @@ class Wrapper(
 
     def snapshot(self) -> Snapshot:
         """Save the state of the env below and of this wrapper (see :meth:`Env.snapshot`)."""
-        return Snapshot(_snapshot.owner_of(self), self._snapshot_state(), self.env.snapshot())
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
+        return _snapshot.Snapshot(_snapshot.owner_of(self), self._snapshot_state(), self.env.snapshot())
 
     def _restore_snapshot(self, snapshot: Snapshot) -> None:
         self.env._restore_snapshot(snapshot.inner)  # type: ignore[arg-type]
         self._restore_state(snapshot.state)
 
     def _snapshot_state(self) -> dict[str, Any]:
+        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+
         fields = self.snapshot_fields
         if fields is None:
             fields = tuple(_snapshot.wrapper_state_names(self, (Env, Space)))

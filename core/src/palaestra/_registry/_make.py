@@ -6,8 +6,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Sequence
 from copy import deepcopy
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from palaestra import logger
 from palaestra._core import Env
@@ -100,8 +99,7 @@ class _LegacyCreator:
         return EnvCompatibility(self.creator(**kwargs), render_mode)
 
 
-@dataclass(frozen=True)
-class RenderPlan:
+class RenderPlan(NamedTuple):  # not a dataclass: one costs most of a millisecond to create
     """What the render-mode negotiation decided.
 
     Attributes:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, SupportsFloat
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
 import numpy as np
-from numpy.typing import NDArray
 
 from palaestra import logger
 from palaestra.spaces._space import Space, SpaceSeed, require_no_mask
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
 
 __all__ = ["Box"]
 
@@ -35,7 +37,7 @@ def _dtype_range(dtype: np.dtype[Any]) -> tuple[float, float]:
     return int(iinfo.min), int(iinfo.max)
 
 
-class Box(Space[NDArray[Any]]):
+class Box(Space["NDArray[Any]"]):
     r"""A box in :math:`\mathbb{R}^n`: each coordinate lies in ``[low[i], high[i]]``.
 
     Bounds may be infinite for float dtypes. Scalar bounds broadcast to ``shape``; with

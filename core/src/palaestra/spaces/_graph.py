@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
 
 from palaestra import logger
 from palaestra.error import InvalidSampleArgument
@@ -17,6 +16,9 @@ from palaestra.spaces._batching import (
     iterate,
 )
 from palaestra.spaces._space import Space, require_one_of
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
 
 __all__ = ["Graph", "GraphInstance"]
 

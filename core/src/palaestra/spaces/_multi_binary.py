@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from palaestra.spaces._masks import check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
+
 __all__ = ["MultiBinary"]
 
 
-class MultiBinary(Space[NDArray[np.int8]]):
+class MultiBinary(Space["NDArray[np.int8]"]):
     """An ``int8`` array of zeros and ones.
 
     Args:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from palaestra import logger
 from palaestra.error import InvalidSampleArgumentType
@@ -14,10 +13,13 @@ from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._masks import check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
+
 __all__ = ["MultiDiscrete"]
 
 
-class MultiDiscrete(Space[NDArray[np.integer[Any]]]):
+class MultiDiscrete(Space["NDArray[np.integer[Any]]"]):
     """An array whose entry ``i`` is one of ``nvec[i]`` values starting at ``start[i]``.
 
     Sampling without a mask is ``floor(random(shape) * nvec) + start``.

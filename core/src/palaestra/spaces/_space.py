@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from palaestra.error import Error, InvalidSeed
 from palaestra.utils import seeding
+
+if TYPE_CHECKING:
+    import numpy.typing as npt  # annotations only: numpy.typing costs a millisecond to import
 
 __all__ = ["MaskNDArray", "Space", "SpaceSeed"]
 
 T_co = TypeVar("T_co", covariant=True)
 #: What a space's ``seed`` argument takes: an int seed, a ready generator, or None.
 SpaceSeed: TypeAlias = "int | np.random.Generator | None"
-MaskNDArray = npt.NDArray[np.int8]
+MaskNDArray: TypeAlias = "npt.NDArray[np.int8]"
 
 
 class Space(Generic[T_co]):

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 from functools import singledispatch
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
-from numpy.typing import NDArray
 
 from palaestra.spaces._batching import concatenate, create_empty_array, iterate
 from palaestra.spaces._box import Box
@@ -29,11 +28,14 @@ from palaestra.spaces._space import Space
 from palaestra.spaces._text import Text
 from palaestra.spaces._tuple import Tuple
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
+
 __all__ = ["FlatType", "flatdim", "flatten", "flatten_space", "is_space_dtype_shape_equiv", "unflatten"]
 
 #: What ``flatten`` returns: a 1-D array, or, for spaces holding a Graph or Sequence
 #: (which have no fixed-size array form), a tuple, dict or GraphInstance.
-FlatType: TypeAlias = NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance
+FlatType: TypeAlias = "NDArray[Any] | dict[str, Any] | tuple[Any, ...] | GraphInstance"
 
 _NOT_FLAT = (
     "cannot be flattened to a numpy array, probably because it contains a `Graph` or `Sequence` subspace"
