@@ -167,6 +167,52 @@ def test_a_gymnasium_id_loads_the_bridge_and_a_known_provider_on_demand():
     assert out.split() == ["(210,", "160,", "3)", "True", "True"]
 
 
+SUITE_HOOKS = "sorted(m for m in sys.modules if m.startswith('palaestra_') and m.endswith('_hooks'))"
+
+
+def test_importing_the_bridge_registers_every_id_with_gymnasium_and_imports_no_suite():
+    out = run_python(
+        "import json, sys, gymnasium, palaestra_gymnasium\n"
+        f"before = {SUITE_HOOKS}\n"
+        "ids = sorted(i for i in gymnasium.registry if i.startswith('palaestra/'))\n"
+        "gymnasium.pprint_registry(disable_print=True)\n"
+        "env = gymnasium.make('palaestra/CartPole-v1')\n"
+        f"after = {SUITE_HOOKS}\n"
+        "print(json.dumps([before, len(ids), 'palaestra/HalfCheetah-v5' in ids, after, env.spec.max_episode_steps]))"
+    )
+    before, count, has_mujoco, after, steps = json.loads(out)
+    assert before == []
+    assert count >= 61 and has_mujoco
+    assert after == ["palaestra_classic_control._hooks"]
+    assert steps == 500
+
+
+def test_a_gymnasium_id_imports_no_palaestra_suite():
+    out = run_python(
+        "import json, sys, palaestra\n"
+        "palaestra.make('gymnasium/CartPole-v1').reset(seed=0)\n"
+        f"print(json.dumps({SUITE_HOOKS}))"
+    )
+    assert json.loads(out) == ["palaestra_gymnasium_hooks"]
+
+
+def test_deferred_gymnasium_specs_equal_converted_ones_and_copy_and_pickle():
+    import copy
+    import pickle
+
+    from palaestra_gymnasium._specs import DeferredGymnasiumSpec, to_gymnasium_spec
+
+    deferred = DeferredGymnasiumSpec("Pendulum-v1")
+    assert (deferred.namespace, deferred.name, deferred.version) == ("palaestra", "Pendulum", 1)
+    converted = to_gymnasium_spec(palaestra.spec("Pendulum-v1"))
+    assert deferred == converted and copy.deepcopy(deferred) == converted
+    assert pickle.loads(pickle.dumps(DeferredGymnasiumSpec("Acrobot-v1"))).max_episode_steps == 500
+    import dataclasses
+
+    assert dataclasses.replace(deferred, max_episode_steps=3).max_episode_steps == 3
+    assert deferred.max_episode_steps == 200
+
+
 def test_gymnasium_module_id_form_makes_palaestra_envs_in_a_fresh_process():
     out = run_python(
         "import gymnasium\n"

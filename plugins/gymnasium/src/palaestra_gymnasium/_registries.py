@@ -2,9 +2,10 @@
 
 Gymnasium gets every palaestra id under ``palaestra/`` (registered when this package is
 imported, so ``gymnasium.make("palaestra_gymnasium:palaestra/CartPole-v1")`` works in any
-process). palaestra gets Gymnasium's ids under ``gymnasium/`` on demand, through the
-plugin's ``palaestra_resolve_env`` hook: nothing is listed up front, and Gymnasium is
-imported only when such an id is asked for.
+process; the specs are deferred, so no suite is imported until one is made). palaestra gets
+Gymnasium's ids under ``gymnasium/`` on demand, through the plugin's
+``palaestra_resolve_env`` hook: nothing is listed up front, and Gymnasium is imported only
+when such an id is asked for.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from palaestra.plugin import REGISTRATION_FIELDS
 from palaestra_gymnasium._specs import (
     GYMNASIUM_NAMESPACE,
     PALAESTRA_NAMESPACE,
+    DeferredGymnasiumSpec,
     from_gymnasium_spec,
-    to_gymnasium_spec,
 )
 
 __all__ = ["PROVIDERS", "register_in_gymnasium", "resolve"]
@@ -40,23 +41,24 @@ PROVIDERS = {
 def register_in_gymnasium(ids: Iterable[str] | None = None) -> list[str]:
     """Register palaestra ids in Gymnasium's registry, under Gymnasium's ``palaestra/`` namespace.
 
-    Called when :mod:`palaestra_gymnasium` is imported, for every id then known; call it
-    again after registering your own palaestra envs. Registering an id again replaces it.
+    Called when :mod:`palaestra_gymnasium` is imported, for every id then known (those
+    installed plugins declare, and those registered in this process); call it again after
+    registering your own palaestra envs. Registering an id again replaces it. No plugin is
+    imported: each Gymnasium spec reads palaestra's on first use
+    (:class:`DeferredGymnasiumSpec`), loading only the plugin that owns it.
 
     Args:
-        ids: palaestra ids; every registered id (all plugins loaded) when ``None``.
+        ids: palaestra ids; every declared or registered id when ``None``.
 
     Returns:
         The Gymnasium ids registered (``CartPole-v1`` becomes ``palaestra/CartPole-v1``,
         ``ns/Grid-v0`` becomes ``palaestra/ns.Grid-v0``).
     """
-    registry = palaestra.registry
     registered = []
-    for env_id in list(registry) if ids is None else ids:
-        spec = registry[env_id]
-        if (spec.namespace or "").split("/")[0] == GYMNASIUM_NAMESPACE:
+    for env_id in palaestra.registry if ids is None else ids:
+        if env_id.split("/")[0] == GYMNASIUM_NAMESPACE:
             continue  # Gymnasium's own envs seen through palaestra: Gymnasium has them already
-        gym_spec = to_gymnasium_spec(spec)
+        gym_spec = DeferredGymnasiumSpec(env_id)
         gymnasium.registry[gym_spec.id] = gym_spec
         registered.append(gym_spec.id)
     return registered

@@ -26,6 +26,7 @@ from palaestra.envs.registration import load_env_creator, parse_env_id
 
 __all__ = [
     "GYMNASIUM_NAMESPACE",
+    "DeferredGymnasiumSpec",
     "PALAESTRA_NAMESPACE",
     "GymnasiumCreator",
     "GymnasiumVectorCreator",
@@ -247,3 +248,68 @@ def from_gymnasium_spec(spec: gym_registration.EnvSpec) -> palaestra.EnvSpec:
     A spec that came from palaestra comes back as palaestra's own.
     """
     return _convert(spec, _FROM_GYMNASIUM)  # type: ignore[no-any-return]
+
+
+# Fields a deferred spec knows from its id alone; the rest wait for palaestra's spec.
+_ID_FIELDS = ("id", "namespace", "name", "version")
+
+
+class DeferredGymnasiumSpec(gym_registration.EnvSpec):
+    """Gymnasium's spec of a palaestra id, read from palaestra's registry on first use.
+
+    Gymnasium lists and version-checks specs by ``id``, ``namespace``, ``name`` and
+    ``version``, which come from the id; reading any other field (``gymnasium.make`` does)
+    loads the palaestra plugin owning the id, and only that one. So registering every
+    palaestra id with Gymnasium imports no suite.
+
+    Args:
+        env_id: The palaestra id.
+        **fields: Gymnasium ``EnvSpec`` fields instead of an id (what ``dataclasses.replace``
+            passes); the spec is then an ordinary one.
+    """
+
+    def __init__(self, env_id: str | None = None, **fields: Any) -> None:
+        if env_id is None:
+            gym_registration.EnvSpec.__init__(self, **fields)
+            return
+        self.__dict__["palaestra_id"] = env_id
+        self.id = gymnasium_id(env_id)
+        self.namespace, self.name, self.version = gym_registration.parse_env_id(self.id)
+
+    def __eq__(self, other: object) -> bool:
+        # Equal to an ordinary Gymnasium spec with the same fields (the dataclass's own
+        # comparison requires the same class).
+        if not isinstance(other, gym_registration.EnvSpec):
+            return NotImplemented
+        names = [f.name for f in dataclasses.fields(gym_registration.EnvSpec)]
+        return all(getattr(self, n) == getattr(other, n) for n in names)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like Gymnasium's EnvSpec
+
+    def _fields(self) -> dict[str, Any]:
+        """The fields beyond the id's, loading palaestra's spec the first time."""
+        found: dict[str, Any] | None = self.__dict__.get("_deferred")
+        if found is None:
+            full = to_gymnasium_spec(palaestra.registry[self.__dict__["palaestra_id"]])
+            found = {
+                f.name: getattr(full, f.name) for f in dataclasses.fields(full) if f.name not in _ID_FIELDS
+            }
+            self.__dict__["_deferred"] = found
+        return found
+
+
+def _deferred_field(name: str) -> property:
+    def read(self: DeferredGymnasiumSpec) -> Any:
+        return self._fields()[name]
+
+    def write(self: DeferredGymnasiumSpec, value: Any) -> None:
+        if "_deferred" not in self.__dict__ and "palaestra_id" not in self.__dict__:
+            self.__dict__["_deferred"] = {}  # an ordinary spec being built field by field
+        self._fields()[name] = value
+
+    return property(read, write)
+
+
+for _field in dataclasses.fields(gym_registration.EnvSpec):
+    if _field.name not in _ID_FIELDS:
+        setattr(DeferredGymnasiumSpec, _field.name, _deferred_field(_field.name))
