@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -80,15 +79,29 @@ class EnvSpec:
                     f"Callable found in {self.id} for {key} attribute with value={value}. "
                     "Register a 'module:attr' string instead to serialise the spec."
                 )
+        import json  # loaded on use: most processes never serialise a spec
+
         return json.dumps(data)
 
     @staticmethod
-    def from_json(json_env_spec: str) -> EnvSpec:
+    def from_json(json_env_spec: str, allow_import: bool = True) -> EnvSpec:
         """Rebuild a spec from :meth:`to_json` output.
 
+        A spec names modules that ``make`` imports and callables it calls, so JSON from
+        someone you do not trust can run any code. Pass ``allow_import=False`` to accept
+        only entry points inside installed palaestra plugins (and wrappers from
+        ``palaestra.wrappers``); the check reads installed metadata and imports nothing.
+
+        Args:
+            json_env_spec: The JSON text.
+            allow_import: Accept any ``module:attr`` entry point (Gymnasium's behaviour).
+
         Raises:
-            ValueError: The JSON does not describe a valid spec.
+            ValueError: The JSON does not describe a valid spec, or (with
+                ``allow_import=False``) names an entry point outside installed plugins.
         """
+        import json  # loaded on use: most processes never serialise a spec
+
         data = json.loads(json_env_spec)
         wrappers = []
         for wrapper in data.pop("additional_wrappers", []):
@@ -101,6 +114,11 @@ class EnvSpec:
         except Exception as e:
             raise ValueError(f"An issue occurred when trying to make {data} an EnvSpec") from e
         spec.additional_wrappers = tuple(wrappers)
+        if not allow_import:
+            # Imported here: it reads installed metadata, which only this check needs.
+            from palaestra._registry._trust import refuse_untrusted_entry_points
+
+            refuse_untrusted_entry_points(spec)
         return spec
 
     def pprint(
