@@ -159,3 +159,20 @@ def test_many_versions_of_one_name_resolve_through_the_index(site, isolated):
         palaestra.make("many/Big-v300")
     del palaestra.registry["many/Big-v299"]
     assert palaestra.envs.registration.find_highest_version("many", "Big") == 298
+
+
+def test_list_shows_the_ids_a_plugin_resolves_on_demand(site, isolated, capsys):
+    from palaestra.cli import main
+
+    make_dist(
+        site,
+        "bridge-envs",
+        {"other": "bridge_envs._hooks"},
+        {"bridge_envs._hooks": hooks_source("")},
+        ids={"other/*": "other"},
+    )
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "other/*  [bridge-envs]  ids resolved on demand: make('other/<Env-vN>')" in out
+    assert "declares no env ids" not in out
+    assert "bridge_envs._hooks" not in sys.modules
