@@ -52,7 +52,9 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         for env_id in sorted(groups[header]):
             print(f"  {env_id}", file=out)
     for prefix, record in sorted(host.catalog.wildcards.items()):
-        print(f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')", file=out)
+        print(
+            f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')", file=out
+        )
     for ns, record in sorted(host.undeclared_plugins().items()):
         print(
             f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
