@@ -29,7 +29,7 @@ from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
 from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
-from palaestra.vector._processes import Worker, raise_reply_error, receive, send, shutdown, split_blocks
+from palaestra.vector._processes import Worker, raise_failures, reap, receive, send, shutdown, split_blocks
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
@@ -124,6 +124,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> None:
         self._workers: list[Worker] = []
         self.closed = False
+        self._reaped = False  # every worker is stopped: closing is complete
         self._closed_because: str | None = None  # set when an interrupt forced a close
         self._state = AsyncState.DEFAULT
         self._check_arguments(env_fns, context, max_concurrency, num_workers)
@@ -292,7 +293,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def _gather(self, deadline: float | None, sink: Callable[[Any], None]) -> None:
         """Collect one reply from every worker, then log every sub-env error and raise the first."""
-        errors = []
+        errors: list[tuple[Any, ...]] = []
         for worker in self._workers:
             try:
                 reply = receive(worker, deadline)
@@ -303,15 +304,12 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             if reply is None:
                 continue
             if reply[0] == "error":
-                errors.append(reply)
+                errors.extend(reply[1])
             else:
                 sink(reply[1])
         if errors:
             self._state = AsyncState.DEFAULT
-            for reply in errors:  # as Gymnasium logs them, so none goes unseen
-                logger.error(f"Received the following error from sub-env {reply[1]}:\n{reply[4]}")
-            logger.error("Raising the first exception back to the main process.")
-            raise_reply_error(errors[0])
+            raise_failures(errors, "AsyncVectorEnv", "")
 
     def _closed_error(self, name: str) -> ClosedEnvironmentError:
         reason = self._closed_because
@@ -509,6 +507,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             timeout: Seconds to wait for a pending call and for the workers to close.
             terminate: Skip the graceful close and terminate the workers at once.
             **kwargs: Ignored (accepted for signature compatibility).
+
+        Raises:
+            Exception: A sub-env's ``close`` raised (the first; all are logged), after every
+                sub-env was closed and every worker stopped.
         """
         workers = getattr(self, "_workers", [])
         graceful = not terminate and all(w.process.is_alive() for w in workers)
@@ -521,14 +523,30 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             except Exception:
                 graceful = False
         self._state = AsyncState.DEFAULT
-        shutdown(workers, CLOSE_GRACE if timeout is None else timeout, graceful)
+        failures = shutdown(workers, CLOSE_GRACE if timeout is None else timeout, graceful)
+        self._finish_close()
+        raise_failures(failures, "AsyncVectorEnv", "close")
+
+    def close(self, **kwargs: Any) -> None:
+        """Close the workers.
+
+        Re-entrant: whatever interrupts it (a second Ctrl-C included), it ends with every
+        worker stopped (terminated, then killed after the grace period), and calling it
+        again afterwards does nothing. A sub-env's close error is raised once every sub-env
+        was closed.
+        """
+        if self._reaped:
+            return
+        self.closed = True
+        try:
+            self.close_extras(**kwargs)
+        finally:
+            self._finish_close()
+
+    def _finish_close(self) -> None:
+        """Make sure no worker is left (kills through interrupts); closing is then done."""
+        reap(getattr(self, "_workers", []))
+        self._reaped = True
         finalizer = getattr(self, "_finalizer", None)
         if finalizer is not None:
             finalizer.detach()
-
-    def close(self, **kwargs: Any) -> None:
-        """Close the workers (idempotent); always returns."""
-        if self.closed:
-            return
-        self.closed = True
-        self.close_extras(**kwargs)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
+from palaestra import logger
 from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
 
 __all__ = [
@@ -19,7 +20,9 @@ __all__ = [
     "Worker",
     "describe_exit",
     "polling_window",
+    "raise_failures",
     "raise_reply_error",
+    "reap",
     "send",
     "shutdown",
     "read_soon",
@@ -183,9 +186,36 @@ def _died(worker: Worker) -> WorkerDiedError:
     )
 
 
-def raise_reply_error(reply: tuple[Any, ...]) -> None:
+def raise_failures(records: list[tuple[Any, ...]], vector_env: str, during: str) -> None:
+    """Log every sub-env failure with its worker traceback, then re-raise the first.
+
+    The first is raised with its original type when it can be rebuilt (with the others
+    listed in a note), naming its sub-env; otherwise as :class:`SubEnvError`.
+
+    Args:
+        records: ``(index, type name, message, traceback, pickled exception)`` per failure.
+        vector_env: The vector env's class name, for messages.
+        during: What the sub-envs were doing (``"step"``, ``"close"``...).
+    """
+    if not records:
+        return
+    for index, _, _, text, _ in records:  # as Gymnasium logs them, so none goes unseen
+        logger.error(f"Received the following error from sub-env {index}:\n{text}")
+    logger.error("Raising the first exception back to the main process.")
+    others = [
+        f"sub-env {index} raised {type_name}: {message}" for index, type_name, message, _, _ in records[1:]
+    ]
+    raise_reply_error(records[0], vector_env, during, others)
+
+
+def raise_reply_error(
+    record: tuple[Any, ...],
+    vector_env: str = "AsyncVectorEnv",
+    during: str = "",
+    others: list[str] | None = None,
+) -> None:
     """Re-raise a worker's error with its original type, naming the sub-env index."""
-    _, index, type_name, message, text, blob = reply
+    index, type_name, message, text, blob = record
     cause = SubEnvError(
         f"Sub-env {index} raised {type_name}: {message}\n--- worker traceback ---\n{text}",
         index=index,
@@ -202,12 +232,20 @@ def raise_reply_error(reply: tuple[Any, ...]) -> None:
         raise cause
     original.sub_env_index = index  # type: ignore[attr-defined]
     if hasattr(original, "add_note"):
-        original.add_note(f"Raised by sub-env {index} of an AsyncVectorEnv (worker traceback below).")
+        when = f" during {during}" if during else ""
+        original.add_note(f"Raised by sub-env {index} of an {vector_env}{when} (worker traceback below).")
+        if others:
+            original.add_note("Also raised (logged above): " + "; ".join(others))
     raise original from cause
 
 
-def shutdown(workers: list[Worker], grace: float, graceful: bool) -> None:
-    """Stop every worker: ask nicely (if ``graceful``), then terminate, then kill."""
+def shutdown(workers: list[Worker], grace: float, graceful: bool) -> list[tuple[Any, ...]]:
+    """Stop every worker: ask nicely (if ``graceful``), then terminate, then kill.
+
+    Returns:
+        The failures the workers reported while closing their sub-envs (error records).
+    """
+    failures: list[tuple[Any, ...]] = []
     if graceful:
         for worker in workers:
             with contextlib.suppress(OSError, ValueError):
@@ -217,16 +255,47 @@ def shutdown(workers: list[Worker], grace: float, graceful: bool) -> None:
             remaining = max(0.0, deadline - time.monotonic())
             try:
                 if worker.conn.poll(remaining):
-                    worker.conn.recv_bytes()
-            except (OSError, EOFError, ValueError):
+                    reply = pickle.loads(worker.conn.recv_bytes())
+                    failures.extend(reply[1] if reply[0] == "ok" and reply[1] else [])
+            except (OSError, EOFError, ValueError, pickle.UnpicklingError):
                 pass
             worker.process.join(max(0.0, deadline - time.monotonic()))
-    for stop in ("terminate", "kill"):
-        alive = [w for w in workers if w.process.is_alive()]
-        for worker in alive:
-            getattr(worker.process, stop)()
-        for worker in alive:
-            worker.process.join(1.0)
+    reap(workers)
     for worker in workers:
         with contextlib.suppress(OSError):
             worker.conn.close()
+    return failures
+
+
+def reap(workers: list[Worker], kill_rounds: int = 10) -> None:
+    """Terminate, then kill, every worker still alive, and wait for each to exit.
+
+    An interrupt (Ctrl-C) while reaping does not stop it: the rest are killed at once, and
+    the interrupt is raised once no worker is left.
+
+    Args:
+        workers: The workers.
+        kill_rounds: How many times (a second apart) to kill a worker that will not exit.
+    """
+    interrupt: BaseException | None = None
+    stops = ["terminate", *["kill"] * kill_rounds]
+    while stops:
+        alive = [w for w in workers if w.process.is_alive()]
+        if not alive:
+            break
+        stop = stops.pop(0)
+        try:
+            for worker in alive:
+                getattr(worker.process, stop)()
+            for worker in alive:
+                worker.process.join(1.0)
+        except (KeyboardInterrupt, SystemExit) as e:  # keep reaping; raise it afterwards
+            interrupt = e
+    else:
+        stuck = [w.label() for w in workers if w.process.is_alive()]
+        if stuck:
+            logger.warn(
+                f"Could not stop the workers running {', '.join(stuck)}; they may need killing by hand."
+            )
+    if interrupt is not None:
+        raise interrupt

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from typing import Any
 
 import numpy as np
 
+from palaestra import logger
 from palaestra._core import Env
 from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
@@ -91,39 +93,24 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         return (deepcopy(self._observations) if self.copy else self._observations), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every sub-env, autoresetting per :attr:`autoreset_mode`."""
+        """Step every sub-env, autoresetting per :attr:`autoreset_mode`.
+
+        A sub-env that raises does not stop the others: every sub-env takes the step, then
+        the first error is raised (every one is logged), as in :class:`AsyncVectorEnv`.
+        """
         infos: dict[str, Any] = {}
-        mode = self.autoreset_mode
+        failures: list[tuple[int, Exception]] = []
         for i, action in enumerate(
             actions_per_env(self.action_space, actions, self.num_envs, "SyncVectorEnv")
         ):
-            env = self.envs[i]
             try:
-                if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
-                    self._env_obs[i], env_info = env.reset()
-                    self._rewards[i] = 0.0
-                    self._terminations[i] = False
-                    self._truncations[i] = False
-                else:
-                    if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
-                        raise RuntimeError(
-                            f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
-                            "reset(options={'reset_mask': mask}) before stepping again"
-                        )
-                    obs, reward, terminated, truncated, env_info = env.step(action)
-                    self._env_obs[i] = obs
-                    self._rewards[i], self._terminations[i], self._truncations[i] = (
-                        reward,
-                        terminated,
-                        truncated,
-                    )
-                    if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-                        add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
-                        self._env_obs[i], env_info = env.reset()
+                env_info = self._step_one(i, action, infos)
             except Exception as e:
-                _name_sub_env(e, i)
-                raise
+                failures.append((i, e))
+                continue
             add_info(infos, env_info, i, self.num_envs)
+        if failures:
+            _raise_first(failures, "step")
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
         observations = deepcopy(self._observations) if self.copy else self._observations
@@ -132,6 +119,28 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             buf.copy() for buf in (self._rewards, self._terminations, self._truncations)
         )
         return observations, rewards, terminations, truncations, infos
+
+    def _step_one(self, i: int, action: Any, infos: dict[str, Any]) -> dict[str, Any]:
+        """Step (or autoreset) sub-env ``i``; its info."""
+        env, mode = self.envs[i], self.autoreset_mode
+        if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
+            self._env_obs[i], env_info = env.reset()
+            self._rewards[i] = 0.0
+            self._terminations[i] = False
+            self._truncations[i] = False
+            return env_info
+        if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
+            raise RuntimeError(
+                f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
+                "reset(options={'reset_mask': mask}) before stepping again"
+            )
+        obs, reward, terminated, truncated, env_info = env.step(action)
+        self._env_obs[i] = obs
+        self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
+        if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+            add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
+            self._env_obs[i], env_info = env.reset()
+        return env_info
 
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""
@@ -178,11 +187,34 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._autoreset_envs[:] = pending
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Close every sub-env."""
-        for env in getattr(self, "envs", []):
-            env.close()
+        """Close every sub-env; a failure does not stop the others and is raised afterwards."""
+        failures: list[tuple[int, Exception]] = []
+        for i, env in enumerate(getattr(self, "envs", [])):
+            try:
+                env.close()
+            except Exception as e:
+                failures.append((i, e))
+        if failures:
+            _raise_first(failures, "close")
 
 
 def _name_sub_env(error: Exception, index: int) -> None:
     # As with AsyncVectorEnv, the error says which sub-env raised it.
     error.sub_env_index = index  # type: ignore[attr-defined]
+
+
+def _raise_first(failures: list[tuple[int, Exception]], during: str) -> None:
+    """Raise the first sub-env error (naming its sub-env); with several, log each and list the others."""
+    for index, error in failures if len(failures) > 1 else ():
+        logger.error(
+            f"Received the following error from sub-env {index}:\n"
+            + "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        )
+    index, first = failures[0]
+    _name_sub_env(first, index)
+    if hasattr(first, "add_note"):
+        first.add_note(f"Raised by sub-env {index} of a SyncVectorEnv during {during}.")
+        if len(failures) > 1:
+            others = "; ".join(f"sub-env {i} raised {type(e).__name__}: {e}" for i, e in failures[1:])
+            first.add_note(f"Also raised (logged above): {others}")
+    raise first

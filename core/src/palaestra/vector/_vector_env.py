@@ -84,8 +84,10 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         """Close the sub-environments and release resources (idempotent)."""
         if self.closed:
             return
-        self.close_extras(**kwargs)
-        self.closed = True
+        try:
+            self.close_extras(**kwargs)
+        finally:
+            self.closed = True  # a sub-env's close error is raised once, not on every call
 
     def close_extras(self, **kwargs: Any) -> None:
         """Release what the subclass holds (processes, envs)."""

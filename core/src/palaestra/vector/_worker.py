@@ -7,13 +7,14 @@ Protocol (over one duplex pipe per worker):
   ``b""`` when no sub-env reported info or a non-shared observation, else a pickled
   ``("ok", [(index, obs or None, info), ...])``.
 - other commands are pickled ``(name, payload)`` tuples answered with ``("ok", value)``.
-- any exception answers ``("error", index, type name, message, traceback, pickled exc)``
-  and the worker keeps serving; ``("close", None)`` ends the loop.
+- any exception answers ``("error", [(index, type name, message, traceback, pickled exc),
+  ...])`` and the worker keeps serving. A step is taken by every sub-env of the block even
+  when one raises, so the list holds each failing sub-env; ``("close", None)`` closes every
+  sub-env and answers ``("ok", [failures])`` in the same form, then ends the loop.
 """
 
 from __future__ import annotations
 
-import contextlib
 import pickle
 import signal
 import time
@@ -63,6 +64,7 @@ class _Block:
         self.index = self.first
         self.envs = envs
         self.autoreset = [False] * len(self.envs)
+        self.failures: list[tuple[int, BaseException]] = []  # the last step's, by sub-env index
         n = config.num_envs
         self.rewards = np.frombuffer(config.rewards, dtype=np.float64, count=n)
         self.terminations = np.frombuffer(config.terminations, dtype=np.bool_, count=n)
@@ -87,30 +89,43 @@ class _Block:
         return None
 
     def step(self, actions: Any) -> list[tuple[int, Any, dict[str, Any]]]:
-        """Step every env of the block; return ``(index, obs or None, info)`` for each."""
-        results = []
-        mode = self.config.autoreset_mode
-        for j, env in enumerate(self.envs):
-            i = self.index = self.first + j
-            if mode is AutoresetMode.NEXT_STEP and self.autoreset[j]:
-                obs, info = env.reset()
-                reward, terminated, truncated = 0.0, False, False
-            else:
-                if mode is AutoresetMode.DISABLED and self.autoreset[j]:
-                    raise RuntimeError(
-                        f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
-                        "reset(options={'reset_mask': mask}) before stepping again"
-                    )
-                action = actions[j] if actions is not None else self._shared_action(i)
-                obs, reward, terminated, truncated, info = env.step(action)
-                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-                    # Gymnasium's AsyncVectorEnv order: final_info before final_obs.
-                    results.append((i, None, {"final_info": info, "final_obs": obs}))
-                    obs, info = env.reset()
-            self.rewards[i], self.terminations[i], self.truncations[i] = reward, terminated, truncated
-            self.autoreset[j] = bool(terminated or truncated)
-            results.append((i, self._put_obs(i, obs), info))
+        """Step every env of the block; return ``(index, obs or None, info)`` for each.
+
+        A sub-env that raises does not stop the others: every sub-env takes the step, the
+        failures are kept in :attr:`failures` (index, exception) and the caller reports them.
+        """
+        results: list[tuple[int, Any, dict[str, Any]]] = []
+        self.failures = []
+        for j in range(len(self.envs)):
+            try:
+                self._step_one(j, actions, results)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:
+                self.failures.append((self.first + j, e))
         return results
+
+    def _step_one(self, j: int, actions: Any, results: list[tuple[int, Any, dict[str, Any]]]) -> None:
+        env, mode = self.envs[j], self.config.autoreset_mode
+        i = self.index = self.first + j
+        if mode is AutoresetMode.NEXT_STEP and self.autoreset[j]:
+            obs, info = env.reset()
+            reward, terminated, truncated = 0.0, False, False
+        else:
+            if mode is AutoresetMode.DISABLED and self.autoreset[j]:
+                raise RuntimeError(
+                    f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
+                    "reset(options={'reset_mask': mask}) before stepping again"
+                )
+            action = actions[j] if actions is not None else self._shared_action(i)
+            obs, reward, terminated, truncated, info = env.step(action)
+            if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+                # Gymnasium's AsyncVectorEnv order: final_info before final_obs.
+                results.append((i, None, {"final_info": info, "final_obs": obs}))
+                obs, info = env.reset()
+        self.rewards[i], self.terminations[i], self.truncations[i] = reward, terminated, truncated
+        self.autoreset[j] = bool(terminated or truncated)
+        results.append((i, self._put_obs(i, obs), info))
 
     def _shared_action(self, i: int) -> Any:
         assert self.actions is not None
@@ -171,14 +186,20 @@ class _Block:
         """Each env's spaces, metadata and render mode (checked by the parent)."""
         return [(e.observation_space, e.action_space, dict(e.metadata), e.render_mode) for e in self.envs]
 
-    def close(self) -> None:
-        """Close every env, ignoring individual failures."""
-        for env in self.envs:
-            with contextlib.suppress(Exception):  # closing one must not stop the others
+    def close(self) -> list[tuple[Any, ...]]:
+        """Close every env (once); the failures, as error records, after all were closed."""
+        failures = []
+        envs, self.envs = self.envs, []
+        for j, env in enumerate(envs):
+            try:
                 env.close()
+            except Exception as e:  # closing one must not stop the others
+                failures.append(error_record(self.first + j, e))
+        return failures
 
 
-def _error_reply(index: int, error: BaseException) -> bytes:
+def error_record(index: int, error: BaseException) -> tuple[Any, ...]:
+    """``(index, type name, message, traceback, pickled exception or None)`` of a failure."""
     blob: bytes | None
     try:
         blob = pickle.dumps(error)
@@ -186,7 +207,11 @@ def _error_reply(index: int, error: BaseException) -> bytes:
     except Exception:  # unpicklable exceptions are sent as text
         blob = None
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    return pickle.dumps(("error", index, type(error).__name__, str(error), text, blob))
+    return (index, type(error).__name__, str(error), text, blob)
+
+
+def _error_reply(failures: list[tuple[int, BaseException]]) -> bytes:
+    return pickle.dumps(("error", [error_record(index, error) for index, error in failures]))
 
 
 def _serve(conn: Any, block: _Block) -> None:
@@ -211,6 +236,9 @@ def _serve(conn: Any, block: _Block) -> None:
             if message == STEP or message[:1] == STEP_PICKLED:
                 started = clock()
                 results = block.step(None if message == STEP else pickle.loads(message[1:]))
+                if block.failures:
+                    conn.send_bytes(_error_reply(block.failures))
+                    continue
                 reported = [r for r in results if r[2] or r[1] is not None]
                 # Keep polling after heavy steps too, for about as long as a step: the next
                 # command follows the slowest worker's reply, and a sleeping worker would pay
@@ -221,14 +249,13 @@ def _serve(conn: Any, block: _Block) -> None:
                 continue
             command, payload = pickle.loads(message)
             if command == "close":
-                block.close()
-                conn.send_bytes(pickle.dumps(("ok", None)))
+                conn.send_bytes(pickle.dumps(("ok", block.close())))
                 return
             conn.send_bytes(pickle.dumps(("ok", handlers[command](payload))))
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as e:
-            conn.send_bytes(_error_reply(block.index, e))
+            conn.send_bytes(_error_reply([(block.index, e)]))
         finally:
             if semaphore is not None:
                 semaphore.release()
@@ -268,7 +295,7 @@ def _build(conn: Any, config: WorkerConfig) -> _Block | None:
             envs.append(factory())
         return _Block(conn, config, envs)
     except BaseException as e:
-        conn.send_bytes(_error_reply(config.first_index + len(envs), e))
+        conn.send_bytes(_error_reply([(config.first_index + len(envs), e)]))
         for env in envs:
             env.close()
         return None
