@@ -74,6 +74,8 @@ def test_batched_envs_refuse_them_too(env_id):
     envs.reset(seed=0)
     actions = np.zeros((3, 1), np.float32)
     actions[1, 0] = np.inf
-    with pytest.raises(InvalidAction, match=r"(?s)are not in Box.*NaN and infinite values are not actions"):
+    with pytest.raises(
+        InvalidAction, match=r"(?s)are not in the action space Box.*NaN and infinite values are not actions"
+    ):
         envs.step(actions)
     envs.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
+    "ActionOverflowError",
     "AlreadyPendingCallError",
     "ClosedEnvironmentError",
     "CustomSpaceError",
@@ -22,8 +23,11 @@ __all__ = [
     "EnvCheckTypeError",
     "Error",
     "InvalidAction",
+    "InvalidActionType",
     "InvalidBound",
+    "InvalidEnvArgumentValue",
     "InvalidEnvArguments",
+    "InvalidResetOptions",
     "InvalidMetadata",
     "InvalidProbability",
     "InvalidSampleArgument",
@@ -84,6 +88,10 @@ class InvalidEnvArguments(Error, TypeError):
     """An environment's constructor rejected the keyword arguments ``make`` passed."""
 
 
+class InvalidEnvArgumentValue(InvalidEnvArguments, ValueError):
+    """A constructor argument has the right type but an impossible value (NaN, a negative size...)."""
+
+
 class VectorizerNotFound(Error, KeyError, ValueError):
     """``make_vec`` was asked for a vectorization mode nobody registered.
 
@@ -127,6 +135,18 @@ class ResetNeeded(Error):
 
 class InvalidAction(Error, ValueError):
     """The action given to ``step`` is not in the action space."""
+
+
+class InvalidResetOptions(Error, TypeError):
+    """``reset``'s ``options`` is not a mapping (a dict) or ``None``."""
+
+
+class InvalidActionType(InvalidAction, TypeError):
+    """An action (or batch of actions) of a type the space cannot hold (Gymnasium raises ``TypeError``)."""
+
+
+class ActionOverflowError(InvalidAction, OverflowError):
+    """An action so large that the env's arithmetic overflows (Gymnasium raises ``OverflowError``)."""
 
 
 class MissingArgument(Error):

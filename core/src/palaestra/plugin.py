@@ -27,8 +27,12 @@ Drawing:
     :func:`rotated_box`.
 
 Env helpers:
-    :func:`invalid_action` (the error for a bad action), :func:`non_finite_note` (its
-    explanation for NaN and infinite actions) and :func:`warn_no_render_mode`.
+    :func:`invalid_action` (the error for a bad action, saying what was expected),
+    :func:`invalid_actions` (the same for a vector env's batch),
+    :func:`expected_action` (that expectation alone), :func:`real_array` (an action as an
+    array of real numbers, or None for strings, bools, complex numbers and objects),
+    :func:`non_finite_note` (the explanation for NaN and infinite actions) and
+    :func:`warn_no_render_mode`.
 
 Packaging:
     :func:`lazy_exports`, the ``__getattr__`` that keeps ``import your_plugin`` cheap by
@@ -61,8 +65,11 @@ if TYPE_CHECKING:
     from palaestra.utils.canvas import import_pygame as import_pygame
     from palaestra.utils.canvas import polygon as polygon
     from palaestra.utils.canvas import rotated_box as rotated_box
+    from palaestra.utils.suite import expected_action as expected_action
     from palaestra.utils.suite import invalid_action as invalid_action
+    from palaestra.utils.suite import invalid_actions as invalid_actions
     from palaestra.utils.suite import non_finite_note as non_finite_note
+    from palaestra.utils.suite import real_array as real_array
     from palaestra.utils.suite import warn_no_render_mode as warn_no_render_mode
     from palaestra.vector._autoreset import per_env_values as per_env_values
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
@@ -92,11 +99,14 @@ __all__ = [
     "circle",
     "hookimpl",
     "import_pygame",
+    "expected_action",
     "invalid_action",
+    "invalid_actions",
     "lazy_exports",
     "non_finite_note",
     "per_env_values",
     "polygon",
+    "real_array",
     "reset_arguments",
     "resolve_autoreset_mode",
     "rotated_box",
@@ -124,8 +134,11 @@ _LAZY_NAMES = {
     "circle": "palaestra.utils.canvas",
     "hookimpl": "palaestra._markers",
     "import_pygame": "palaestra.utils.canvas",
+    "expected_action": "palaestra.utils.suite",
     "invalid_action": "palaestra.utils.suite",
+    "invalid_actions": "palaestra.utils.suite",
     "non_finite_note": "palaestra.utils.suite",
+    "real_array": "palaestra.utils.suite",
     "per_env_values": "palaestra.vector._autoreset",
     "polygon": "palaestra.utils.canvas",
     "reset_arguments": "palaestra.vector._autoreset",

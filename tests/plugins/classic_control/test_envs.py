@@ -84,11 +84,14 @@ def test_bad_actions_name_env_and_space(env_id, bad):
     assert isinstance(info.value, ValueError)
 
 
-def test_numpy_and_bool_actions_are_accepted_like_gymnasium():
-    env = palaestra.make("CartPole-v1")
-    env.reset(seed=0)
-    for action in (np.int64(1), np.int32(0), np.array(1), True):
-        env.step(action)
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"])
+def test_numpy_and_bool_actions_are_accepted_like_gymnasium(env_id):
+    ours, theirs = quiet_make(palaestra, env_id), quiet_make(gymnasium, env_id)
+    assert np.array_equal(ours.reset(seed=0)[0], theirs.reset(seed=0)[0])
+    for action in (np.int64(1), np.int32(0), np.array(1), True, np.uint8(1), False):
+        mine, reference = ours.step(action), theirs.step(action)
+        assert np.array_equal(mine[0], reference[0]) and mine[0].dtype == reference[0].dtype, action
+        assert mine[1:4] == reference[1:4], action
 
 
 def test_bad_reset_options():

@@ -124,9 +124,11 @@ def test_retired_ids_name_mujoco_py_and_their_successors(env_id):
 
 
 def test_v4_takes_only_v4_arguments():
-    with pytest.raises(TypeError, match=r"HopperEnv \(v4\) got unexpected keyword arguments \['xml_file'\]"):
+    with pytest.raises(
+        TypeError, match=r"HopperEnv.__init__\(\) got an unexpected keyword argument 'xml_file'; v4 takes"
+    ):
         palaestra.make("Hopper-v4", xml_file="hopper.xml")
-    with pytest.raises(TypeError, match=r"\['frame_skip'\]"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frame_skip'"):
         palaestra.make("InvertedPendulum-v4", frame_skip=3)
     env = palaestra.make("HalfCheetah-v4", render_mode="rgb_array", width=64, height=48)
     env.reset(seed=0)

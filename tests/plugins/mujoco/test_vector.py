@@ -90,7 +90,7 @@ def test_constructor_arguments_reach_every_sub_env():
     env = palaestra.make_vec("HalfCheetah-v5", 2, ctrl_cost_weight=0.5, num_threads=1)
     assert [sub._ctrl_cost_weight for sub in env.envs] == [0.5, 0.5]
     env.close()
-    with pytest.raises(TypeError, match="unexpected keyword arguments.*'bogus'"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         palaestra.make_vec("HalfCheetah-v5", 2, bogus=1)
 
 

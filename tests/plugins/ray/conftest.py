@@ -32,7 +32,9 @@ def start_ray(ray):
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    import ray
+    ray = pytest.importorskip(
+        "ray", reason='Ray is not installed: pip install "palaestra[ray]" to run these tests'
+    )
 
     start_ray(ray)
     yield ray

@@ -130,6 +130,11 @@ def negotiate_render_mode(creator: Any, kwargs: dict[str, Any]) -> RenderPlan:
     """Map an unsupported ``render_mode`` to a supported one plus a wrapper, if possible."""
     mode = kwargs.get("render_mode")
     modes = _declared_render_modes(creator)
+    if mode is not None and not isinstance(mode, str):
+        raise InvalidEnvArguments(
+            f"render_mode must be None or the name of a render mode, one of {modes}, "
+            f"got {mode!r} ({type(mode).__name__})"
+        )
     if mode is None or modes is None or mode in modes:
         return RenderPlan(kwargs)
     displayable = [m for m in ("rgb_array", "rgb_array_list") if m in modes]
@@ -157,6 +162,8 @@ def construct(creator: Callable[..., Any], spec: EnvSpec, kwargs: dict[str, Any]
     """
     try:
         env = creator(**kwargs)
+    except InvalidEnvArguments:
+        raise  # already names the argument
     except TypeError as e:
         raise InvalidEnvArguments(
             f"{e} (raised by the creator of {spec.id} with kwargs {kwargs}); check the "

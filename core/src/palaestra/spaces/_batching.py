@@ -231,6 +231,10 @@ def _(space: Discrete, items: Any) -> Iterator[Any]:
 @iterate.register(MultiDiscrete)
 @iterate.register(MultiBinary)
 def _(space: Space[Any], items: Any) -> Iterator[Any]:
+    if isinstance(space, Box) and isinstance(items, np.ndarray) and items.ndim == 1 and not space._is_int:
+        # The rows of a 1-D batch are elements of a box of shape (): for floats, 0-d arrays (as
+        # its sample gives them), not the numpy scalars that indexing the batch would give.
+        return (np.array(row) for row in items)
     try:
         return iter(items)
     except TypeError as e:

@@ -285,8 +285,21 @@ class Box(Space["NDArray[Any]"]):
         return [sample.tolist() for sample in sample_n]
 
     def from_jsonable(self, sample_n: Iterable[Any]) -> list[NDArray[Any]]:
-        """Convert nested lists back to arrays of the box dtype."""
-        return [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
+        """Convert nested lists back to arrays of the box dtype (a numpy scalar where :meth:`sample` gives one).
+
+        A Graph passes its nodes' features here as one list; they keep their own shape.
+        """
+        scalar = self._shape == () and self._is_int
+        out = [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
+        return [x[()] if scalar and x.shape == () else x for x in out]
+
+    def element(self, value: Any) -> Any:
+        """``value`` as an element in the form :meth:`sample` gives: an array of the box's dtype
+        and shape, except a numpy scalar for an integer box of shape ``()`` (as Gymnasium's
+        ``sample`` returns one there). Round trips (flatten, JSON, batches, shared memory) end here.
+        """
+        out = np.asarray(value, dtype=self.dtype).reshape(self._shape)
+        return out[()] if self._shape == () and self._is_int else out
 
     def __repr__(self) -> str:
         if self.low_repr is None:

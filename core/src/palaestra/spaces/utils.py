@@ -265,8 +265,12 @@ def unflatten(space: Space[Any], x: Any) -> Any:
 
 
 @unflatten.register(Box)
+def _(space: Box, x: Any) -> Any:
+    return space.element(x)
+
+
 @unflatten.register(MultiBinary)
-def _(space: Box | MultiBinary, x: Any) -> NDArray[Any]:
+def _(space: MultiBinary, x: Any) -> NDArray[Any]:
     return np.asarray(x, dtype=space.dtype).reshape(space.shape)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from palaestra.error import InvalidActionType
 from palaestra.spaces import Space
 from palaestra.spaces.utils import is_space_dtype_shape_equiv
 from palaestra.vector.utils import batch_differing_spaces, batch_space, iterate
@@ -83,8 +84,15 @@ def actions_per_env(action_space: Space[Any], actions: Any, num_envs: int, owner
 
     Raises:
         ValueError: The batch does not hold exactly ``num_envs`` actions (names both counts).
+        InvalidActionType: ``actions`` is not a batch at all (``None``, a number for a Box...).
     """
-    per_env = list(iterate(action_space, actions))
+    try:
+        per_env = list(iterate(action_space, actions))
+    except TypeError as e:
+        raise InvalidActionType(
+            f"{e}. {owner}.step: actions {actions!r} are not a batch of {num_envs} actions of the "
+            f"action space {action_space}; pass one action per sub-env (e.g. envs.action_space.sample())"
+        ) from None
     if len(per_env) != num_envs:
         raise wrong_action_count(len(per_env), num_envs, owner)
     return per_env

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from palaestra import logger
 from palaestra._core import Env, Wrapper
-from palaestra.error import ResetNeeded
+from palaestra.error import InvalidResetOptions, ResetNeeded
 from palaestra.utils import passive_env_checker as passive
 from palaestra.utils._record_constructor import RecordConstructorArgs
 
@@ -87,7 +88,16 @@ class OrderEnforcing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Reset and remember that it happened."""
+        """Reset and remember that it happened.
+
+        Raises:
+            InvalidResetOptions: ``options`` is neither a dict (any mapping) nor ``None``.
+        """
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidResetOptions(
+                f"{type(self.unwrapped).__name__}.reset: options must be a dict (or None), got {options!r} "
+                f"({type(options).__name__}); e.g. reset(options={{'low': -0.1, 'high': 0.1}})"
+            )
         self._has_reset = True
         return self.env.reset(seed=seed, options=options)
 

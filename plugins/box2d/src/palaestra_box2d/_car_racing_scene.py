@@ -84,7 +84,13 @@ class CarRacingView:
         self._car(canvas, env.car, view, skid_marks)
         canvas = pygame.transform.flip(canvas, False, True)
         self._indicators(canvas, env.car)
-        score = self.font.render(f"{env.reward:04.0f}", True, (255, 255, 255), (0, 0, 0))
+        text = f"{env.reward:04.0f}"
+        try:
+            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
+        except pygame.error:  # someone called pygame.quit() since: its fonts died with it
+            pygame.font.init()
+            self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
+            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
         place = score.get_rect()
         place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
         canvas.blit(score, place)

@@ -17,9 +17,9 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import InvalidAction
+from palaestra.plugin import expected_action, invalid_action, real_array, warn_no_render_mode
 from palaestra.utils import EzPickle
 from palaestra.utils.canvas import Canvas
-from palaestra.utils.suite import invalid_action, warn_no_render_mode
 from palaestra_box2d._drawing import INSTALL_HINT
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d.car_dynamics import Car
@@ -354,12 +354,11 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         car = self.car
         assert car is not None
         if self.continuous:
-            arr = (
-                np.asarray(action, dtype=np.float64)
-                if action.__class__ is not np.ndarray
-                else action.astype(np.float64)
-            )
-            if arr.shape != (3,) or not np.isfinite(arr).all():  # NaN or infinite: not an action
+            values = real_array(action)  # strings, bools and complex numbers are not controls
+            if values is None or values.shape != (3,):
+                raise invalid_action(self, action, self.action_space)
+            arr = values.astype(np.float64)
+            if not np.isfinite(arr).all():  # NaN or infinite: not an action
                 raise invalid_action(self, action, self.action_space)
             steer, gas, brake = arr.tolist()
             car.steer(-steer)
@@ -367,8 +366,9 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
             car.brake(brake)
             return
         if not self.action_space.contains(action):
-            raise InvalidAction(
-                f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`"
+            raise InvalidAction(  # Gymnasium's words, then what was expected
+                f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`; "
+                f"{expected_action(self.action_space, action)}"
             )
         car.steer(-0.6 * (action == 1) + 0.6 * (action == 2))
         car.gas(0.2 * (action == 3))

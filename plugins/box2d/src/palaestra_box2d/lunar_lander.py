@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, logger, spaces
+from palaestra.plugin import invalid_action, real_array
 from palaestra.utils import EzPickle
 from palaestra.utils.canvas import CanvasRendering
-from palaestra.utils.suite import invalid_action
 from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d._lander_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W, H, W
@@ -215,11 +215,11 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             if not 0 <= action <= 3:
                 raise invalid_action(self, action, self.action_space)
             return _DISCRETE_THROTTLES[int(action)]
-        try:
-            main, lateral = (float(a) for a in np.asarray(action, dtype=np.float64).reshape(-1))
-        except (TypeError, ValueError):
-            raise invalid_action(self, action, self.action_space) from None
-        if not (math.isfinite(main) and math.isfinite(lateral)) or np.shape(action) != (2,):
+        values = real_array(action)  # strings, bools and complex numbers are not thrusts
+        if values is None or values.shape != (2,):
+            raise invalid_action(self, action, self.action_space)
+        main, lateral = values.tolist()
+        if not (math.isfinite(main) and math.isfinite(lateral)):
             raise invalid_action(self, action, self.action_space)  # NaN or infinite: not an action
         main = min(max(main, -1.0), 1.0)
         lateral = min(max(lateral, -1.0), 1.0)

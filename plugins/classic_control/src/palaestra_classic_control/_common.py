@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
-from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra.error import InvalidResetOptions
+from palaestra.plugin import invalid_action, warn_no_render_mode
 
 __all__ = ["Constant", "invalid_action", "parse_reset_bounds", "to_float", "warn_no_render_mode"]
 
@@ -21,6 +23,11 @@ def parse_reset_bounds(options: dict[str, Any] | None, low: float, high: float) 
     """Read ``options["low"]``/``options["high"]`` (defaults otherwise) and check their order."""
     if options is None:
         return low, high
+    if not isinstance(options, Mapping):
+        raise InvalidResetOptions(
+            f"reset: options must be a dict (or None), got {options!r} ({type(options).__name__}); "
+            "e.g. reset(options={'low': -0.1, 'high': 0.1})"
+        )
     low = to_float(options.get("low", low), "low")
     high = to_float(options.get("high", high), "high")
     if low > high:

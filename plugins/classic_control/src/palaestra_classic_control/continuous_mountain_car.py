@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
+from palaestra.error import ActionOverflowError
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import (
@@ -164,7 +165,15 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
             velocity = 0  # the left wall stops the car dead
         terminated = bool(position >= self.goal_position and velocity >= self.goal_velocity)
         reward = 100.0 if terminated else 0
-        reward -= math.pow(action[0], 2) * 0.1
+        try:
+            reward -= math.pow(action[0], 2) * 0.1  # the unclipped action is priced, as in Gymnasium
+        except OverflowError:
+            raise ActionOverflowError(
+                f"Continuous_MountainCarEnv.step: action {action!r} is too large: the reward prices the "
+                "square of the unclipped action, which overflows a double beyond about 1.3e154 (Gymnasium "
+                "raises OverflowError: math range error); the force itself is clipped to [-1, 1], so "
+                "give actions in that range"
+            ) from None
         # A new array every step; like Gymnasium 1.4.0, the returned observation is the state.
         self.state = np.array([position, velocity], dtype=np.float32)
         self._own_state = self.state if self._float32_step else None

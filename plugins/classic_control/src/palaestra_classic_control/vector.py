@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra.error import InvalidAction
-from palaestra.plugin import non_finite_note
+from palaestra.plugin import invalid_actions
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_classic_control import acrobot, mountain_car, pendulum
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot, draw_mountain_car, draw_pendulum
@@ -57,9 +56,7 @@ def _continuous_actions(env: BatchedVectorEnv, actions: Any) -> np.ndarray:
     """A ``(num_envs, 1)`` batch of finite numbers (out-of-range ones are clipped later)."""
     arr = np.asarray(actions)
     if arr.shape != (env.num_envs, 1) or arr.dtype.kind not in "fiu" or not np.isfinite(arr).all():
-        raise InvalidAction(
-            f"{type(env).__name__}.step: actions {actions!r} are not in {env.action_space}{non_finite_note(actions)}"
-        )
+        raise invalid_actions(env, actions)
     return arr
 
 

@@ -55,12 +55,19 @@ def _check_seed(owner: object, seed: Any) -> None:
 def _check_action(env: Env[Any, Any], action: Any) -> None:
     """Refuse an action outside the space; continuous ones need only the shape and finite values.
 
-    Out-of-range continuous values are clipped by the dynamics, as in Gymnasium.
+    Out-of-range continuous values are clipped by the dynamics, as in Gymnasium. An integer
+    Box (tabular envs' choice of move) takes integers within its bounds: Gymnasium's JAX
+    envs would index their tables with anything else and return nonsense.
     """
     space = env.action_space
     if isinstance(space, spaces.Box):
         arr = np.asarray(action)
-        if arr.shape == space.shape and arr.dtype.kind in "fiu" and np.isfinite(arr).all():
+        if arr.shape != space.shape:
+            raise invalid_action(env, action, space)
+        if space.dtype.kind in "iu":
+            if arr.dtype.kind in "iu" and bool(((arr >= space.low) & (arr <= space.high)).all()):
+                return
+        elif arr.dtype.kind in "fiu" and np.isfinite(arr).all():
             return
     elif space.contains(action if isinstance(action, (int, np.integer, np.ndarray)) else np.asarray(action)):
         return

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
+from palaestra.error import InvalidEnvArgumentValue
 from palaestra.utils import EzPickle
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
@@ -80,9 +81,13 @@ class SuiteEnv(MujocoEnv, EzPickle):
     def __init__(self, arguments: dict[str, Any]) -> None:
         settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
         options = arguments.get("kwargs", {})
-        unknown = set(options) - _RENDER_OPTIONS
-        if unknown:
-            raise TypeError(f"{type(self).__name__} got unexpected keyword arguments {sorted(unknown)}")
+        unknown = sorted(set(options) - _RENDER_OPTIONS)
+        if unknown:  # Python's own wording first: libraries (TorchRL) probe arguments by it
+            more = f" (and {unknown[1:]})" if len(unknown) > 1 else ""
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument {unknown[0]!r}{more}"
+            )
+        _check_numbers(type(self).__name__, settings)
         EzPickle.__init__(self, **settings, **options)
         for name, value in settings.items():
             if name not in _MODEL_ARGUMENTS:
@@ -231,3 +236,33 @@ class PricedArm(SuiteEnv):
         """Each control reward (priced before the physics, as :meth:`begin_step` does)."""
         ctrl: np.ndarray = -self.control_costs(actions, self._reward_control_weight)
         return ctrl
+
+
+def _check_numbers(env: str, settings: dict[str, Any]) -> None:
+    """Refuse NaN anywhere and infinities in single numbers (ranges may be open: ``(0.7, inf)``).
+
+    Raises:
+        InvalidEnvArgumentValue: Names the argument and the value.
+    """
+    for name, value in settings.items():
+        if isinstance(value, bool) or not isinstance(
+            value, (int, float, np.integer, np.floating, tuple, list)
+        ):
+            continue
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        try:
+            numbers = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            continue
+        bad = np.isnan(numbers).any() or (
+            not isinstance(value, (tuple, list)) and not np.isfinite(numbers).all()
+        )
+        if bad:
+            raise InvalidEnvArgumentValue(
+                f"{env}: {name}={value!r} is not a usable number; give a finite value"
+                + (
+                    " (a range may be open, e.g. (0.7, inf), but not NaN)"
+                    if isinstance(value, (tuple, list))
+                    else ""
+                )
+            )

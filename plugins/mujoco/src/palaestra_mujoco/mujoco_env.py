@@ -13,7 +13,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import SnapshotError, UnsupportedMode
-from palaestra.utils.suite import invalid_action, warn_no_render_mode
+from palaestra.plugin import invalid_action, real_array, warn_no_render_mode
 from palaestra_mujoco._gl import import_mujoco
 from palaestra_mujoco._render import RENDER_MODES, SceneRenderer
 
@@ -303,10 +303,11 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     def _checked_action(self, action: Any) -> np.ndarray:
         """``action`` as an array of the action space's shape (values are clamped by MuJoCo)."""
         if action.__class__ is not np.ndarray:
-            try:
-                action = np.asarray(action, dtype=np.float64 if isinstance(action, (list, tuple)) else None)
-            except (TypeError, ValueError):
-                raise invalid_action(self, action, self.action_space) from None
+            values = real_array(action)  # strings, bools and complex numbers are not controls
+            if values is None:
+                raise invalid_action(self, action, self.action_space)
+            # Lists of numbers are priced in float64, whatever numbers they hold.
+            action = values.astype(np.float64) if isinstance(action, (list, tuple)) else values
         if action.shape != (self._nu,) or action.dtype.kind not in "fiu":
             raise invalid_action(self, action, self.action_space)
         return action  # type: ignore[no-any-return]

@@ -91,11 +91,12 @@ PUSHER_V4_MODEL_EDITS = (
 
 def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
     """v4 constructors pass anything else to MujocoEnv, which refuses it."""
-    unknown = set(kwargs) - _RENDER_OPTIONS
-    if unknown:
+    unknown = sorted(set(kwargs) - _RENDER_OPTIONS)
+    if unknown:  # Python's own wording first: libraries (TorchRL) probe arguments by it
+        more = f" (and {unknown[1:]})" if len(unknown) > 1 else ""
         raise TypeError(
-            f"{env} (v4) got unexpected keyword arguments {sorted(unknown)}; v4 takes its task arguments "
-            f"and rendering options {sorted(_RENDER_OPTIONS)} (the v5 id takes more)"
+            f"{env}.__init__() got an unexpected keyword argument {unknown[0]!r}{more}; v4 takes its task "
+            f"arguments and rendering options {sorted(_RENDER_OPTIONS)} (the v5 id takes more)"
         )
 
 

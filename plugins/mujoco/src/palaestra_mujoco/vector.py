@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from palaestra.error import InvalidAction, UnsupportedMode
-from palaestra.plugin import BatchedVectorEnv, add_info, non_finite_note, per_env_values
+from palaestra.error import UnsupportedMode
+from palaestra.plugin import BatchedVectorEnv, add_info, invalid_actions, per_env_values
 from palaestra.vector import AutoresetMode
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
@@ -237,10 +237,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         arr = actions if actions.__class__ is np.ndarray else np.asarray(actions)
         shape = self.action_space.shape
         if arr.shape != shape or arr.dtype.kind not in "fiu" or not np.isfinite(arr).all():
-            raise InvalidAction(
-                f"{type(self).__name__}.step: actions of shape {arr.shape} and dtype {arr.dtype} are not in "
-                f"{self.action_space}{non_finite_note(arr)}"
-            )
+            raise invalid_actions(self, actions)
         return arr
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:

@@ -63,19 +63,32 @@ GOLD: Color = (240, 200, 90)
 
 
 @functools.lru_cache(maxsize=32)
-def _font(pygame: Any, size: int, bold: bool = False) -> Any:
-    """A font of pygame's default face, made once per size (loading one costs ~0.1 ms)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
+def _cached_font(pygame: Any, size: int, bold: bool = False) -> Any:
     font = pygame.font.Font(None, size)
     font.set_bold(bold)
     return font
 
 
+def _rendered(pygame: Any, text: str, size: int, color: Color, bold: bool) -> Any:
+    """``text`` drawn in a font of pygame's default face, made once per size (~0.1 ms to load).
+
+    Fonts die with pygame's font module: when anything in the process has called
+    ``pygame.quit()`` since (another library's env closing, say), the module is started
+    again and the cached fonts are made anew.
+    """
+    if not pygame.font.get_init():
+        pygame.font.init()
+    try:
+        return _cached_font(pygame, size, bold).render(text, True, color)
+    except pygame.error:
+        _cached_font.cache_clear()
+        return _cached_font(pygame, size, bold).render(text, True, color)
+
+
 def _text(
     canvas: Canvas, text: str, size: int, color: Color, center: tuple[float, float], bold: bool = False
 ) -> None:
-    label = _font(canvas.pygame, max(size, 6), bold).render(text, True, color)
+    label = _rendered(canvas.pygame, text, max(size, 6), color, bold)
     canvas.surface.blit(label, label.get_rect(center=(round(center[0]), round(center[1]))))
 
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.error import InvalidAction
+from palaestra.plugin import invalid_action
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_toy_text._drawing import INSTALL_HINT
 
@@ -71,10 +71,7 @@ class TabularEnv(CanvasRendering, Env[Any, Any]):
 
     def _transition(self, a: Any) -> Transition:
         if (a.__class__ not in (int, np.int64) or not 0 <= a < self.nA) and not self.action_space.contains(a):
-            raise InvalidAction(
-                f"{type(self).__name__}.step: action {a!r} ({type(a).__name__}) is not in the "
-                f"action space {self.action_space}"
-            )
+            raise invalid_action(self, a, self.action_space)
         cumulative, transitions = self._table[self.s][int(a)]
         return transitions[self._sample_index(cumulative)]
 

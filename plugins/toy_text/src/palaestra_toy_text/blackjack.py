@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.error import InvalidAction
+from palaestra.plugin import invalid_action
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_toy_text._drawing import INSTALL_HINT, draw_blackjack
 
@@ -82,10 +82,7 @@ class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
         if not (action.__class__ in (int, np.int64) and 0 <= action <= 1) and not self.action_space.contains(
             action
         ):
-            raise InvalidAction(
-                f"BlackjackEnv.step: action {action!r} ({type(action).__name__}) is not in the action space "
-                f"{self.action_space} (0 = stick, 1 = hit)"
-            )
+            raise invalid_action(self, action, self.action_space)  # 0 = stick, 1 = hit
         if not self.player:
             raise RuntimeError("BlackjackEnv.step called before reset; call env.reset() first.")
         if action:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.error import InvalidAction
+from palaestra.plugin import invalid_actions
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_toy_text.blackjack import DECK, FACES, SUITS, BlackjackEnv, is_natural, score, sum_hand
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
@@ -51,9 +51,7 @@ class _Batched(BatchedVectorEnv):
         arr = np.asarray(actions)
         n = int(self.single_action_space.n)  # type: ignore[attr-defined]
         if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu" or (arr < 0).any() or (arr >= n).any():
-            raise InvalidAction(
-                f"{type(self).__name__}.step: actions {actions!r} are not in the action space {self.action_space}"
-            )
+            raise invalid_actions(self, actions)
         return arr
 
     def render(self) -> tuple[Any, ...] | None:

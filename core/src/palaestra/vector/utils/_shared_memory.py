@@ -118,7 +118,20 @@ def _(space: OneOf, shared_memory: Any, n: int = 1) -> tuple[tuple[int, Any], ..
     samples = [
         read_from_shared_memory(s, m, n=n) for s, m in zip(space.spaces, shared_memory[1:], strict=True)
     ]
-    return tuple((k, samples[k][i]) for i, k in enumerate(chosen))
+    return tuple((k, _element(space.spaces[k], samples[k], i)) for i, k in enumerate(chosen))
+
+
+def _element(space: Space[Any], batch: Any, i: int) -> Any:
+    """Element ``i`` of a read batch, in the form ``space.sample()`` gives (a copy, not a view)."""
+    if isinstance(space, Tuple):
+        return tuple(_element(s, b, i) for s, b in zip(space.spaces, batch, strict=True))
+    if isinstance(space, Dict):
+        return {key: _element(s, batch[key], i) for key, s in space.spaces.items()}
+    if isinstance(space, Box):
+        return space.element(batch[i])
+    if isinstance(space, (Text, OneOf)):
+        return batch[i]
+    return batch[i].copy() if isinstance(batch[i], np.ndarray) else batch[i]
 
 
 @read_from_shared_memory.register(Tuple)
