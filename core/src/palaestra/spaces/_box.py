@@ -294,9 +294,11 @@ class Box(Space["NDArray[Any]"]):
         return [x[()] if scalar and x.shape == () else x for x in out]
 
     def element(self, value: Any) -> Any:
-        """``value`` as an element in the form :meth:`sample` gives: an array of the box's dtype
-        and shape, except a numpy scalar for an integer box of shape ``()`` (as Gymnasium's
-        ``sample`` returns one there). Round trips (flatten, JSON, batches, shared memory) end here.
+        """``value`` as an element in the form :meth:`sample` gives.
+
+        That is an array of the box's dtype and shape, except a numpy scalar for an integer
+        box of shape ``()`` (as Gymnasium's ``sample`` returns one there). Round trips
+        (flatten, JSON, batches, shared memory) end here.
         """
         out = np.asarray(value, dtype=self.dtype).reshape(self._shape)
         return out[()] if self._shape == () and self._is_int else out
