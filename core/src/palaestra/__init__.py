@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from palaestra._lazy import load_export
 
 if TYPE_CHECKING:
-    from palaestra import envs, error, experimental, hookspecs, logger, spaces, utils, vector, wrappers
+    from palaestra import core, envs, error, experimental, hookspecs, logger, spaces, utils, vector, wrappers
     from palaestra._core import ActionWrapper, Env, ObservationWrapper, RewardWrapper, Wrapper
     from palaestra._markers import hookimpl, hookspec
     from palaestra._plugins._default import get_host, use_host
@@ -40,6 +40,7 @@ __all__ = [
     "Wrapper",
     "WrapperSpec",
     "__version__",
+    "core",
     "envs",
     "error",
     "experimental",
@@ -87,7 +88,7 @@ _LAZY_NAMES = {
     "Space": "palaestra.spaces",
 }
 _SUBMODULES = frozenset(
-    {"envs", "error", "experimental", "hookspecs", "logger", "spaces", "utils", "vector", "wrappers"}
+    {"core", "envs", "error", "experimental", "hookspecs", "logger", "spaces", "utils", "vector", "wrappers"}
 )
 
 

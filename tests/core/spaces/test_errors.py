@@ -40,10 +40,10 @@ def test_box_sample_refuses_masks():
 @pytest.mark.parametrize(
     ("mask", "exc", "text"),
     [
-        ([1, 0, 1], TypeError, "must be a np.ndarray"),
-        (np.array([1, 0, 1], dtype=np.int64), TypeError, "dtype must be int8"),
-        (np.array([1, 0], dtype=np.int8), ValueError, r"shape must be \(3,\)"),
-        (np.array([1, 0, 3], dtype=np.int8), ValueError, "values must be in"),
+        ([1, 0, 1], TypeError, "^The expected type of the sample mask is np.ndarray"),
+        (np.array([1, 0, 1], dtype=np.int64), TypeError, "^The expected dtype of the sample mask is np.int8"),
+        (np.array([1, 0], dtype=np.int8), ValueError, r"^The expected shape of the sample mask is \(3,\)"),
+        (np.array([1, 0, 3], dtype=np.int8), ValueError, "^All values of the sample mask should be 0 or 1"),
     ],
 )
 def test_discrete_mask_errors_name_space_and_problem(mask, exc, text):
@@ -53,9 +53,9 @@ def test_discrete_mask_errors_name_space_and_problem(mask, exc, text):
 
 
 def test_probability_errors():
-    with pytest.raises(ValueError, match="sum to 1"):
+    with pytest.raises(ValueError, match="^The sum of the sample probability should be equal to 1.*normalise"):
         ps.Discrete(2).sample(probability=np.array([0.2, 0.2]))
-    with pytest.raises(ValueError, match="within"):
+    with pytest.raises(ValueError, match="^All values of the sample probability should be between 0 and 1"):
         ps.Discrete(2).sample(probability=np.array([1.5, -0.5]))
     with pytest.raises(ValueError, match="Only one of `mask` or `probability`"):
         ps.Discrete(2).sample(mask=np.ones(2, np.int8), probability=np.array([0.5, 0.5]))
@@ -70,7 +70,7 @@ def test_bad_seeds_name_the_space(seed):
 
 
 def test_composite_seed_type_errors():
-    with pytest.raises(TypeError, match="expected seed type"):
+    with pytest.raises(TypeError, match="^Expected seed type: list, tuple, int or None"):
         ps.Tuple([ps.Discrete(2)]).seed("x")
     with pytest.raises(ValueError, match="not identical to space keys"):
         ps.Dict({"a": ps.Discrete(2)}).seed({"b": 1})
@@ -80,7 +80,7 @@ def test_composite_seed_type_errors():
 
 def test_text_all_zero_mask_with_min_length_raises():
     text = ps.Text(3, min_length=1, charset="ab")
-    with pytest.raises(ValueError, match="all-zero character mask"):
+    with pytest.raises(ValueError, match="^Trying to sample with a minimum length > 0.*allow at least one character"):
         text.sample(mask=(None, np.zeros(2, np.int8)))
     assert ps.Text(3, min_length=0, charset="ab").sample(mask=(None, np.zeros(2, np.int8))) == ""
 
@@ -96,13 +96,13 @@ def test_constructor_validation_messages():
         ps.Text(2, min_length=3)
     with pytest.raises(ValueError, match="Empty `OneOf`"):
         ps.OneOf([])
-    with pytest.raises(TypeError, match=r"Tuple: 3 \(of type int\) is not a space; sub-spaces must inherit"):
+    with pytest.raises(TypeError, match=r"^3 does not inherit from `gymnasium.Space`.*\(Tuple sub-spaces must inherit"):
         ps.Tuple([ps.Discrete(2), 3])
-    with pytest.raises(TypeError, match=r"OneOf: 'x' \(of type str\) is not a space"):
+    with pytest.raises(TypeError, match=r"^x does not inherit from `gymnasium.Space`.*\(OneOf sub-spaces"):
         ps.OneOf([ps.Discrete(2), "x"])
-    with pytest.raises(TypeError, match=r"Dict\['b'\]: 1 \(of type int\) is not a space"):
+    with pytest.raises(TypeError, match=r"^Dict space element is not an instance of Space: key='b', space=1"):
         ps.Dict({"a": ps.Discrete(2), "b": 1})
-    with pytest.raises(TypeError, match=r"Dict\['c'\]: None \(of type NoneType\) is not a space"):
+    with pytest.raises(TypeError, match=r"^Trying to set c to Dict space with value that is not a gymnasium space"):
         ps.Dict({"a": ps.Discrete(2)})["c"] = None
 
 

@@ -45,7 +45,8 @@ def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     become integer Boxes, and spaces without a stacked form become a Tuple of copies.
     """
     raise TypeError(
-        f"The space provided to `batch_space` is not a palaestra Space instance, type: {type(space)}, {space}"
+        f"The space provided to `batch_space` is not a gymnasium Space instance, type: {type(space)}, {space} "
+        "(a palaestra Space is needed)"
     )
 
 
@@ -218,7 +219,8 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
             f"Register `{type(space)}` for `iterate` to support it."
         )
     raise TypeError(
-        f"The space provided to `iterate` is not a palaestra Space instance, type: {type(space)}, {space}"
+        f"The space provided to `iterate` is not a gymnasium Space instance, type: {type(space)}, {space} "
+        "(a palaestra Space is needed)"
     )
 
 
@@ -267,7 +269,8 @@ def _(space: Dict, items: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
 def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
     """Stack ``items`` (elements of ``space``) into ``out`` (from :func:`create_empty_array`)."""
     raise TypeError(
-        f"The space provided to `concatenate` is not a palaestra Space instance, type: {type(space)}, {space}"
+        f"The space provided to `concatenate` is not a gymnasium Space instance, type: {type(space)}, {space} "
+        "(a palaestra Space is needed)"
     )
 
 
@@ -299,8 +302,8 @@ def _(space: Space[Any], items: Iterable[Any], out: Any) -> tuple[Any, ...]:
 def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
     """Allocate a batch of ``n`` elements of ``space`` with ``fn`` (``np.zeros`` by default)."""
     raise TypeError(
-        f"The space provided to `create_empty_array` is not a palaestra Space instance, "
-        f"type: {type(space)}, {space}"
+        f"The space provided to `create_empty_array` is not a gymnasium Space instance, "
+        f"type: {type(space)}, {space} (a palaestra Space is needed)"
     )
 
 

@@ -137,11 +137,15 @@ class Box(Space["NDArray[Any]"]):
             raise ValueError(f"No {name} value can be equal to `np.nan`, {name}={bound}")
         arr = bound.copy()
         is_inf = arr == inf
+        limit_at: NDArray[np.bool_] | None = None
         if np.any(is_inf):
             if self.dtype.kind in ("u", "b"):
                 raise ValueError(f"Box unsigned int dtype don't support `{sign}np.inf`, {name}={bound}")
             if self.dtype.kind == "i":
-                arr[is_inf] = dtype_limit
+                # Set after the cast: int64's limit is not exact in a float array (2**63 - 1
+                # rounds to 2**63, which the cast wraps to the most negative int64).
+                limit_at = is_inf
+                arr[is_inf] = 0
         elif bound.dtype != self.dtype and self._beyond(arr, dtype_limit, name):
             raise ValueError(
                 f"Box {name} is out of bounds of the dtype range, {name}={bound}, "
@@ -156,7 +160,10 @@ class Box(Space["NDArray[Any]"]):
                 f"Box {name}'s precision lowered by casting to {self.dtype}, "
                 f"current {name}.dtype={bound.dtype}"
             )
-        return arr.astype(self.dtype), ~is_inf
+        out = arr.astype(self.dtype)
+        if limit_at is not None:
+            out[limit_at] = dtype_limit
+        return out, ~is_inf
 
     def _cast_scalar_bound(
         self, bound: Any, inf: float, dtype_limit: float, name: Literal["low", "high"]

@@ -48,7 +48,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
                 raise ValueError(f"Dict space keyword '{key}' already exists in the spaces dictionary.")
             self.spaces[key] = space
         for key, space in self.spaces.items():
-            require_spaces(f"Dict[{key!r}]", (space,))
+            require_spaces("Dict", (space,), key)
         super().__init__(None, None, seed)  # type: ignore[arg-type]
 
     @staticmethod
@@ -101,7 +101,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
                     f"The seed keys: {seed.keys()} are not identical to space keys: {self.spaces.keys()}"
                 )
             return {key: self.spaces[key].seed(seed[key]) for key in seed}
-        raise TypeError(f"{self!r}: expected seed type dict, int or None, actual type: {type(seed)}")
+        raise TypeError(f"Expected seed type: dict, int or None, actual type: {type(seed)} ({self!r})")
 
     def sample(
         self, mask: dict[str, Any] | None = None, probability: dict[str, Any] | None = None
@@ -133,7 +133,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
         return KeysView(self.spaces)
 
     def __setitem__(self, key: str, value: Space[Any]) -> None:
-        require_spaces(f"Dict[{key!r}]", (value,))
+        require_spaces("Dict", (value,), key, setting=True)
         self.spaces[key] = value
 
     def __len__(self) -> int:

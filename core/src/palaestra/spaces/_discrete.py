@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._masks import check_mask_array, check_probability_array
+from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 from palaestra.spaces._space import MaskNDArray, Space, SpaceSeed, require_one_of
 
 __all__ = ["Discrete"]
@@ -73,12 +73,12 @@ class Discrete(Space[np.integer[Any]]):
             return value if self._start_int == 0 else self.start + value  # type: ignore[no-any-return]
         require_one_of(mask, probability)
         if mask is not None:
-            check_mask_array(repr(self), mask, (self._n_int,))
+            check_mask_array(repr(self), MASK_WORDS["Discrete.mask"], mask, (self._n_int,))
             allowed = np.flatnonzero(mask == 1)
             if allowed.size == 0:
                 return self.start  # type: ignore[no-any-return]
             return self.start + self._scalar(self.np_random.choice(allowed))  # type: ignore[no-any-return]
-        check_probability_array(repr(self), probability, (self._n_int,))
+        check_probability_array(repr(self), MASK_WORDS["Discrete.probability"], probability, (self._n_int,))
         values = np.arange(self._n_int, dtype=self.dtype)
         return self.start + self.np_random.choice(values, p=probability)  # type: ignore[no-any-return]
 

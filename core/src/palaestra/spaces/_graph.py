@@ -82,7 +82,7 @@ class Graph(Space[GraphInstance]):
                     f"actual length: {len(seed)}"
                 )
             return (super().seed(seed[0]), *(s.seed(v) for s, v in zip(subspaces, seed[1:], strict=True)))
-        raise TypeError(f"{self!r}: expects `None`, int or tuple of ints, actual type: {type(seed)}")
+        raise TypeError(f"Expects `None`, int or tuple of ints, actual type: {type(seed)} ({self!r})")
 
     def sample(
         self,
@@ -101,7 +101,7 @@ class Graph(Space[GraphInstance]):
         """
         if num_nodes <= 0:
             raise InvalidSampleArgument(
-                f"{self!r}: num_nodes must be greater than 0, actual value: {num_nodes}"
+                f"The number of nodes is expected to be greater than 0, actual value: {num_nodes} ({self!r})"
             )
         require_one_of(mask, probability)
         kind = "mask" if mask is not None else ("probability" if probability is not None else None)
@@ -115,7 +115,9 @@ class Graph(Space[GraphInstance]):
             if self.edge_space is None:
                 logger.warn(f"The number of edges is set ({num_edges}) but the edge space is None.")
             if num_edges < 0:
-                raise InvalidSampleArgument(f"{self!r}: num_edges must be >= 0, actual value: {num_edges}")
+                raise InvalidSampleArgument(
+                    f"Expects the number of edges to be greater than 0, actual value: {num_edges} ({self!r})"
+                )
         node_kwargs = {kind: node_mask} if kind else {}
         edge_kwargs = {kind: edge_mask} if kind else {}
         nodes = batch_space(self.node_space, num_nodes).sample(**node_kwargs)

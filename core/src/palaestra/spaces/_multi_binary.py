@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from palaestra.spaces._masks import check_mask_array, check_probability_array
+from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 if TYPE_CHECKING:
@@ -62,10 +62,10 @@ class MultiBinary(Space["NDArray[np.int8]"]):
             return self.np_random.integers(0, 2, size=self.n, dtype=np.int8)
         require_one_of(mask, probability)
         if mask is not None:
-            check_mask_array(repr(self), mask, self.shape, allowed=(0, 1, 2))
+            check_mask_array(repr(self), MASK_WORDS["MultiBinary.mask"], mask, self.shape, allowed=(0, 1, 2))
             drawn = self.np_random.integers(0, 2, size=self.n, dtype=np.int8)
             return np.where(mask == 2, drawn, mask.astype(np.int8))
-        check_probability_array(repr(self), probability, self.shape, sums_to_one=False)
+        check_probability_array(repr(self), MASK_WORDS["MultiBinary.probability"], probability, self.shape, sums_to_one=False)
         return (self.np_random.random(size=self.shape) <= probability).astype(np.int8)  # type: ignore[operator,no-any-return]
 
     def contains(self, x: Any) -> bool:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from palaestra import logger
-from palaestra.error import InvalidSampleArgumentType
+from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._discrete import Discrete
-from palaestra.spaces._masks import check_mask_array, check_probability_array
+from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 if TYPE_CHECKING:
@@ -91,23 +91,27 @@ class MultiDiscrete(Space["NDArray[np.integer[Any]]"]):
 
     def _apply_mask(self, sub_mask: Any, sub_nvec: Any, sub_start: Any, kind: str) -> Any:
         if isinstance(sub_nvec, np.ndarray):
-            if not isinstance(sub_mask, tuple) or len(sub_mask) != len(sub_nvec):
+            if not isinstance(sub_mask, tuple):
                 raise InvalidSampleArgumentType(
-                    f"{self!r}: the {kind} must be a tuple of length {len(sub_nvec)} mirroring "
-                    f"nvec, actual: {type(sub_mask).__name__}"
-                    + (f" of length {len(sub_mask)}" if isinstance(sub_mask, tuple) else "")
+                    f"Expects the mask to be a tuple for sub_nvec ({sub_nvec}), actual type: {type(sub_mask)} "
+                    f"({self!r}: the {kind} is a tuple of length {len(sub_nvec)} mirroring nvec)"
+                )
+            if len(sub_mask) != len(sub_nvec):
+                raise InvalidSampleArgument(
+                    "Expects the mask length to be equal to the number of actions, mask length: "
+                    f"{len(sub_mask)}, nvec length: {len(sub_nvec)} ({self!r})"
                 )
             return [
                 self._apply_mask(m, n, s, kind) for m, n, s in zip(sub_mask, sub_nvec, sub_start, strict=True)
             ]
         n = int(sub_nvec)
         if kind == "mask":
-            check_mask_array(repr(self), sub_mask, (n,))
+            check_mask_array(repr(self), MASK_WORDS["MultiDiscrete.mask"], sub_mask, (n,))
             allowed = np.flatnonzero(sub_mask == 1)
             if allowed.size == 0:
                 return sub_start
             return self.np_random.choice(allowed) + sub_start
-        check_probability_array(repr(self), sub_mask, (n,))
+        check_probability_array(repr(self), MASK_WORDS["MultiDiscrete.probability"], sub_mask, (n,))
         valid = sub_mask > 0
         normalised = sub_mask / np.sum(sub_mask)
         return self.np_random.choice(np.flatnonzero(valid), p=normalised[valid]) + sub_start

@@ -57,7 +57,7 @@ class OneOf(Space[tuple[int, Any]]):
                     f"Actual length of seeds: {len(seed)}, length of subspaces: {len(self.spaces)}"
                 )
             return (super().seed(seed[0]), *(s.seed(v) for s, v in zip(self.spaces, seed[1:], strict=True)))
-        raise TypeError(f"{self!r}: expected None, int, or tuple of ints, actual type: {type(seed)}")
+        raise TypeError(f"Expected None, int, or tuple of ints, actual type: {type(seed)} ({self!r})")
 
     def sample(
         self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None

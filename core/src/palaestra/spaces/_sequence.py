@@ -84,7 +84,7 @@ class Sequence(Space[Any]):
                     f"actual length: {len(seed)}"
                 )
             return super().seed(seed[0]), self.feature_space.seed(seed[1])
-        raise TypeError(f"{self!r}: expected None, int, tuple of ints, actual type: {type(seed)}")
+        raise TypeError(f"Expected None, int, tuple of ints, actual type: {type(seed)} ({self!r})")
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -121,23 +121,30 @@ class Sequence(Space[Any]):
         if np.issubdtype(type(length_mask), np.integer):
             if length_mask < 0:
                 raise InvalidSampleArgument(
-                    f"{self!r}: the {kind} length must be >= 0, actual value: {length_mask}"
+                    f"Expects the length mask of `{kind}` to be greater than or equal to zero, actual value: "
+                    f"{length_mask} ({self!r})"
                 )
             return length_mask
         if isinstance(length_mask, np.ndarray):
-            if length_mask.ndim != 1 or not np.issubdtype(length_mask.dtype, np.integer):
+            if length_mask.ndim != 1:
                 raise InvalidSampleArgument(
-                    f"{self!r}: the {kind} lengths must be a 1-d integer array, actual "
-                    f"shape {length_mask.shape} and dtype {length_mask.dtype}"
+                    f"Expects the shape of the length mask of `{kind}` to be 1-dimensional, actual shape: "
+                    f"{length_mask.shape} ({self!r}: an array of the lengths to choose from)"
                 )
             if not (length_mask >= 0).all():
                 raise InvalidSampleArgument(
-                    f"{self!r}: the {kind} lengths must be >= 0, actual: {length_mask}"
+                    f"Expects all values in the length_mask of `{kind}` to be greater than or equal to zero, "
+                    f"actual values: {length_mask} ({self!r})"
+                )
+            if not np.issubdtype(length_mask.dtype, np.integer):
+                raise InvalidSampleArgument(
+                    f"Expects the length mask array of `{kind}` to have dtype of np.integer, actual type: "
+                    f"{length_mask.dtype} ({self!r})"
                 )
             return self.np_random.choice(length_mask)
         raise InvalidSampleArgumentType(
-            f"{self!r}: the {kind} length must be an integer or a np.ndarray, "
-            f"actual type: {type(length_mask)}"
+            f"Expects the type of length_mask of `{kind}` to be an integer or a np.ndarray, actual type: "
+            f"{type(length_mask)} ({self!r})"
         )
 
     def contains(self, x: Any) -> bool:

@@ -135,14 +135,28 @@ def require_no_mask(space: Space[Any], mask: Any, probability: Any) -> None:
         )
 
 
-def require_spaces(owner: str, members: Iterable[Any]) -> None:
-    """Raise a TypeError naming the first of ``members`` that is not a :class:`Space`."""
+def require_spaces(owner: str, members: Iterable[Any], key: Any = None, setting: bool = False) -> None:
+    """Raise a TypeError naming the first of ``members`` that is not a :class:`Space`.
+
+    Args:
+        owner: The composite space's class name (``"Tuple"``, ``"OneOf"``, ``"Dict"``).
+        members: The would-be sub-spaces.
+        key: For a Dict, the key of the member.
+        setting: For a Dict, whether the member is being set (``space[key] = member``).
+    """
     for member in members:
-        if not isinstance(member, Space):
-            raise TypeError(
-                f"{owner}: {member!r} (of type {type(member).__name__}) is not a space; sub-spaces "
-                "must inherit from `palaestra.spaces.Space`"
+        if isinstance(member, Space):
+            continue
+        if setting:  # Gymnasium's words first, then ours
+            words = (
+                f"Trying to set {key} to Dict space with value that is not a gymnasium space, "
+                f"actual type: {type(member)}"
             )
+        elif owner == "Dict":
+            words = f"Dict space element is not an instance of Space: key='{key}', space={member}"
+        else:
+            words = f"{member} does not inherit from `gymnasium.Space`. Actual Type: {type(member)}"
+        raise TypeError(f"{words} ({owner} sub-spaces must inherit from `palaestra.spaces.Space`)")
 
 
 def require_one_of(mask: Any, probability: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
-from palaestra.spaces._masks import check_mask_array, check_probability_array
+from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 from palaestra.spaces._space import Space, SpaceSeed, require_one_of
 
 __all__ = ["Text", "alphanumeric"]
@@ -75,13 +75,13 @@ class Text(Space[str]):
         if mask is not None:
             length, weights = self._unpack(mask, "mask")
             if weights is not None:
-                check_mask_array(repr(self), weights, (len(self._ordered),))
+                check_mask_array(repr(self), MASK_WORDS["Text.mask"], weights, (len(self._ordered),))
                 if weights.sum() > 0:
                     weights = weights / np.sum(weights)
         elif probability is not None:
             length, weights = self._unpack(probability, "probability")
             if weights is not None:
-                check_probability_array(repr(self), weights, (len(self._ordered),))
+                check_probability_array(repr(self), MASK_WORDS["Text.probability"], weights, (len(self._ordered),))
         if length is None:
             length = self.np_random.integers(self.min_length, self.max_length + 1)
         if weights is None:
@@ -90,26 +90,33 @@ class Text(Space[str]):
             if self.min_length == 0:
                 return ""
             raise InvalidSampleArgument(
-                f"{self!r}: cannot sample a string of minimum length {self.min_length} with an "
-                "all-zero character mask; allow at least one character"
+                f"Trying to sample with a minimum length > 0 (actual minimum length={self.min_length}) but "
+                "the character mask is all zero meaning that no character could be sampled. "
+                f"({self!r}: allow at least one character, or a minimum length of 0)"
             )
         return "".join(self.np_random.choice(self._char_array, size=length, p=weights))
 
     def _unpack(self, mask: Any, kind: str) -> tuple[Any, Any]:
-        if not isinstance(mask, tuple) or len(mask) != 2:
+        if not isinstance(mask, tuple):
             raise InvalidSampleArgumentType(
-                f"{self!r}: the {kind} must be a tuple (length, character {kind}), actual value: {mask!r}"
+                f"Expects the `{kind}` type to be a tuple, actual type: {type(mask)} "
+                f"({self!r}: give (length or None, character {kind} or None))"
+            )
+        if len(mask) != 2:
+            raise InvalidSampleArgument(
+                f"Expects the `{kind}` length to be two, actual length: {len(mask)} "
+                f"({self!r}: give (length or None, character {kind} or None))"
             )
         length, weights = mask
         if length is not None:
             if not np.issubdtype(type(length), np.integer):
                 raise InvalidSampleArgumentType(
-                    f"{self!r}: the {kind} length must be an integer, actual type: {type(length)}"
+                    f"Expects the Text sample length to be an integer, actual type: {type(length)} ({self!r})"
                 )
             if not self.min_length <= length <= self.max_length:
                 raise InvalidSampleArgument(
-                    f"{self!r}: the {kind} length must be between {self.min_length} and "
-                    f"{self.max_length}, actual length: {length}"
+                    f"Expects the Text sample length be between {self.min_length} and {self.max_length}, "
+                    f"actual length: {length} ({self!r})"
                 )
         return length, weights
 

@@ -66,7 +66,7 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
                     f"length of seeds: {len(seed)}, length of subspaces: {len(self.spaces)}"
                 )
             return tuple(space.seed(sub) for sub, space in zip(seed, self.spaces, strict=True))
-        raise TypeError(f"{self!r}: expected seed type list, tuple, int or None, actual type: {type(seed)}")
+        raise TypeError(f"Expected seed type: list, tuple, int or None, actual type: {type(seed)} ({self!r})")
 
     def sample(
         self, mask: tuple[Any, ...] | None = None, probability: tuple[Any, ...] | None = None

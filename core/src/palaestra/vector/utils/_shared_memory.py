@@ -72,8 +72,9 @@ def _(space: OneOf, n: int = 1, ctx: Any = mp) -> tuple[Any, ...]:
 @create_shared_memory.register(Sequence)
 def _(space: Space[Any], n: int = 1, ctx: Any = mp) -> Any:
     raise DynamicSpaceError(
-        f"{space} has no fixed size, so its samples cannot be placed in shared memory; "
-        "pass shared_memory=False (AsyncVectorEnv then sends them through its pipes)."
+        f"As {space} has a dynamic shape so its not possible to make a static shared memory. For "
+        "`AsyncVectorEnv`, disable `shared_memory`. (Its samples have no fixed size: with "
+        "shared_memory=False, AsyncVectorEnv sends them through its pipes.)"
     )
 
 
