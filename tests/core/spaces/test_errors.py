@@ -53,7 +53,9 @@ def test_discrete_mask_errors_name_space_and_problem(mask, exc, text):
 
 
 def test_probability_errors():
-    with pytest.raises(ValueError, match="^The sum of the sample probability should be equal to 1.*normalise"):
+    with pytest.raises(
+        ValueError, match="^The sum of the sample probability should be equal to 1.*normalise"
+    ):
         ps.Discrete(2).sample(probability=np.array([0.2, 0.2]))
     with pytest.raises(ValueError, match="^All values of the sample probability should be between 0 and 1"):
         ps.Discrete(2).sample(probability=np.array([1.5, -0.5]))
@@ -80,7 +82,9 @@ def test_composite_seed_type_errors():
 
 def test_text_all_zero_mask_with_min_length_raises():
     text = ps.Text(3, min_length=1, charset="ab")
-    with pytest.raises(ValueError, match="^Trying to sample with a minimum length > 0.*allow at least one character"):
+    with pytest.raises(
+        ValueError, match="^Trying to sample with a minimum length > 0.*allow at least one character"
+    ):
         text.sample(mask=(None, np.zeros(2, np.int8)))
     assert ps.Text(3, min_length=0, charset="ab").sample(mask=(None, np.zeros(2, np.int8))) == ""
 
@@ -96,13 +100,17 @@ def test_constructor_validation_messages():
         ps.Text(2, min_length=3)
     with pytest.raises(ValueError, match="Empty `OneOf`"):
         ps.OneOf([])
-    with pytest.raises(TypeError, match=r"^3 does not inherit from `gymnasium.Space`.*\(Tuple sub-spaces must inherit"):
+    with pytest.raises(
+        TypeError, match=r"^3 does not inherit from `gymnasium.Space`.*\(Tuple sub-spaces must inherit"
+    ):
         ps.Tuple([ps.Discrete(2), 3])
     with pytest.raises(TypeError, match=r"^x does not inherit from `gymnasium.Space`.*\(OneOf sub-spaces"):
         ps.OneOf([ps.Discrete(2), "x"])
     with pytest.raises(TypeError, match=r"^Dict space element is not an instance of Space: key='b', space=1"):
         ps.Dict({"a": ps.Discrete(2), "b": 1})
-    with pytest.raises(TypeError, match=r"^Trying to set c to Dict space with value that is not a gymnasium space"):
+    with pytest.raises(
+        TypeError, match=r"^Trying to set c to Dict space with value that is not a gymnasium space"
+    ):
         ps.Dict({"a": ps.Discrete(2)})["c"] = None
 
 

@@ -65,7 +65,9 @@ class MultiBinary(Space["NDArray[np.int8]"]):
             check_mask_array(repr(self), MASK_WORDS["MultiBinary.mask"], mask, self.shape, allowed=(0, 1, 2))
             drawn = self.np_random.integers(0, 2, size=self.n, dtype=np.int8)
             return np.where(mask == 2, drawn, mask.astype(np.int8))
-        check_probability_array(repr(self), MASK_WORDS["MultiBinary.probability"], probability, self.shape, sums_to_one=False)
+        check_probability_array(
+            repr(self), MASK_WORDS["MultiBinary.probability"], probability, self.shape, sums_to_one=False
+        )
         return (self.np_random.random(size=self.shape) <= probability).astype(np.int8)  # type: ignore[operator,no-any-return]
 
     def contains(self, x: Any) -> bool:

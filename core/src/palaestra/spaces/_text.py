@@ -81,7 +81,9 @@ class Text(Space[str]):
         elif probability is not None:
             length, weights = self._unpack(probability, "probability")
             if weights is not None:
-                check_probability_array(repr(self), MASK_WORDS["Text.probability"], weights, (len(self._ordered),))
+                check_probability_array(
+                    repr(self), MASK_WORDS["Text.probability"], weights, (len(self._ordered),)
+                )
         if length is None:
             length = self.np_random.integers(self.min_length, self.max_length + 1)
         if weights is None:
