@@ -117,7 +117,10 @@ def test_a_second_interrupt_during_close_still_stops_every_worker(monkeypatch):
         return join(self, timeout)
 
     monkeypatch.setattr(type(env.processes[0]), "join", interrupted_join)
-    with pytest.raises(KeyboardInterrupt):
+    with (
+        pytest.raises(KeyboardInterrupt),
+        pytest.warns(UserWarning, match="while waiting for a pending call"),
+    ):
         env.close(terminate=True)
     monkeypatch.undo()
     assert env.closed

@@ -68,7 +68,10 @@ def test_a_space_without_shared_memory_support_names_the_fix():
     class Odd(spaces.Space):
         pass
 
-    with pytest.raises(CustomSpaceError, match="shared_memory=False or register one"):
+    with pytest.raises(
+        CustomSpaceError,
+        match="doesn't have an registered .create_shared_memory. function.*pass shared_memory=False",
+    ):
         create_shared_memory(Odd(), n=2)
 
 

@@ -124,7 +124,9 @@ def test_dict_observations_copy_false_and_different_spaces():
     second = ours.step(np.zeros(3, int))[0]
     assert second["pos"] is first["pos"]  # copy=False: one buffer, overwritten
     assert_same_tree(second, reference.step(np.zeros(3, int))[0])
-    with pytest.raises(RuntimeError, match="Sub-env 1's observation space .* differs from sub-env 0's"):
+    with pytest.raises(
+        RuntimeError, match="observation spaces are not equivalent.*Sub-env 1 differs from sub-env 0"
+    ):
         RayVectorEnv(fns, num_actors=2)
     ours.close()
 

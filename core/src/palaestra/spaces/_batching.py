@@ -215,7 +215,7 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
     """Iterate over the elements of a batch of ``space`` (the inverse of :func:`concatenate`)."""
     if isinstance(space, Space):
         raise CustomSpaceError(
-            f"Space of type `{type(space)}` doesn't have a registered `iterate` function. "
+            f"Space of type `{type(space)}` doesn't have an registered `iterate` function. "
             f"Register `{type(space)}` for `iterate` to support it."
         )
     raise TypeError(
@@ -233,10 +233,6 @@ def _(space: Discrete, items: Any) -> Iterator[Any]:
 @iterate.register(MultiDiscrete)
 @iterate.register(MultiBinary)
 def _(space: Space[Any], items: Any) -> Iterator[Any]:
-    if isinstance(space, Box) and isinstance(items, np.ndarray) and items.ndim == 1 and not space._is_int:
-        # The rows of a 1-D batch are elements of a box of shape (): for floats, 0-d arrays (as
-        # its sample gives them), not the numpy scalars that indexing the batch would give.
-        return (np.array(row) for row in items)
     try:
         return iter(items)
     except TypeError as e:

@@ -237,13 +237,14 @@ def _(space: OneOf, x: tuple[int, Any]) -> Any:
     index, value = x
     if not space.is_np_flattenable:  # an alternative without an array form: keep the pair
         return index, flatten(space.spaces[index], value)
-    flat: NDArray[Any] = flatten(space.spaces[index], value)
+    dtype = _flat_dtype(space)
+    flat: NDArray[Any] = flatten(space.spaces[index], value).astype(dtype, copy=False)
     width = flatdim(space) - 1
     if flat.size < width:  # pad to the widest alternative, with the first value (Gymnasium's)
+        # An empty alternative pads with the lowest bound, in the flat dtype (not its own).
         fill = flat[0] if flat.size else _one_of_bounds(space)[0]
-        flat = np.concatenate([flat, np.full(width - flat.size, fill, dtype=flat.dtype)])
-    dtype = _flat_dtype(space)
-    return np.concatenate([np.array([index], dtype=dtype), flat.astype(dtype, copy=False)])
+        flat = np.concatenate([flat, np.full(width - flat.size, fill, dtype=dtype)])
+    return np.concatenate([np.array([index], dtype=dtype), flat])
 
 
 def _one_of_bounds(space: OneOf) -> tuple[Any, Any]:

@@ -21,6 +21,8 @@ from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
+    CustomSpaceError,
+    DynamicSpaceError,
     NoAsyncCallError,
     VectorTimeoutError,
     WorkerDiedError,
@@ -159,8 +161,13 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         if context is not None and context not in methods:
             raise ValueError(f"Invalid context {context!r}; this platform supports {methods}")
         for name, value in (("max_concurrency", max_concurrency), ("num_workers", num_workers)):
-            if value is not None and (not isinstance(value, (int, np.integer)) or value < 1):
-                raise ValueError(f"`{name}` must be a positive integer or None, got {value!r}")
+            if value is None:
+                continue
+            # Gymnasium's words first (its max_concurrency checks), then what to give.
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"`{name}` must be an integer or None, got {value!r} (a positive integer)")
+            if value < 1:
+                raise ValueError(f"`{name}` must be a positive or None, got {value!r} (a positive integer)")
 
     def _describe_spaces(self, env_fn: Callable[[], Env[Any, Any]]) -> None:
         # One env in this process gives the spaces needed to size the shared buffers.
@@ -184,8 +191,15 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._obs_buffer = None
         self._reread_obs = False
         if self.shared_memory:
-            # A space without a shared-memory form raises here, naming shared_memory=False.
-            self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
+            try:
+                self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
+            except DynamicSpaceError:
+                raise  # a TypeError saying the space has a dynamic shape, as Gymnasium's
+            except CustomSpaceError as e:
+                raise ValueError(
+                    "Using `AsyncVector(..., shared_memory=True)` caused an error, you can disable this feature "
+                    f"with `shared_memory=False` however this is slower. ({e})"
+                ) from e
             self.observations = read_from_shared_memory(self.single_observation_space, self._obs_buffer, n=n)
             self._reread_obs = not reads_are_live_views(self.single_observation_space)
         else:
@@ -262,7 +276,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         mode = "custom" if isinstance(self.observation_mode, tuple) else self.observation_mode
         try:
             spaces = batched_spaces(
-                obs_spaces, act_spaces, mode if mode != "custom" else self.observation_mode
+                obs_spaces, act_spaces, mode if mode != "custom" else self.observation_mode, "AsyncVectorEnv"
             )
         except (RuntimeError, ValueError, TypeError):
             self.close(terminate=True)
@@ -514,10 +528,11 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """
         workers = getattr(self, "_workers", [])
         graceful = not terminate and all(w.process.is_alive() for w in workers)
-        if graceful and self._state is not AsyncState.DEFAULT:
+        if self._state is not AsyncState.DEFAULT:
             logger.warn(
                 f"Calling `close` while waiting for a pending call to `{self._state.value}` to complete."
             )
+        if graceful and self._state is not AsyncState.DEFAULT:
             try:
                 self._gather(self._deadline(timeout if timeout is not None else CLOSE_GRACE), lambda _: None)
             except Exception:

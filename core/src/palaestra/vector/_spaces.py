@@ -17,8 +17,15 @@ def batched_spaces(
     observation_spaces: Sequence[Space[Any]],
     action_spaces: Sequence[Space[Any]],
     observation_mode: str | tuple[Space[Any], Space[Any]],
+    owner: str = "SyncVectorEnv",
 ) -> tuple[Space[Any], Space[Any], Space[Any], Space[Any]]:
     """``(single obs, batched obs, single action, batched action)`` for the sub-env spaces.
+
+    Args:
+        observation_spaces: Each sub-env's observation space.
+        action_spaces: Each sub-env's action space.
+        observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
+        owner: The vector env's class name, for messages.
 
     Raises:
         ValueError: Unknown ``observation_mode``.
@@ -43,7 +50,7 @@ def batched_spaces(
             "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch "
             f"observation space, actual got {observation_mode}"
         )
-    _check_sub_spaces(observation_spaces, action_spaces, single_obs, observation_mode)
+    _check_sub_spaces(observation_spaces, action_spaces, single_obs, observation_mode, owner)
     return single_obs, batched_obs, action_spaces[0], batch_space(action_spaces[0], n)
 
 
@@ -52,22 +59,28 @@ def _check_sub_spaces(
     action_spaces: Sequence[Space[Any]],
     single_obs: Space[Any],
     observation_mode: Any,
+    owner: str,
 ) -> None:
+    # Gymnasium's words first (code matches on them), then which sub-env differs.
     for i, (obs_space, act_space) in enumerate(zip(observation_spaces, action_spaces, strict=True)):
         if observation_mode == "same":
             if obs_space != single_obs:
                 raise RuntimeError(
-                    f"Sub-env {i}'s observation space {obs_space} differs from sub-env 0's {single_obs} "
-                    "with observation_mode='same'. If this is intentional, use observation_mode='different'."
+                    f"{owner}(..., observation_mode='same') however the sub-environments observation spaces "
+                    f"are not equivalent. single_observation_space={single_obs}, sub-environment "
+                    f"observation_space={obs_space}. If this is intentional, use "
+                    f"`observation_mode='different'` instead. (Sub-env {i} differs from sub-env 0.)"
                 )
         elif not is_space_dtype_shape_equiv(obs_space, single_obs):
             raise RuntimeError(
-                f"Sub-env {i}'s observation space {obs_space} does not share a shape and dtype with "
-                f"the single observation space {single_obs}"
+                f"{owner}(..., observation_mode='different' or custom space) however the sub-environments "
+                f"observation spaces do not share a common shape and dtype, single_observation_space="
+                f"{single_obs}, sub-environment observation space={obs_space} (sub-env {i})"
             )
         if act_space != action_spaces[0]:
             raise RuntimeError(
-                f"Sub-env {i}'s action space {act_space} differs from sub-env 0's {action_spaces[0]}"
+                "Sub-environment action space doesn't make the `single_action_space`, action_space="
+                f"{act_space}, single_action_space={action_spaces[0]} (sub-env {i} differs from sub-env 0)"
             )
 
 

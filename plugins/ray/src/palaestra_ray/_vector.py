@@ -159,7 +159,7 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _check_spaces(self, per_env: list[tuple[Any, Any, dict[str, Any], Any]]) -> None:
         obs_spaces = [s[0] for s in per_env]
         act_spaces = [s[1] for s in per_env]
-        spaces = batched_spaces(obs_spaces, act_spaces, self.observation_mode)
+        spaces = batched_spaces(obs_spaces, act_spaces, self.observation_mode, "RayVectorEnv")
         self.single_observation_space, self.observation_space = spaces[0], spaces[1]
         self.single_action_space, self.action_space = spaces[2], spaces[3]
         self.metadata = dict(per_env[0][2])

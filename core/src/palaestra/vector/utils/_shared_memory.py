@@ -32,6 +32,14 @@ __all__ = [
 ]
 
 
+def _require_space(space: Any, function: str) -> None:
+    if not isinstance(space, Space):
+        raise TypeError(
+            f"The space provided to `{function}` is not a gymnasium Space instance, type: {type(space)}, "
+            f"{space} (a palaestra Space is needed)"
+        )
+
+
 @singledispatch
 def create_shared_memory(space: Space[Any], n: int = 1, ctx: Any = mp) -> Any:
     """Allocate shared memory for ``n`` elements of ``space`` (nested like the space).
@@ -39,9 +47,11 @@ def create_shared_memory(space: Space[Any], n: int = 1, ctx: Any = mp) -> Any:
     Raises:
         CustomSpaceError: The space has no fixed-size array form (Text, Graph, ...).
     """
+    _require_space(space, "create_shared_memory")
     raise CustomSpaceError(
-        f"Space of type `{type(space)}` doesn't have a registered `create_shared_memory` function; "
-        "use shared_memory=False or register one."
+        f"Space of type `{type(space)}` doesn't have an registered `create_shared_memory` function. Register "
+        f"`{type(space)}` for `create_shared_memory` to support it. (Or pass shared_memory=False: "
+        "AsyncVectorEnv then sends observations through its pipes.)"
     )
 
 
@@ -91,8 +101,10 @@ def _(space: Dict, n: int = 1, ctx: Any = mp) -> dict[str, Any]:
 @singledispatch
 def read_from_shared_memory(space: Space[Any], shared_memory: Any, n: int = 1) -> Any:
     """Numpy views (no copy) of ``n`` elements of ``space`` stored in ``shared_memory``."""
+    _require_space(space, "read_from_shared_memory")
     raise CustomSpaceError(
-        f"Space of type `{type(space)}` doesn't have a registered `read_from_shared_memory` function."
+        f"Space of type `{type(space)}` doesn't have an registered `read_from_shared_memory` function. "
+        f"Register `{type(space)}` for `read_from_shared_memory` to support it."
     )
 
 
@@ -148,8 +160,10 @@ def _(space: Dict, shared_memory: Any, n: int = 1) -> dict[str, Any]:
 @singledispatch
 def write_to_shared_memory(space: Space[Any], index: int, value: Any, shared_memory: Any) -> None:
     """Write element ``value`` of ``space`` at position ``index`` of ``shared_memory``."""
+    _require_space(space, "write_to_shared_memory")
     raise CustomSpaceError(
-        f"Space of type `{type(space)}` doesn't have a registered `write_to_shared_memory` function."
+        f"Space of type `{type(space)}` doesn't have an registered `write_to_shared_memory` function. "
+        f"Register `{type(space)}` for `write_to_shared_memory` to support it."
     )
 
 
