@@ -77,11 +77,12 @@ def test_check_lists_warnings_once_and_passes():
     result = run("check", "CartPole-v1", "Pendulum-v1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "CartPole-v1: warning: A Box observation space has a lower bound of -infinity; is that intended?",
-        "CartPole-v1: warning: A Box observation space has an upper bound of infinity; is that intended?",
+        "CartPole-v1: warning: A Box observation space minimum value is -infinity. This is probably too low.",
+        "CartPole-v1: warning: A Box observation space maximum value is infinity. This is probably too high.",
         "CartPole-v1: passed check_env (2 warnings)",
-        "Pendulum-v1: warning: A Box action space works best symmetric and normalised, [-1, 1] (or [0, 1]); "
-        "rescale actions inside the env or with the RescaleAction wrapper.",
+        "Pendulum-v1: warning: For Box action spaces, we recommend using a symmetric and normalized space "
+        "(range=[-1, 1] or [0, 1]). See https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html "
+        "for more information.",
         "Pendulum-v1: passed check_env (1 warning)",
     ]
 
@@ -131,7 +132,7 @@ def test_check_fails_with_the_violation(capsys):
         del palaestra.registry["CliExploding-v0"]
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
-    assert lines[0].startswith("CliTruncating-v0: FAILED check_env: The env truncates after one step")
+    assert lines[0].startswith("CliTruncating-v0: FAILED check_env: Environment truncates after 1 step")
     assert lines[1] == "CliExploding-v0: FAILED check_env: RuntimeError: boom"
     assert "CartPole-v1: passed check_env" in captured.out  # the others are still checked
     assert (

@@ -2,8 +2,8 @@
 
 ``check_env`` runs every check below in turn; each is public (with Gymnasium's names) so a
 test suite can run one on its own. A broken contract raises :class:`EnvCheckError` (an
-``AssertionError`` too, like Gymnasium's checks) naming what to change; questionable but
-legal choices only warn.
+``AssertionError`` too, like Gymnasium's checks) with Gymnasium's message; questionable but legal
+choices only warn, in Gymnasium's words (``docs/checking.md`` says what to do about each).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import numpy as np
 
 from palaestra import logger, spaces
 from palaestra._core import Env
-from palaestra.error import EnvCheckError, SnapshotError, SnapshotNotSupported
+from palaestra.error import EnvCheckError, EnvCheckTypeError, SnapshotError, SnapshotNotSupported
+from palaestra.utils.passive_env_checker import CUSTOM_ENV_GUIDE, space_of, violation
 
 # The passive checks are part of this module's public face too, as in Gymnasium.
 from palaestra.utils.passive_env_checker import check_action_space as check_action_space
@@ -73,9 +74,9 @@ def data_equivalence(data_1: Any, data_2: Any, exact: bool = False) -> bool:
     return bool(data_1 == data_2)
 
 
-def _require(condition: bool, message: str) -> None:
+def _require(condition: Any, message: str) -> None:
     if not condition:
-        raise EnvCheckError(message)
+        raise violation(message)
 
 
 def _accepts(env: Env[Any, Any], name: str) -> bool:
@@ -87,8 +88,7 @@ def _accepts(env: Env[Any, Any], name: str) -> bool:
 def _in_space(env: Env[Any, Any], obs: Any, call: str) -> None:
     _require(
         obs in env.observation_space,
-        f"The observation returned by `{call}` is not within the observation space "
-        f"{env.observation_space}: {obs!r:.200}",
+        f"The observation returned by `{call}` is not within the observation space.",
     )
 
 
@@ -96,13 +96,10 @@ def _declared_nondeterministic(env: Env[Any, Any]) -> bool:
     return env.spec is not None and bool(env.spec.nondeterministic)
 
 
-def _generator_state(env: Env[Any, Any]) -> Any:
+def _generator_state(env: Env[Any, Any], message: str) -> Any:
     generator = env.unwrapped._np_random
     if generator is None:
-        raise EnvCheckError(
-            "`env.reset(seed=...)` did not create `np_random`; call `super().reset(seed=seed)` "
-            "first thing in `reset`."
-        )
+        raise violation(message)
     return deepcopy(generator.bit_generator.state)
 
 
@@ -110,80 +107,97 @@ def check_reset_return_type(env: Env[Any, Any]) -> None:
     """``reset()`` returns ``(obs, info)`` with ``obs`` in the observation space and a dict ``info``."""
     result = env.reset()
     _require(
-        isinstance(result, tuple) and len(result) == 2,
-        f"`env.reset()` must return a tuple `(obs, info)`, it returned {type(result).__name__} "
-        f"{result!r:.200}",
+        isinstance(result, tuple),
+        "The result returned by `env.reset()` was not a tuple of the form `(obs, info)`, where `obs` "
+        "is a observation and `info` is a dictionary containing additional information. Actual "
+        f"type: `{type(result)}`",
+    )
+    _require(
+        len(result) == 2, f"Calling the reset method did not return a 2-tuple, actual length: {len(result)}"
     )
     obs, info = result
-    _in_space(env, obs, "env.reset()")
-    _require(isinstance(info, dict), f"`env.reset()` info must be a dict, actual type: {type(info)}")
+    _require(
+        obs in env.observation_space,
+        "The first element returned by `env.reset()` is not within the observation space.",
+    )
+    _require(
+        isinstance(info, dict),
+        f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}",
+    )
 
 
 def check_reset_seed_determinism(env: Env[Any, Any]) -> None:
     """``reset(seed=s)`` seeds ``np_random``: same seed, same generator state and observations.
 
     The observations are compared unless the env's spec declares it nondeterministic; an
-    env without a spec must be deterministic.
+    env without a spec must be deterministic (Gymnasium compares only envs with a spec).
     """
-    _require(
-        _accepts(env, "seed"),
-        "`Env.reset` must accept a `seed` keyword argument (`def reset(self, *, seed=None, options=None)`).",
+    if not _accepts(env, "seed"):
+        raise violation("The `reset` method does not provide a `seed` or `**kwargs` keyword argument.")
+    no_generator = (
+        "Expects the random number generator to have been generated given a seed was passed to reset. "
+        "Most likely the environment reset function does not call `super().reset(seed=seed)`."
     )
     try:
         obs_1 = deepcopy(env.reset(seed=123)[0])  # deep copies: envs may reuse a buffer
         _in_space(env, obs_1, "env.reset(seed=123)")
-        state_1 = _generator_state(env)
+        state_1 = _generator_state(env, no_generator)
         obs_2 = deepcopy(env.reset()[0])
         _in_space(env, obs_2, "env.reset()")
         obs_3 = env.reset(seed=123)[0]
-        state_3 = _generator_state(env)
+        _in_space(env, obs_3, "env.reset(seed=123)")
+        state_3 = _generator_state(env, no_generator)
         obs_4 = env.reset()[0]
+        _in_space(env, obs_4, "env.reset()")
+        if not _declared_nondeterministic(env):
+            for first, second, calls in (
+                (obs_1, obs_3, "`env.reset(seed=123)`"),
+                (obs_2, obs_4, "`env.reset(seed=123)` then `env.reset()`"),
+            ):
+                _require(
+                    data_equivalence(first, second),
+                    f"Using {calls} is non-deterministic as the observations are not equivalent.",
+                )
+                if not data_equivalence(first, second, exact=True):
+                    logger.warn(f"Using {calls} observations are not equal although similar.")
+        _require(
+            state_1 == state_3,
+            "Most likely the environment reset function does not call `super().reset(seed=seed)` as the "
+            "random generates are not same when the same seeds are passed to `env.reset`.",
+        )
         obs_5 = env.reset(seed=456)[0]
         _in_space(env, obs_5, "env.reset(seed=456)")
-        state_5 = _generator_state(env)
+        _require(
+            _generator_state(env, no_generator) != state_1,
+            "Most likely the environment reset function does not call `super().reset(seed=seed)` as the "
+            "random number generators are not different when different seeds are passed to `env.reset`.",
+        )
     except TypeError as e:
-        raise EnvCheckError(f"`env.reset(seed=...)` raised {e!r} although `reset` takes a seed.") from e
-    if not _declared_nondeterministic(env):
-        for first, second, calls in (
-            (obs_1, obs_3, "`env.reset(seed=123)`"),
-            (obs_2, obs_4, "`env.reset(seed=123)` then `env.reset()`"),
-        ):
-            _require(
-                data_equivalence(first, second),
-                f"Using {calls} twice gives different observations; reset must be deterministic "
-                "given the seed (draw randomness only from `self.np_random`, or register the env "
-                "with `nondeterministic=True`).",
-            )
-            if not data_equivalence(first, second, exact=True):
-                logger.warn(f"{calls} twice gives observations that are close but not equal.")
-    _require(
-        state_1 == state_3,
-        "`env.reset(seed=123)` twice leaves `np_random` in different states; call "
-        "`super().reset(seed=seed)` in `reset`.",
-    )
-    _require(
-        state_5 != state_1,
-        "`env.reset(seed=456)` leaves `np_random` as seed 123 did; call `super().reset(seed=seed)` in `reset`.",
-    )
+        raise violation(
+            "The environment cannot be reset with a random seed, even though `seed` or `kwargs` appear "
+            f"in the signature. This should never happen, please report this issue. The error was: {e}",
+        ) from e
     seed_parameter = inspect.signature(env.reset).parameters.get("seed")
     if seed_parameter is not None and seed_parameter.default is not None:
         logger.warn(
-            "The default of `reset`'s `seed` should be None (an unseeded reset), "
-            f"it is {seed_parameter.default!r}."
+            "The default seed argument in reset should be `None`, otherwise the environment will by "
+            f"default always be deterministic. Actual default: {seed_parameter.default}"
         )
 
 
 def check_reset_options(env: Env[Any, Any]) -> None:
     """``reset`` takes an ``options`` keyword and accepts ``options={}``."""
-    _require(
-        _accepts(env, "options"),
-        "`Env.reset` must accept an `options` keyword argument "
-        "(`def reset(self, *, seed=None, options=None)`).",
-    )
+    if not _accepts(env, "options"):
+        raise violation(
+            "The `reset` method does not provide an `options` or `**kwargs` keyword argument.",
+        )
     try:
         env.reset(options={})
     except TypeError as e:
-        raise EnvCheckError(f"`env.reset(options={{}})` raised {e!r} although `reset` takes options.") from e
+        raise violation(
+            "The environment cannot be reset with options, even though `options` or `**kwargs` appear "
+            f"in the signature. This should never happen, please report this issue. The error was: {e}",
+        ) from e
 
 
 def check_step_determinism(env: Env[Any, Any], seed: int = 123) -> None:
@@ -193,33 +207,32 @@ def check_step_determinism(env: Env[Any, Any], seed: int = 123) -> None:
     env.action_space.seed(seed)
     action = env.action_space.sample()
     env.reset(seed=seed)
-    first = deepcopy(env.step(action))
-    state = _generator_state(env)
+    obs, reward, terminated, truncated, info = env.step(action)  # a 4-tuple fails here, as in Gymnasium
+    first = (deepcopy(obs), reward, terminated, truncated, info)
+    not_initialised = "env.reset() should have initialized env._np_random"
+    state = _generator_state(env, not_initialised)
     env.reset(seed=seed)
-    second = env.step(action)
+    obs, reward, terminated, truncated, info = env.step(action)
+    second = (obs, reward, terminated, truncated, info)
     _require(
-        _generator_state(env) == state,
-        "Stepping with the same seed and action leaves `np_random` in different states; draw "
-        "randomness only from `self.np_random`.",
+        _generator_state(env, not_initialised) == state,
+        "The `.np_random` is not properly been updated after step.",
     )
-    for index, what in ((0, "observations"), (1, "rewards"), (4, "infos")):
-        _require(
-            data_equivalence(first[index], second[index]),
-            f"Stepping with the same seed and action twice gives different {what}; `step` must be "
-            "deterministic given the seed and actions (draw randomness only from `self.np_random`).",
-        )
-        if not data_equivalence(first[index], second[index], exact=True):
-            logger.warn(
-                f"Stepping with the same seed and action twice gives {what} that are close but not equal."
+    # Gymnasium's order: observations, rewards, termination, truncation, info.
+    for index, what in ((0, "observations"), (1, "rewards"), (2, "termination"), (3, None), (4, "info")):
+        if what is None:
+            _require(
+                first[3] is False and second[3] is False,
+                "Environment truncates after 1 step, something has gone very wrong.",
             )
-    _require(
-        data_equivalence(first[2], second[2], exact=True),
-        "Stepping with the same seed and action twice gives different `terminated` flags.",
-    )
-    _require(
-        first[3] is False and second[3] is False,
-        "The env truncates after one step; `truncated` should mark a time limit or similar, not every step.",
-    )
+            continue
+        flags = index == 2  # compared exactly; the others within np.allclose's tolerance
+        _require(
+            data_equivalence(first[index], second[index], exact=flags),
+            f"Deterministic step {what} are not equivalent for the same seed and action",
+        )
+        if not flags and not data_equivalence(first[index], second[index], exact=True):
+            logger.warn(f"Step {what} are not equal although similar given the same seed and action")
 
 
 def check_returned_data_not_reused(env: Env[Any, Any], seed: int = 123) -> None:
@@ -238,11 +251,12 @@ def check_returned_data_not_reused(env: Env[Any, Any], seed: int = 123) -> None:
             break
     keep("env.reset()", *env.reset(seed=seed))
     for (call_1, data_1), (call_2, data_2) in combinations(results, 2):
-        for index, what in ((0, "observations"), (1, "infos")):
+        for index, what, item in ((0, "observations", "observation"), (1, "infos", "info")):
             _require(
                 not data_shares_objects(data_1[index], data_2[index]),
-                f"The {what} returned by `{call_1}` and `{call_2}` share memory, so changing one "
-                f"changes the other; return new {what} on every call (users keep old ones).",
+                f"The {what} returned by `{call_1}` and `{call_2}` share an object, therefore, "
+                f"modifying one will modify the other. Environments must return new {item} data on "
+                "every call as users keep the data returned to them.",
             )
 
 
@@ -271,7 +285,7 @@ def check_snapshot(env: Env[Any, Any], seed: int = 123, steps: int = 5) -> None:
             results.append(deepcopy(result))
             if result[2] or result[3]:
                 results.append(deepcopy(env.reset()))
-        return [*results, _generator_state(env)]
+        return [*results, _generator_state(env, "env.reset() should have initialized env._np_random")]
 
     first = play()
     env.restore(snapshot)
@@ -288,14 +302,19 @@ def check_reset_return_info_deprecation(env: Env[Any, Any]) -> None:
     """Warn when ``reset`` still takes the removed ``return_info`` argument."""
     if "return_info" in inspect.signature(env.reset).parameters:
         logger.warn(
-            "`reset`'s `return_info` argument is gone from the API: `reset` always returns `(obs, info)`."
+            "`return_info` is deprecated as an optional argument to `reset`. `reset`"
+            "should now always return `obs, info` where `obs` is an observation, and `info` is a dictionary"
+            "containing additional information."
         )
 
 
 def check_seed_deprecation(env: Env[Any, Any]) -> None:
     """Warn when the env still has the removed ``seed()`` method."""
     if callable(getattr(env, "seed", None)):
-        logger.warn("`env.seed()` is gone from the API: seed through `env.reset(seed=...)`.")
+        logger.warn(
+            "Official support for the `seed` function is dropped. Standard practice is to reset "
+            "gymnasium environments using `env.reset(seed=<desired seed>)`"
+        )
 
 
 def check_space_limit(space: spaces.Space[Any], space_type: str) -> None:
@@ -313,15 +332,16 @@ def check_space_limit(space: spaces.Space[Any], space_type: str) -> None:
             check_space_limit(subspace, space_type)
     elif isinstance(space, spaces.Box):
         if np.any(space.low == -np.inf):
-            logger.warn(f"A Box {space_type} space has a lower bound of -infinity; is that intended?")
+            logger.warn(f"A Box {space_type} space minimum value is -infinity. This is probably too low.")
         if np.any(space.high == np.inf):
-            logger.warn(f"A Box {space_type} space has an upper bound of infinity; is that intended?")
+            logger.warn(f"A Box {space_type} space maximum value is infinity. This is probably too high.")
         if space_type == "action" and len(space.shape) == 1:
             asymmetric = (space.low != 0) & (np.abs(space.low) != np.abs(space.high))
             if np.any(asymmetric) or np.any(space.low < -1) or np.any(space.high > 1):
                 logger.warn(
-                    "A Box action space works best symmetric and normalised, [-1, 1] (or [0, 1]); "
-                    "rescale actions inside the env or with the RescaleAction wrapper."
+                    "For Box action spaces, we recommend using a symmetric and normalized space "
+                    "(range=[-1, 1] or [0, 1]). See "
+                    "https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html for more information."
                 )
 
 
@@ -331,7 +351,7 @@ def _check_render_modes(env: Env[Any, Any]) -> None:
         env_render_passive_checker(env)
     # "human" would open a window
     others = [m for m in env.metadata.get("render_modes", []) if m not in (env.render_mode, "human")]
-    if env.spec is None:  # Gymnasium's words, so filters written for them keep matching
+    if env.spec is None:  # Gymnasium's words first, so filters written for them keep matching
         logger.warn(
             "Not able to test alternative render modes due to the environment not having a spec. "
             f"Try instantiating the environment through `palaestra.make` (unchecked modes: {others})"
@@ -353,9 +373,19 @@ def _check_close_twice(env: Env[Any, Any]) -> None:
     try:
         target.close()
     except Exception as e:
-        raise EnvCheckError(
-            f"Calling `env.close()` twice must be allowed, the second call raised {e!r}"
-        ) from e
+        logger.warn(
+            "Calling `env.close()` on the closed environment should be allowed, but it raised an "
+            f"exception: {e}"
+        )
+
+
+def _require_env(env: Any) -> None:
+    if not isinstance(env, Env):
+        raise violation(
+            f"The environment must inherit from the gymnasium.Env class, actual class: {type(env)}. "
+            f"See {CUSTOM_ENV_GUIDE} for more info.",
+            EnvCheckTypeError,
+        )
 
 
 def check_env(
@@ -369,7 +399,7 @@ def check_env(
     The spaces, then every ``check_*`` function of this module (``check_snapshot`` for
     envs that can take snapshots), then rendering (the env's
     own mode and, through its spec, each other declared mode except ``"human"``) and
-    closing twice.
+    closing twice. Findings use Gymnasium's words exactly.
 
     Args:
         env: The environment, ideally unwrapped.
@@ -378,30 +408,37 @@ def check_env(
         skip_close_check: Skip the close check.
 
     Raises:
-        EnvCheckError: The first contract violation found, with what to change.
+        EnvCheckError: The first contract violation found (an ``AssertionError``).
         TypeError: ``env`` is not a palaestra ``Env``.
+        AttributeError: ``env`` has no action or observation space.
     """
     if warn is not None:
-        logger.warn("`check_env(warn=...)` is ignored.")
-    if not isinstance(env, Env):
-        raise TypeError(f"The environment must inherit from palaestra.Env, actual class: {type(env)}.")
+        logger.warn("`check_env(warn=...)` parameter is now ignored.")
+    _require_env(env)
     if env.unwrapped is not env:
         logger.warn(
-            f"check_env got a wrapped env ({env}); wrappers can hide or change what is checked, "
-            "so pass `env.unwrapped` to check the env itself."
+            f"The environment ({env}) is different from the unwrapped version ({env.unwrapped}). This "
+            "could effect the environment checker as the environment most likely has a wrapper applied "
+            "to it. We recommend using the raw environment for `check_env` using `env.unwrapped`."
         )
+    if env.metadata.get("jax", False):
+        from palaestra.wrappers import JaxToNumpy
+
+        env = JaxToNumpy(env)
+    elif env.metadata.get("torch", False):
+        from palaestra.wrappers import TorchToNumpy
+
+        env = TorchToNumpy(env)
     for kind, check in (("action", check_action_space), ("observation", check_observation_space)):
-        if not hasattr(env, f"{kind}_space"):
-            raise AttributeError(f"The environment must specify an {kind} space.")
-        check(getattr(env, f"{kind}_space"))
-        check_space_limit(getattr(env, f"{kind}_space"), kind)
+        space = space_of(env, kind, f"See {CUSTOM_ENV_GUIDE} for more info.")
+        check(space)
+        check_space_limit(space, kind)
     check_seed_deprecation(env)
     check_reset_return_info_deprecation(env)
-    env_reset_passive_checker(env)
     check_reset_return_type(env)
     check_reset_seed_determinism(env)
     check_reset_options(env)
-    env.reset(seed=0)
+    env_reset_passive_checker(env)
     env_step_passive_checker(env, env.action_space.sample())
     check_step_determinism(env)
     check_returned_data_not_reused(env)

@@ -1,7 +1,10 @@
 """Cheap checks run once on the first reset/step/render of every env made by ``make``.
 
-Problems that break the API contract raise :class:`~palaestra.error.EnvCheckError` (an
-``AssertionError`` too, as Gymnasium asserts them); questionable but workable choices warn.
+Every finding speaks Gymnasium 1.4.0's words exactly, so ``pytest.raises(..., match=...)``
+and warning filters written against Gymnasium keep matching: problems that break the API
+contract raise :class:`~palaestra.error.EnvCheckError` (an ``AssertionError``, as Gymnasium
+asserts them); questionable but workable choices warn. What to do about each finding is in
+the docs (``docs/checking.md``).
 """
 
 from __future__ import annotations
@@ -24,20 +27,50 @@ __all__ = [
     "env_render_passive_checker",
     "env_reset_passive_checker",
     "env_step_passive_checker",
+    "space_of",
 ]
+
+# Gymnasium's guide to writing an env; palaestra's Env has the same interface.
+CUSTOM_ENV_GUIDE = "https://gymnasium.farama.org/introduction/create_custom_env/"
 
 
 BoxCheck = Callable[[spaces.Box, str], None]
 
+# Gymnasium's wording of the bound-shape assertion differs by space and bound ("have have"
+# in two of the four); kept as is so messages match character for character.
+_BOUND_SHAPE_VERB = {
+    ("observation", "low"): "have",
+    ("observation", "high"): "have have",
+    ("action", "low"): "have have",
+    ("action", "high"): "have",
+}
+
+
+def violation(message: str, kind: type[EnvCheckError] = EnvCheckError) -> EnvCheckError:
+    """A finding, worded exactly as Gymnasium words it.
+
+    Nothing is added, not even an exception note: ``pytest.raises(match=...)`` matches the
+    notes too, and tests written against Gymnasium anchor whole messages (``^...$``).
+    """
+    return kind(message)
+
+
+def space_of(env: Any, kind: str, see: str) -> Any:
+    """``env``'s ``{kind}_space``, or Gymnasium's ``AttributeError`` (``see`` ends its message)."""
+    try:
+        return getattr(env, f"{kind}_space")
+    except AttributeError:
+        raise AttributeError(f"The environment must specify an {kind} space. {see}") from None
+
 
 def _check_box(space: spaces.Box, kind: str) -> None:
-    # Shapes first: bounds replaced after construction may no longer broadcast.
     for name in ("low", "high"):
         bound = np.asarray(getattr(space, name))
         if bound.shape != space.shape:
-            raise EnvCheckError(
-                f"The Box {kind} space's {name} has shape {bound.shape}, but the space's shape is "
-                f"{space.shape}; build a new Box instead of replacing its bounds."
+            verb = _BOUND_SHAPE_VERB.get((kind, name), "have")
+            raise violation(
+                f"The Box {kind} space shape and {name} shape {verb} different shapes, "
+                f"{name} shape: {bound.shape}, box shape: {space.shape}",
             )
     if np.any(space.low == space.high):
         logger.warn(f"A Box {kind} space maximum and minimum values are equal.")
@@ -45,29 +78,43 @@ def _check_box(space: spaces.Box, kind: str) -> None:
         logger.warn(f"A Box {kind} space low value is greater than a high value.")
 
 
+def _require(condition: Any, message: str) -> None:
+    if not condition:
+        raise violation(message)
+
+
 def _check_counts(space: spaces.Space[Any], kind: str) -> None:
     """Discrete spaces whose attributes were changed into nonsense after construction."""
-    name = type(space).__name__
     if isinstance(space, spaces.Discrete):
-        if not space.n > 0 or space.shape != ():
-            raise EnvCheckError(
-                f"The Discrete {kind} space needs n > 0 and shape (), actual n={space.n}, shape={space.shape}."
-            )
+        _require(
+            space.n > 0,
+            f"Discrete {kind} space's number of elements must be positive, actual number of elements: {space.n}",
+        )
+        _require(
+            space.shape == (), f"Discrete {kind} space's shape should be empty, actual shape: {space.shape}"
+        )
     elif isinstance(space, spaces.MultiDiscrete):
-        if space.shape != space.nvec.shape or not np.all(space.nvec > 0):
-            raise EnvCheckError(
-                f"The {name} {kind} space needs positive counts of the space's shape, actual nvec "
-                f"{space.nvec} (shape {space.nvec.shape}) for shape {space.shape}."
-            )
-    elif isinstance(space, spaces.MultiBinary) and not np.all(np.asarray(space.shape) > 0):
-        raise EnvCheckError(f"The {name} {kind} space needs a positive shape, actual shape: {space.shape}.")
+        _require(
+            space.shape == space.nvec.shape,
+            f"Multi-discrete {kind} space's shape must be equal to the nvec shape, space shape: "
+            f"{space.shape}, nvec shape: {space.nvec.shape}",
+        )
+        _require(
+            np.all(space.nvec > 0),
+            f"Multi-discrete {kind} space's all nvec elements must be greater than 0, actual nvec: {space.nvec}",
+        )
+    elif isinstance(space, spaces.MultiBinary):
+        _require(
+            np.all(np.asarray(space.shape) > 0),
+            f"Multi-binary {kind} space's all shape elements must be greater than 0, actual shape: {space.shape}",
+        )
 
 
 def _check_space(space: Any, kind: str, check_box: BoxCheck | None) -> None:
     if not isinstance(space, spaces.Space):
-        raise EnvCheckTypeError(
-            f"The {kind} space does not inherit from `palaestra.spaces.Space`, actual type: "
-            f"{type(space)}. Build it from palaestra.spaces."
+        raise violation(
+            f"{kind} space does not inherit from `gymnasium.spaces.Space`, actual type: {type(space)}",
+            EnvCheckTypeError,
         )
     if isinstance(space, spaces.Box):
         (check_box or _check_box)(space, kind)
@@ -75,8 +122,7 @@ def _check_space(space: Any, kind: str, check_box: BoxCheck | None) -> None:
         _check_counts(space, kind)
     elif isinstance(space, (spaces.Tuple, spaces.Dict)):
         subspaces = space.spaces.values() if isinstance(space, spaces.Dict) else space.spaces
-        if len(subspaces) == 0:
-            raise EnvCheckError(f"An empty {type(space).__name__} {kind} space is not allowed.")
+        _require(len(subspaces) > 0, f"An empty {type(space).__name__} {kind} space is not allowed.")
         for sub in subspaces:
             _check_space(sub, kind, check_box)
 
@@ -118,13 +164,22 @@ def _check_obs_type(obs: Any, space: spaces.Space[Any], pre: str) -> None:
 
 def _check_obs_parts(obs: Any, space: spaces.Space[Any], pre: str, method: str) -> None:
     if isinstance(space, spaces.Tuple):
-        if not isinstance(obs, tuple) or len(obs) != len(space.spaces):
-            raise EnvCheckError(f"{pre} must be a tuple of length {len(space.spaces)}, actual: {obs!r}")
+        if not isinstance(obs, tuple):
+            logger.warn(f"{pre} was expecting a tuple, actual type: {type(obs)}")
+        _require(
+            hasattr(obs, "__len__") and len(obs) == len(space.spaces),
+            f"{pre} length is not same as the observation space length, obs length: "
+            f"{len(obs) if hasattr(obs, '__len__') else None}, space length: {len(space.spaces)}",
+        )
         for sub_obs, sub_space in zip(obs, space.spaces, strict=True):
             check_obs(sub_obs, sub_space, method)
     elif isinstance(space, spaces.Dict):
-        if not isinstance(obs, dict) or obs.keys() != space.spaces.keys():
-            raise EnvCheckError(f"{pre} must be a dict with keys {list(space.spaces)}, actual: {obs!r}")
+        _require(isinstance(obs, dict), f"{pre} must be a dict, actual type: {type(obs)}")
+        _require(
+            obs.keys() == space.spaces.keys(),
+            f"{pre} observation keys is not same as the observation space keys, obs keys: "
+            f"{list(obs.keys())}, space keys: {list(space.spaces.keys())}",
+        )
         for key, sub_space in space.spaces.items():
             check_obs(obs[key], sub_space, method)
 
@@ -133,7 +188,7 @@ def check_obs(obs: Any, space: spaces.Space[Any], method: str) -> None:
     """Warn when ``obs`` has the wrong type or lies outside ``space``.
 
     Raises:
-        Error: A Tuple/Dict observation has the wrong structure.
+        EnvCheckError: A Tuple/Dict observation has the wrong structure.
     """
     pre = f"The obs returned by the `{method}()` method"
     _check_obs_type(obs, space, pre)
@@ -173,81 +228,124 @@ def env_data_reuse_passive_checker(
     for what, old, new in (("observations", previous[0], current[0]), ("infos", previous[1], current[1])):
         if data_shares_objects(old, new):
             logger.warn(
-                f"The {what} returned by `{previous_source}` and the following `{source}` share an "
-                "object, therefore, modifying one will modify the other. Environments should "
-                f"return new {what[:-1]} data on every call."
+                f"The {what} returned by `{previous_source}` and the following `{source}` share "
+                "an object, therefore, modifying one will modify the other. Environments should "
+                f"return new {what[:-1]} data on every call "
+                "as users commonly keep the data returned to them."
             )
 
 
 def env_reset_passive_checker(env: Any, **kwargs: Any) -> Any:
     """Check ``reset``'s signature and result, returning the result."""
     params = inspect.signature(env.reset).parameters
-    for arg in ("seed", "options"):
-        if arg not in params and "kwargs" not in params:
-            logger.deprecation(f"`Env.reset` must accept `{arg}` as a keyword argument.")
-    seed_param = params.get("seed")
-    if seed_param is not None and seed_param.default is not None:
-        logger.warn(
-            "The default seed argument in `Env.reset` should be `None`, otherwise the environment "
-            f"will by default always be deterministic. Actual default: {seed_param}"
+    if "seed" not in params and "kwargs" not in params:
+        logger.deprecation(
+            "Current gymnasium version requires that `Env.reset` can be passed a `seed` instead of "
+            "using `Env.seed` for resetting the environment random number generator."
+        )
+    else:
+        seed_param = params.get("seed")
+        if seed_param is not None and seed_param.default is not None:
+            logger.warn(
+                "The default seed argument in `Env.reset` should be `None`, otherwise the environment "
+                f"will by default always be deterministic. Actual default: {seed_param}"
+            )
+    if "options" not in params and "kwargs" not in params:
+        logger.deprecation(
+            "Current gymnasium version requires that `Env.reset` can be passed `options` to allow "
+            "the environment initialisation to be passed additional information."
         )
     result = env.reset(**kwargs)
-    if not isinstance(result, tuple) or len(result) != 2:
-        logger.warn(f"`env.reset()` should return `(obs, info)`, actual: {type(result)}")
-        return result
-    obs, info = result
-    check_obs(obs, env.observation_space, "reset")
-    if not isinstance(info, dict):
-        raise EnvCheckError(
-            f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}"
+    if not isinstance(result, tuple):
+        logger.warn(
+            "The result returned by `env.reset()` was not a tuple of the form `(obs, info)`, where "
+            "`obs` is a observation and `info` is a dictionary containing additional information. "
+            f"Actual type: `{type(result)}`"
+        )
+    elif len(result) != 2:
+        logger.warn(
+            "The result returned by `env.reset()` should be `(obs, info)` by default, , where `obs` "
+            "is a observation and `info` is a dictionary containing additional information."
+        )
+    else:
+        obs, info = result
+        check_obs(obs, env.observation_space, "reset")
+        _require(
+            isinstance(info, dict),
+            f"The second element returned by `env.reset()` was not a dictionary, actual type: {type(info)}",
         )
     return result
 
 
+def _check_flag(name: str, flag: Any) -> None:
+    if not isinstance(flag, (bool, np.bool_)):
+        logger.warn(f"Expects `{name}` signal to be a boolean, actual type: {type(flag)}")
+
+
 def env_step_passive_checker(env: Any, action: Any) -> Any:
-    """Check ``step``'s result, returning it."""
+    """Check ``step``'s result, returning it (a 4-tuple of the old API passes with a deprecation)."""
     result = env.step(action)
-    if not isinstance(result, tuple) or len(result) != 5:
-        size = len(result) if isinstance(result, tuple) else type(result).__name__
-        raise EnvCheckError(
-            "Expected `Env.step` to return a five element tuple (obs, reward, terminated, "
-            f"truncated, info), actual: {size}. A 4-tuple is the old Gym API; see the migration guide."
+    _require(isinstance(result, tuple), f"Expects step result to be a tuple, actual type: {type(result)}")
+    if len(result) == 4:
+        logger.deprecation(
+            "Core environment is written in old step API which returns one bool instead of two. "
+            "It is recommended to rewrite the environment with new step API. "
         )
-    obs, reward, terminated, truncated, info = result
-    for name, flag in (("terminated", terminated), ("truncated", truncated)):
-        if not isinstance(flag, (bool, np.bool_)):
-            logger.warn(f"Expects `{name}` signal to be a boolean, actual type: {type(flag)}")
+        obs, reward, done, info = result
+        _check_flag("done", done)
+    elif len(result) == 5:
+        obs, reward, terminated, truncated, info = result
+        _check_flag("terminated", terminated)
+        _check_flag("truncated", truncated)
+    else:
+        raise violation(
+            "Expected `Env.step` to return a four or five element tuple, actual number of "
+            f"elements returned: {len(result)}.",
+        )
     check_obs(obs, env.observation_space, "step")
     if not (np.issubdtype(type(reward), np.integer) or np.issubdtype(type(reward), np.floating)):
         logger.warn(
             "The reward returned by `step()` must be a float, int, np.integer or np.floating, "
             f"actual type: {type(reward)}"
         )
-    elif np.isnan(reward):
-        logger.warn("The reward is a NaN value.")
-    elif np.isinf(reward):
-        logger.warn("The reward is an inf value.")
-    if not isinstance(info, dict):
-        raise EnvCheckError(
-            f"The `info` returned by `step()` must be a python dictionary, actual type: {type(info)}"
-        )
+    else:
+        if np.isnan(reward):
+            logger.warn("The reward is a NaN value.")
+        if np.isinf(reward):
+            logger.warn("The reward is an inf value.")
+    _require(
+        isinstance(info, dict),
+        f"The `info` returned by `step()` must be a python dictionary, actual type: {type(info)}",
+    )
     return result
 
 
+def _check_rgb(frame: Any) -> None:
+    if not isinstance(frame, np.ndarray):
+        logger.warn(f"RGB-array rendering should return a numpy array, got {type(frame)}")
+        return
+    if frame.dtype != np.uint8:
+        logger.warn(f"RGB-array rendering should return a numpy array with dtype uint8, got {frame.dtype}")
+    if frame.ndim != 3:
+        logger.warn(f"RGB-array rendering should return a numpy array with three axes, got {frame.ndim}")
+    elif frame.shape[2] != 3:
+        logger.warn(
+            "RGB-array rendering should return a numpy array in which the last axis has three "
+            f"dimensions, got {frame.shape[2]}"
+        )
+
+
 def _check_render_return(mode: str, frame: Any) -> None:
-    if mode == "human" and frame is not None:
-        logger.warn(f"Human rendering should return `None`, got {type(frame)}")
+    if mode == "human":
+        if frame is not None:
+            logger.warn(f"Human rendering should return `None`, got {type(frame)}")
     elif mode == "rgb_array":
-        if (
-            not isinstance(frame, np.ndarray)
-            or frame.dtype != np.uint8
-            or frame.ndim != 3
-            or frame.shape[2] != 3
-        ):
-            logger.warn(f"RGB-array rendering should return a uint8 HxWx3 numpy array, got {frame!r:.80}")
+        _check_rgb(frame)
     elif mode == "depth_array":
-        if not isinstance(frame, np.ndarray) or frame.ndim != 2:
-            logger.warn(f"Depth-array rendering should return a 2-d numpy array, got {type(frame)}")
+        if not isinstance(frame, np.ndarray):
+            logger.warn(f"Depth-array rendering should return a numpy array, got {type(frame)}")
+        elif frame.ndim != 2:
+            logger.warn(f"Depth-array rendering should return a numpy array with two axes, got {frame.ndim}")
     elif mode in ("ansi", "ascii"):
         if not isinstance(frame, str):
             logger.warn(f"ANSI/ASCII rendering should produce a string, got {type(frame)}")
@@ -259,31 +357,52 @@ def _check_render_return(mode: str, frame: Any) -> None:
                 _check_render_return(mode[: -len("_list")], item)
 
 
+def _check_render_metadata(env: Any, modes: Any) -> None:
+    if not isinstance(modes, (list, tuple)):
+        logger.warn(
+            f"Expects the render_modes to be a sequence (i.e. list, tuple), actual type: {type(modes)}"
+        )
+    elif not all(isinstance(m, str) for m in modes):
+        logger.warn(f"Expects all render modes to be strings, actual types: {[type(m) for m in modes]}")
+    fps = env.metadata.get("render_fps")
+    if len(modes) > 0:  # an fps matters only where something renders
+        if fps is None:
+            logger.warn(
+                "No render fps was declared in the environment (env.metadata['render_fps'] is None "
+                "or not defined), rendering may occur at inconsistent fps."
+            )
+        elif not (np.issubdtype(type(fps), np.integer) or np.issubdtype(type(fps), np.floating)):
+            logger.warn(
+                f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}"
+            )
+        else:
+            _require(
+                fps > 0,
+                f"Expects the `env.metadata['render_fps']` to be greater than zero, actual value: {fps}",
+            )
+    if len(modes) == 0:
+        _require(
+            env.render_mode is None,
+            f"With no render_modes, expects the Env.render_mode to be None, actual value: {env.render_mode}",
+        )
+    else:
+        _require(
+            env.render_mode is None or env.render_mode in modes,
+            "The environment was initialized successfully however with an unsupported render mode. "
+            f"Render mode: {env.render_mode}, modes: {modes}",
+        )
+
+
 def env_render_passive_checker(env: Any) -> Any:
     """Check render metadata and the first frame, returning the frame."""
     modes = env.metadata.get("render_modes")
     if modes is None:
-        logger.warn("No render modes was declared in the environment (env.metadata['render_modes']).")
+        logger.warn(
+            "No render modes was declared in the environment (env.metadata['render_modes'] is None "
+            "or not defined), you may have trouble when calling `.render()`."
+        )
     else:
-        if not isinstance(modes, (list, tuple)) or not all(isinstance(m, str) for m in modes):
-            logger.warn(f"Expects the render_modes to be a sequence of strings, actual: {modes!r}")
-        fps = env.metadata.get("render_fps")
-        numeric = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, bool)
-        if modes and fps is None:
-            logger.warn("No render fps was declared in the environment (env.metadata['render_fps']).")
-        elif modes and not numeric:
-            logger.warn(
-                f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}"
-            )
-        elif modes and not fps > 0:
-            raise EnvCheckError(
-                f"Expects the `env.metadata['render_fps']` to be greater than zero, actual value: {fps}"
-            )
-        if env.render_mode is not None and env.render_mode not in modes:
-            raise EnvCheckError(
-                f"The environment was initialized with an unsupported render mode "
-                f"{env.render_mode!r}; supported: {modes}"
-            )
+        _check_render_metadata(env, modes)
     frame = env.render()
     if env.render_mode is not None:
         _check_render_return(env.render_mode, frame)

@@ -131,12 +131,8 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def __init__(self, env: Env[Any, Any]) -> None:
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
-        if not hasattr(env, "action_space"):
-            raise AttributeError("The environment must specify an action space.")
-        passive.check_action_space(env.action_space)
-        if not hasattr(env, "observation_space"):
-            raise AttributeError("The environment must specify an observation space.")
-        passive.check_observation_space(env.observation_space)
+        passive.check_action_space(passive.space_of(env, "action", passive.CUSTOM_ENV_GUIDE))
+        passive.check_observation_space(passive.space_of(env, "observation", passive.CUSTOM_ENV_GUIDE))
         self.checked_reset = False
         self.checked_step = False
         self.checked_render = False
@@ -151,16 +147,16 @@ class PassiveEnvChecker(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             result = passive.env_step_passive_checker(self.env, action)
             if self._previous_data is not None:
                 passive.env_data_reuse_passive_checker(
-                    self._previous_data, (result[0], result[4]), "reset", "step"
+                    self._previous_data, (result[0], result[-1]), "reset", "step"
                 )
-            self._previous_data = (result[0], result[4])
+            self._previous_data = (result[0], result[-1])
             return result  # type: ignore[no-any-return]
         result = self.env.step(action)
         if not self.checked_data_reuse:
             self.checked_data_reuse = True
             if self._previous_data is not None:
                 passive.env_data_reuse_passive_checker(
-                    self._previous_data, (result[0], result[4]), "step", "step"
+                    self._previous_data, (result[0], result[-1]), "step", "step"
                 )
             self._previous_data = None
         return result
