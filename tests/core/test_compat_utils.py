@@ -80,7 +80,10 @@ def test_round_trip_keeps_terminated_and_truncated_apart():
 def test_step_api_bad_input():
     with pytest.raises(ValueError, match="4 \\(done API\\) or 5 .* got 3"):
         ours.convert_to_done_step_api((OBS, 0.0, False))
-    with pytest.raises(TypeError, match="list of dicts or a dict of arrays, got str"):
+    with pytest.raises(
+        TypeError,
+        match=r"actual type: <class .str.>. A vector env.s infos are a list of dicts or a dict of arrays",
+    ):
         ours.convert_to_terminated_truncated_step_api(
             (OBS, 0.0, np.array([True]), "info"), is_vector_env=True
         )

@@ -129,7 +129,9 @@ def test_context_manager_closes():
 
 
 def test_wrapper_rejects_non_env():
-    with pytest.raises(TypeError, match="Expected env to be a `palaestra.Env`"):
+    with pytest.raises(
+        TypeError, match=r"^Expected env to be a `gymnasium.Env` but got .*; in palaestra, a palaestra.Env"
+    ):
         Wrapper(object())
 
 

@@ -68,7 +68,9 @@ def test_construct_wraps_bad_kwargs_in_a_typed_error(grid):
     with pytest.raises(InvalidEnvArguments, match="Grid-v0") as info:
         steps.construct(Grid, spec, {"colour": "red"})
     assert isinstance(info.value, TypeError) and isinstance(info.value.__cause__, TypeError)
-    with pytest.raises(TypeError, match="must inherit from the palaestra.Env"):
+    with pytest.raises(
+        TypeError, match=r"must inherit from the gymnasium.Env class.* In palaestra, subclass palaestra.Env"
+    ):
         steps.construct(lambda: object(), spec, {})
 
 

@@ -32,15 +32,15 @@ def both(isolated):
 
 
 def outcome(fn):
-    """(exception type name, first warning categories) of calling ``fn``."""
+    """(result, exception type name, warning categories, exception message) of calling ``fn``."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             result = fn()
-            kind = None
+            kind = message = None
         except Exception as e:
-            result, kind = None, type(e).__name__
-    return result, kind, sorted({w.category.__name__ for w in caught})
+            result, kind, message = None, type(e).__name__, str(e).strip('"')  # KeyErrors quote
+    return result, kind, sorted({w.category.__name__ for w in caught}), message
 
 
 def wrapper_chain(env):
@@ -69,11 +69,13 @@ def wrapper_chain(env):
     ],
 )
 def test_resolution_matches_gymnasium(both, env_id):
-    ours, our_error, our_warnings = outcome(lambda: palaestra.make(env_id))
-    ref, ref_error, ref_warnings = outcome(lambda: gymnasium.make(env_id))
+    ours, our_error, our_warnings, our_message = outcome(lambda: palaestra.make(env_id))
+    ref, ref_error, ref_warnings, ref_message = outcome(lambda: gymnasium.make(env_id))
     error_map = {None: None, "MissingSuiteError": "NameNotFound", "UnregisteredEnv": "Error"}
     assert error_map.get(our_error, our_error) == ref_error
     assert our_warnings == ref_warnings
+    if ref_message is not None:  # Gymnasium's words first, palaestra's advice after them
+        assert our_message.startswith(ref_message.rstrip(".")), (our_message, ref_message)
     if ours is not None:
         assert ours.spec.id == ref.spec.id
         assert wrapper_chain(ours) == wrapper_chain(ref)
@@ -139,8 +141,8 @@ def test_rollout_through_make_matches(both):
 
 
 def test_unsupported_render_mode_warns_like_gymnasium(both):
-    _, _, ours = outcome(lambda: palaestra.make("Grid-v3", render_mode="ansi"))
-    _, _, ref = outcome(lambda: gymnasium.make("Grid-v3", render_mode="ansi"))
+    _, _, ours, _ = outcome(lambda: palaestra.make("Grid-v3", render_mode="ansi"))
+    _, _, ref, _ = outcome(lambda: gymnasium.make("Grid-v3", render_mode="ansi"))
     assert ours == ref == ["UserWarning"]
 
 
@@ -209,3 +211,47 @@ def test_pprint_registry_groups_by_suite_in_gymnasiums_order():
     assert suites == ["classic_control", "box2d", "toy_text", "mujoco"]
     mujoco_block = text.split("===== mujoco =====")[1].split("=====")[0]
     assert "HalfCheetah-v4" in mujoco_block and "Ant-v3" in mujoco_block
+
+
+@pytest.mark.parametrize(
+    "env_id", ["ns/sub/Env-v1", "Env-v1.5", "", "a b", "ns/Env", "Env-v01", "gymnasium/ALE/Pong-v5"]
+)
+def test_parse_env_id_matches_gymnasium(env_id):
+    ours = outcome(lambda: palaestra.envs.registration.parse_env_id(env_id))
+    ref = outcome(lambda: gymnasium.envs.registration.parse_env_id(env_id))
+    if env_id.startswith("gymnasium/"):  # the bridge's ids nest Gymnasium's namespace (docs/migrating.md)
+        assert ours[0] == ("gymnasium/ALE", "Pong", 5) and ref[1] == "Error"
+        return
+    assert (ours[0], ours[1], ours[3]) == (ref[0], ref[1], ref[3])
+
+
+def _example_specs(lib, entry_points):
+    return {
+        env_id: lib.envs.registration.EnvSpec(env_id, entry_point) for env_id, entry_point in entry_points
+    }
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"num_cols": 2},
+        {"num_cols": 5},
+        {"exclude_namespaces": ["Test"]},
+        {"exclude_namespaces": ["classic_control"]},
+    ],
+)
+def test_pprint_registry_layout_matches_gymnasium(options):
+    module = "classic_control.cartpole:CartPoleEnv"
+    entry_points = [
+        ("CartPole-v0", f"gymnasium.envs.{module}"),
+        ("Test/CartPole-v1", f"gymnasium.envs.{module}"),
+        ("CartPole-v2", "gymnasium.cartpole:CartPoleEnv"),
+        ("CartPole-v3", lambda: None),
+        ("CartPole-v4", "cartpole"),
+        ("LongerNamespace/CartPoleWithALongName-v5", f"gymnasium.envs.{module}"),
+        ("CartPole-v6", f"gymnasium.envs.{module}"),
+    ]
+    ours = palaestra.pprint_registry(_example_specs(palaestra, entry_points), disable_print=True, **options)
+    ref = gymnasium.pprint_registry(_example_specs(gymnasium, entry_points), disable_print=True, **options)
+    assert ours == ref

@@ -113,13 +113,16 @@ def test_unknown_sets_and_bad_arguments(site, isolated):
     set_plugin(site, "broken-sets", "bs", "    raise RuntimeError('set hook exploded')\n")
     register_image_env()
     with pytest.raises(
-        WrapperSetNotFound, match="Unknown wrapper set 'normalise'. Did you mean 'normalize'?"
+        WrapperSetNotFound,
+        match=r"Unknown wrapper set 'normalise'. Known: \[.*'normalize'.*\]. Did you mean 'normalize'?",
     ):
         palaestra.make("Image-v0", wrappers="normalise")
     with pytest.raises(PluginLoadError, match="set hook exploded"):
         palaestra.make("Image-v0", wrappers="bs/anything")
     with pytest.raises(TypeError, match="takes wrapper set names"):
         palaestra.make("Image-v0", wrappers=[NormalizeObservation])
+    with pytest.raises(TypeError, match="takes a wrapper set name or a list of them, got 5"):
+        palaestra.make("Image-v0", wrappers=5)
 
 
 @pytest.mark.parametrize(

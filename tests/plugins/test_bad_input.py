@@ -6,6 +6,7 @@ that are not a dict, a vector step without actions, NaN constructor arguments an
 too large for the env's arithmetic.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -20,6 +21,7 @@ from palaestra.error import (
     InvalidEnvArgumentValue,
     InvalidResetOptions,
 )
+from tests.fixtures.checker import outcome
 
 pytestmark = pytest.mark.needs_plugins
 
@@ -179,3 +181,50 @@ def test_unknown_mujoco_arguments_use_pythons_words():
     # TorchRL probes `frameskip` and looks for Python's own message.
     with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'"):
         make("HalfCheetah-v5", frameskip=4)
+
+
+ASSERTED = [
+    ("CartPole-v1", {}, 2),
+    ("CartPole-v1", {}, "left"),
+    ("MountainCar-v0", {}, 3),
+    ("LunarLander-v3", {}, 4),
+    ("LunarLander-v3", {}, 1.5),
+    ("Blackjack-v1", {}, 2),
+    ("CarRacing-v3", {"continuous": False}, 5),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs", "action"), ASSERTED)
+def test_an_invalid_action_is_what_gymnasium_raises_in_its_words_first(env_id, kwargs, action):
+    import gymnasium
+
+    def refusal(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            env = lib.make(env_id, disable_env_checker=True, **kwargs)
+            env.reset(seed=0)
+            error, _ = outcome(lambda: env.step(action))
+            env.close()
+        assert error is not None
+        return error
+
+    ours, theirs = refusal(palaestra), refusal(gymnasium)
+    assert isinstance(ours, InvalidAction)
+    assert isinstance(ours, AssertionError if isinstance(theirs, AssertionError) else ValueError)
+    assert str(ours).startswith(str(theirs).rstrip()), (str(ours), str(theirs))
+
+
+def test_an_invalid_batch_for_the_cartpole_vector_env_begins_with_gymnasiums_words():
+    import gymnasium
+
+    actions = np.array([0, 2])
+    ours, theirs = (
+        lib.make_vec("CartPole-v1", 2, vectorization_mode="vector_entry_point")
+        for lib in (palaestra, gymnasium)
+    )
+    for env in (ours, theirs):
+        env.reset(seed=0)
+    with pytest.raises(AssertionError) as their_error:
+        theirs.step(actions)
+    with pytest.raises(InvalidAction, match=f"^{re.escape(str(their_error.value))} CartPoleVectorEnv.step"):
+        ours.step(actions)

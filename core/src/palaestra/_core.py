@@ -224,8 +224,8 @@ class Wrapper(
     def __init__(self, env: Env[ObsType, ActType]) -> None:
         if not isinstance(env, Env):
             raise TypeError(
-                f"Expected env to be a `palaestra.Env` but got {type(env)}; a Gymnasium env class "
-                "becomes one by importing palaestra instead of gymnasium"
+                f"Expected env to be a `gymnasium.Env` but got {type(env)}; in palaestra, a palaestra.Env "
+                "(a Gymnasium env class becomes one by importing palaestra instead of gymnasium)"
             )
         self.env = env
         self._action_space: Space[WrapperActType] | None = None

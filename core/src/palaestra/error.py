@@ -27,6 +27,7 @@ __all__ = [
     "InvalidBound",
     "InvalidEnvArgumentValue",
     "InvalidEnvArguments",
+    "InvalidEnvId",
     "InvalidResetOptions",
     "InvalidMetadata",
     "InvalidProbability",
@@ -88,6 +89,13 @@ class InvalidEnvArguments(Error, TypeError):
     """An environment's constructor rejected the keyword arguments ``make`` passed."""
 
 
+class InvalidEnvId(Error, TypeError):
+    """An env id that is neither a string nor an ``EnvSpec``.
+
+    ``make`` raises a ``TypeError`` for it and ``make_vec`` an ``Error``, in Gymnasium; this is both.
+    """
+
+
 class InvalidEnvArgumentValue(InvalidEnvArguments, ValueError):
     """A constructor argument has the right type but an impossible value (NaN, a negative size...)."""
 
@@ -133,8 +141,12 @@ class ResetNeeded(Error):
     """``step`` or ``render`` was called before ``reset``."""
 
 
-class InvalidAction(Error, ValueError):
-    """The action given to ``step`` is not in the action space."""
+class InvalidAction(Error, ValueError, AssertionError):
+    """The action given to ``step`` is not in the action space.
+
+    Also an ``AssertionError``: Gymnasium's CartPole, MountainCar, LunarLander and Blackjack
+    ``assert`` their actions, so ``except`` clauses written for them keep working.
+    """
 
 
 class InvalidResetOptions(Error, TypeError):

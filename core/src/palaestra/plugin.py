@@ -28,7 +28,8 @@ Drawing:
 
 Env helpers:
     :func:`invalid_action` (the error for a bad action, saying what was expected),
-    :func:`invalid_actions` (the same for a vector env's batch),
+    :func:`invalid_actions` (the same for a vector env's batch), :func:`asserted_invalid`
+    (Gymnasium's words for an action its envs ``assert``, to put first),
     :func:`expected_action` (that expectation alone), :func:`real_array` (an action as an
     array of real numbers, or None for strings, bools, complex numbers and objects),
     :func:`non_finite_note` (the explanation for NaN and infinite actions) and
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from palaestra.utils.canvas import import_pygame as import_pygame
     from palaestra.utils.canvas import polygon as polygon
     from palaestra.utils.canvas import rotated_box as rotated_box
+    from palaestra.utils.suite import asserted_invalid as asserted_invalid
     from palaestra.utils.suite import expected_action as expected_action
     from palaestra.utils.suite import invalid_action as invalid_action
     from palaestra.utils.suite import invalid_actions as invalid_actions
@@ -99,6 +101,7 @@ __all__ = [
     "circle",
     "hookimpl",
     "import_pygame",
+    "asserted_invalid",
     "expected_action",
     "invalid_action",
     "invalid_actions",
@@ -134,6 +137,7 @@ _LAZY_NAMES = {
     "circle": "palaestra.utils.canvas",
     "hookimpl": "palaestra._markers",
     "import_pygame": "palaestra.utils.canvas",
+    "asserted_invalid": "palaestra.utils.suite",
     "expected_action": "palaestra.utils.suite",
     "invalid_action": "palaestra.utils.suite",
     "invalid_actions": "palaestra.utils.suite",

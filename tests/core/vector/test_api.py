@@ -2,6 +2,7 @@
 
 import functools
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -185,11 +186,12 @@ def test_make_vec_modes_and_spec():
     with pytest.raises(VectorizerNotFound, match="Did you mean 'async'"):
         palaestra.make_vec("CartPole-v1", vectorization_mode="asink")
     # A ValueError, as Gymnasium raises, and a KeyError (a lookup that failed).
-    with pytest.raises(
-        ValueError, match=r"Known: \['async', (.*, )?'sync', 'vector_entry_point'\]"
-    ) as caught:
+    with pytest.raises(ValueError, match="Invalid vectorization mode") as caught:
         palaestra.make_vec("CartPole-v1", vectorization_mode="bogus")
     assert isinstance(caught.value, KeyError)
+    with pytest.raises(ValueError, match="Invalid vectorization mode") as theirs:
+        gymnasium.make_vec("CartPole-v1", vectorization_mode="bogus")
+    assert str(caught.value).strip('"').startswith(f"{theirs.value}. Plugin vectorizers are named")
     with pytest.raises(ValueError, match="Did you mean 'vector_entry_point'"):
         palaestra.make_vec("CartPole-v1", vectorization_mode="vector_entrypoint")
     with pytest.raises(palaestra.error.Error, match="with the wrappers argument"):

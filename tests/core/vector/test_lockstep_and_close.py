@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from palaestra.error import ResetNeeded
 from palaestra.vector import AsyncVectorEnv, SyncVectorEnv
+from palaestra.wrappers import OrderEnforcing
 from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED, CloseFailEnv, CrashEnv, StubbornEnv
 
 MODES = ["sync", "async"]
@@ -68,7 +70,9 @@ def test_two_failures_in_one_step_are_both_logged_and_the_first_raised(mode):
             with pytest.raises(ValueError, match="env 0 exploded at step 1") as info:
                 env.step(np.zeros(4, dtype=np.int64))
         lines = [str(w.message) for w in logged]
-        assert any("from sub-env 0" in line for line in lines)
+        # Async logs each worker's error (as Gymnasium does); sync raises the first with its own
+        # traceback and logs the others.
+        assert any("from sub-env 0" in line for line in lines) is (mode == "async")
         assert any("from sub-env 1" in line and "env 1 exploded" in line for line in lines)
         assert any(
             "sub-env 1 raised ValueError: env 1 exploded at step 1" in note for note in info.value.__notes__
@@ -76,6 +80,18 @@ def test_two_failures_in_one_step_are_both_logged_and_the_first_raised(mode):
         assert env.get_attr("steps") == (1, 1, 1, 1)
     finally:
         env.close()
+
+
+def test_sync_repeats_of_the_first_error_are_not_logged():
+    env = SyncVectorEnv([lambda i=i: OrderEnforcing(CrashEnv(index=i, crash_index=-1)) for i in range(3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing logged: every sub-env says the same
+        with pytest.raises(
+            ResetNeeded, match=r"^Cannot call env.step\(\) before calling env.reset\(\)"
+        ) as info:
+            env.step(np.zeros(3, dtype=np.int64))
+    assert "sub-env 1 raised ResetNeeded" in info.value.__notes__[-1]
+    env.close()
 
 
 @SUB_ENV_ERRORS_LOGGED

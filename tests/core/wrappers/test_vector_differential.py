@@ -202,7 +202,8 @@ def test_dict_info_to_list_names_a_malformed_key():
 def test_normalize_observation_refuses_partial_resets_and_bad_epsilon():
     env = build(palaestra, "Pendulum-v1", "DISABLED")
     with pytest.raises(
-        palaestra.error.InvalidBound, match="NormalizeObservation: epsilon must be greater than 0"
+        palaestra.error.InvalidBound,
+        match=r"^`epsilon` should be strictly positive. Received 0 \(NormalizeObservation\)$",
     ):
         vw(palaestra).NormalizeObservation(env, epsilon=0)
     wrapped = vw(palaestra).NormalizeObservation(env)
@@ -210,7 +211,8 @@ def test_normalize_observation_refuses_partial_resets_and_bad_epsilon():
     with pytest.raises(ValueError, match="does not support partial resets"):
         wrapped.reset(options={"reset_mask": np.array([True, False, True])})
     with pytest.raises(
-        palaestra.error.InvalidBound, match=r"NormalizeReward: gamma must lie in \[0, 1\], got 1.5"
+        palaestra.error.InvalidBound,
+        match=r"^`gamma` should be in the interval \[0, 1\]. Received 1.5 \(NormalizeReward\)$",
     ):
         vw(palaestra).NormalizeReward(env, gamma=1.5)
 

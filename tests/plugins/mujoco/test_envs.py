@@ -199,7 +199,8 @@ def test_specs_spaces_and_metadata_match(env_id):
     )
 
 
-@pytest.mark.filterwarnings("ignore:.*WARN. A Box:UserWarning")  # advice on bounds, as in Gymnasium
+@pytest.mark.filterwarnings("ignore:.*WARN. A Box observation space m:UserWarning")  # as in Gymnasium
+@pytest.mark.filterwarnings("ignore:.*symmetric and normalized space:UserWarning")
 @pytest.mark.parametrize("env_id", IDS)
 def test_check_env_passes_and_seeded_rollouts_repeat(env_id):
     env = palaestra.make(env_id, render_mode="rgb_array", width=64, height=48)
@@ -263,13 +264,17 @@ def test_humanoid_standup_honours_its_height_weight():
 def test_bad_actions_and_arguments_are_named():
     env = palaestra.make("HalfCheetah-v5")
     env.reset(seed=0)
-    with pytest.raises(InvalidAction, match=r"HalfCheetahEnv.step: action .* not in the action space Box"):
+    with pytest.raises(
+        InvalidAction,
+        match=r"^Action dimension mismatch. Expected \(6,\), found \(5,\). HalfCheetahEnv.step: action .* "
+        r"not in the action space Box.*expected real numbers .* of shape \(6,\)",
+    ):
         env.step(np.zeros(5, dtype=np.float32))
     with pytest.raises(InvalidAction, match="not in the action space"):
         env.step(np.array(["a"] * 6))
     with pytest.raises(InvalidAction, match="not in the action space"):
         env.step("forward")
-    with pytest.raises(ValueError, match=r"Action dimension mismatch: expected shape \(6,\), got \(2,\)"):
+    with pytest.raises(ValueError, match=r"^Action dimension mismatch. Expected \(6,\), found \(2,\)$"):
         env.unwrapped.do_simulation(np.zeros(2), 1)
     with pytest.raises(ValueError, match=r"set_state: qpos must have shape \(9,\) and qvel \(9,\)"):
         env.unwrapped.set_state(np.zeros(3), np.zeros(9))
@@ -430,6 +435,29 @@ def test_memory_stays_flat_over_resets_and_renderers():
         render_once(close=i % 2 == 0)  # closed or just dropped: the OpenGL context is freed
     gc.collect()
     assert rss_kib() - before < 16384, "RSS grew over 40 rendering envs"
+
+
+MISSHAPEN = {
+    "too few": lambda a: a[1:],
+    "too many": lambda a: np.append(a, 0),
+    "a scalar": lambda a: 0.1,
+    "an extra leading axis": lambda a: np.expand_dims(a, 0),
+    "an extra trailing axis": lambda a: np.expand_dims(a, 1),
+}
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_misshapen_actions_begin_with_gymnasiums_words(env_id):
+    ours, ref = make_pair(env_id)
+    ours.reset(seed=0)
+    ref.reset(seed=0)
+    for name, misshape in MISSHAPEN.items():
+        action = misshape(ref.action_space.sample())
+        with pytest.raises(ValueError, match="^Action dimension mismatch") as theirs:
+            ref.step(action)
+        with pytest.raises(InvalidAction) as mine:
+            ours.step(action)
+        assert str(mine.value).startswith(f"{theirs.value}. {type(ours.unwrapped).__name__}.step"), name
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -508,9 +508,11 @@ class PluginHost:
             known = sorted([*table, *also_known])
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise error(
-                f"Unknown {kind} {name!r}.{hint} Known: {known}; plugin {kind}s are named 'namespace/name'."
-            )
+            if kind == "vectorizer":  # Gymnasium's words first
+                lead = f"Invalid vectorization mode: {name!r}, valid modes: {known}."
+            else:
+                lead = f"Unknown {kind} {name!r}. Known: {known}."
+            raise error(f"{lead}{hint} Plugin {kind}s are named 'namespace/name'.")
         return entry[0]
 
     def vectorizer(self, name: str) -> Any:

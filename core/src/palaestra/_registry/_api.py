@@ -177,6 +177,8 @@ def spec(env_id: str) -> EnvSpec:
     Raises:
         NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
     """
+    if not isinstance(env_id, str):  # Gymnasium's words (its regex's)
+        raise TypeError(f"expected string or bytes-like object, got {type(env_id).__name__!r}")
     registry = _registry()
     found = registry.get(env_id)
     if found is None:
@@ -203,12 +205,22 @@ def register_envs(env_module: ModuleType) -> None:
 
 
 def _namespace_label(env_spec: EnvSpec) -> str:
+    """Gymnasium's group for a spec: its namespace, else a part of its entry point's module.
+
+    ``gymnasium.envs.mujoco.ant_v4:AntEnv`` groups under ``mujoco``, ``shimmy.atari_env`` under
+    ``atari_env``, a callable under ``None``; palaestra's suites (``palaestra_mujoco...``) under
+    the suite's name.
+    """
     if env_spec.namespace is not None:
         return env_spec.namespace
-    if isinstance(env_spec.entry_point, str):
-        module = re.sub(r":\w+", "", env_spec.entry_point).split(".")[0]
-        return module.removeprefix("palaestra_") or env_spec.name
-    return env_spec.name
+    if not isinstance(env_spec.entry_point, str):
+        return "None"
+    parts = re.sub(r":\w+", "", env_spec.entry_point).split(".")
+    if parts[0].startswith("palaestra_"):
+        return parts[0].removeprefix("palaestra_")
+    if len(parts) >= 3:
+        return parts[2]
+    return parts[1] if len(parts) == 2 else env_spec.name
 
 
 def _labelled_ids(specs: Mapping[str, EnvSpec] | None) -> list[tuple[str, str]]:
@@ -241,8 +253,9 @@ def pprint_registry(
     """Print every registered id, grouped by namespace, or by suite for un-namespaced ids.
 
     A suite is the plugin package providing the id (``palaestra_mujoco`` -> ``mujoco``); the
-    groups come in Gymnasium's order (classic_control, phys2d, box2d, toy_text, tabular,
-    mujoco), then the others alphabetically.
+    registry's groups come in Gymnasium's order (classic_control, phys2d, box2d, toy_text,
+    tabular, mujoco), then the others alphabetically; a given mapping's in its own order.
+    The layout is Gymnasium's, character for character.
 
     Args:
         print_registry: The specs to print; the whole registry by default.
@@ -253,9 +266,13 @@ def pprint_registry(
     groups: dict[str, list[str]] = defaultdict(list)
     for label, env_id in _labelled_ids(print_registry):
         groups[label].append(env_id)
-    width = max((len(env_id) for ids in groups.values() for env_id in ids), default=0)
+    # Gymnasium pads each id to the longest env *name* (so a namespaced id can overrun it) and
+    # prints a given mapping's groups in the order they first appear in it.
+    width = max((len(parse_env_id(env_id)[1]) for ids in groups.values() for env_id in ids), default=0)
+    custom = print_registry is not None and print_registry is not _registry()
+    ordered = groups.items() if custom else sorted(groups.items(), key=_group_order)
     blocks = []
-    for label, ids in sorted(groups.items(), key=_group_order):
+    for label, ids in ordered:
         if exclude_namespaces and label in exclude_namespaces:
             continue
         rows = [sorted(ids)[i : i + num_cols] for i in range(0, len(ids), num_cols)]

@@ -1,7 +1,9 @@
 """Parsing and composing environment ids: ``[namespace/]name[-vN]``.
 
-A namespace may itself hold ``/`` (``gymnasium/ALE/Pong-v5`` has namespace
-``gymnasium/ALE``): its first segment names the plugin that owns the id.
+Only the Gymnasium bridge's namespace nests: ``gymnasium/ALE/Pong-v5`` (namespace
+``gymnasium/ALE``) is Gymnasium's ``ALE/Pong-v5`` resolved on demand. Any other id with two
+namespaces is malformed, as in Gymnasium. A namespace's first segment names the plugin that
+owns the id.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ import re
 
 from palaestra.error import Error
 
-__all__ = ["ENV_ID_RE", "get_env_id", "parse_env_id", "plugin_namespace"]
+__all__ = ["ENV_ID_RE", "NESTING_NAMESPACES", "get_env_id", "parse_env_id", "plugin_namespace"]
+
+# Namespaces whose ids carry another registry's namespace inside (the Gymnasium bridge's).
+NESTING_NAMESPACES = frozenset({"gymnasium"})
 
 ENV_ID_RE = re.compile(
     r"^(?:(?P<namespace>[\w:-]+(?:/[\w:-]+)*)/)?(?:(?P<name>[\w:.-]+?))(?:-v(?P<version>\d+))?$"
@@ -24,12 +29,13 @@ def parse_env_id(env_id: str) -> tuple[str | None, str, int | None]:
         Error: The id does not have the form ``[namespace/]name[-vN]``.
     """
     match = ENV_ID_RE.fullmatch(env_id)
-    if not match:
+    ns = match.group("namespace") if match else None
+    if not match or (ns is not None and "/" in ns and plugin_namespace(ns) not in NESTING_NAMESPACES):
         raise Error(
             f"Malformed environment ID: {env_id}. (Currently all IDs must be of the form "
             "[namespace/](env-name)-v(version). (namespace is optional))"
         )
-    ns, name, version = match.group("namespace", "name", "version")
+    name, version = match.group("name", "version")
     return ns, name, None if version is None else int(version)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -12,7 +12,7 @@ from palaestra import logger
 from palaestra._core import Env
 from palaestra._registry._loading import load_env_creator
 from palaestra._registry._wrapper_spec import WrapperSpec
-from palaestra.error import Error, InvalidEnvArguments, InvalidMetadata
+from palaestra.error import Error, InvalidEnvArguments, InvalidEnvId, InvalidMetadata
 from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
 if TYPE_CHECKING:
@@ -47,12 +47,17 @@ def _is_spec(value: object) -> bool:
     return dataclasses.is_dataclass(value) and hasattr(value, "entry_point") and hasattr(value, "kwargs")
 
 
-def resolve_spec(env_id: str | EnvSpec, host: Host | None) -> EnvSpec:
-    """Turn an id (``"[module:][ns/]Name[-vN]"``) or spec into a registered spec."""
+def resolve_spec(env_id: str | EnvSpec, host: Host | None, vector: bool = False) -> EnvSpec:
+    """Turn an id (``"[module:][ns/]Name[-vN]"``) or spec into a registered spec.
+
+    ``vector``: for ``make_vec``, whose wrong-type message differs in Gymnasium.
+    """
     if _is_spec(env_id):
         return env_id  # type: ignore[return-value]
     if not isinstance(env_id, str):
-        raise TypeError(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
+        if vector:
+            raise InvalidEnvId(f"Invalid id type: {type(env_id)}. Expected `str` or `EnvSpec`")
+        raise InvalidEnvId(f"Expected id to be a string or EnvSpec, got {type(env_id)}")
     if host is None:
         raise TypeError(f"an id ({env_id!r}) needs a registry to look it up in; give a plugin host")
     module, colon, name = env_id.rpartition(":")
@@ -61,8 +66,9 @@ def resolve_spec(env_id: str | EnvSpec, host: Host | None) -> EnvSpec:
             importlib.import_module(module)
         except ModuleNotFoundError as e:
             raise ModuleNotFoundError(
-                f"{e}. The id {env_id!r} names module {module!r}, which registers the env when "
-                "imported; install it or fix the module path."
+                f"{e}. Environment registration via importing a module failed. Check whether "
+                f"{module!r} contains env registration and can be imported. (The id {env_id!r} names "
+                f"module {module!r}, which registers the env when imported; install it or fix the path.)"
             ) from e
     return host.registry.find_spec(name)
 
@@ -123,7 +129,12 @@ def _declared_render_modes(creator: Any) -> list[str] | None:
         logger.warn(
             f"The environment creator metadata doesn't include `render_modes`, contains: {list(metadata)}"
         )
-    return modes
+    elif not isinstance(modes, Iterable):
+        logger.warn(
+            f"Expects the environment metadata render_modes to be a Iterable, actual type: {type(modes)}"
+        )
+        return None
+    return modes  # type: ignore[return-value]
 
 
 def negotiate_render_mode(creator: Any, kwargs: dict[str, Any]) -> RenderPlan:
@@ -166,14 +177,15 @@ def construct(creator: Callable[..., Any], spec: EnvSpec, kwargs: dict[str, Any]
         raise  # already names the argument
     except TypeError as e:
         raise InvalidEnvArguments(
-            f"{e} (raised by the creator of {spec.id} with kwargs {kwargs}); check the "
-            "keyword arguments against the environment's constructor"
+            f"{e} was raised from the environment creator for {spec.id} with kwargs ({kwargs}); "
+            "check the keyword arguments against the environment's constructor"
         ) from e
     if not isinstance(env, Env):
         raise TypeError(
-            f"The environment must inherit from the palaestra.Env class, actual class: {type(env)}. "
-            "Port a Gymnasium env by importing palaestra instead of gymnasium; register Gym 0.21-API "
-            "envs with apply_api_compatibility=True."
+            f"The environment must inherit from the gymnasium.Env class, actual class: {type(env)}. "
+            "See https://gymnasium.farama.org/introduction/create_custom_env/ for more info. In "
+            "palaestra, subclass palaestra.Env (port a Gymnasium env by importing palaestra instead of "
+            "gymnasium); register Gym 0.21-API envs with apply_api_compatibility=True."
         )
     return env
 
@@ -226,7 +238,8 @@ def apply_wrappers(
         if wrapper_spec.kwargs is None:
             raise ValueError(
                 f"{wrapper_spec.name} wrapper does not inherit from "
-                "`palaestra.utils.RecordConstructorArgs`, therefore, the wrapper cannot be recreated."
+                "`gymnasium.utils.RecordConstructorArgs`, therefore, the wrapper cannot be recreated. "
+                "In palaestra, inherit from palaestra.utils.RecordConstructorArgs."
             )
         env = load_env_creator(wrapper_spec.entry_point)(env=env, **wrapper_spec.kwargs)
     if render_wrapper is not None:
@@ -249,6 +262,11 @@ def wrapper_set_specs(names: str | Sequence[str] | None, host: Host | None) -> t
         return ()
     if isinstance(names, str):
         names = [names]
+    elif not isinstance(names, (list, tuple)):
+        raise TypeError(
+            f"make(..., wrappers=...) takes a wrapper set name or a list of them, got {names!r}; "
+            "wrap the env yourself to apply a wrapper class"
+        )
     specs: list[WrapperSpec] = []
     for name in names:
         if not isinstance(name, str):

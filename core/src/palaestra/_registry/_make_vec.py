@@ -111,7 +111,7 @@ def make_vec_env(
     **kwargs: Any,
 ) -> Any:
     """The implementation of :func:`palaestra.make_vec` (see there)."""
-    spec = copy.deepcopy(resolve_spec(env_id, host))
+    spec = copy.deepcopy(resolve_spec(env_id, host, vector=True))
     spec_kwargs = spec.kwargs
     spec.kwargs = {}
     num_envs = spec_kwargs.pop("num_envs", num_envs)

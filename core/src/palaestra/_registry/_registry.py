@@ -244,8 +244,9 @@ class Registry(MutableMapping[str, EnvSpec]):
             latest = max(versioned, key=lambda s: s.version or 0)
             raise RegistrationError(
                 f"Can't register the unversioned environment `{spec.id}` when the versioned "
-                f"environment `{latest.id}` of the same name already exists. Note: `make` with "
-                "the unversioned id returns the latest versioned environment."
+                f"environment `{latest.id}` of the same name already exists. Note: the default "
+                "behavior is that `gym.make` with the unversioned environment will return the latest "
+                "versioned environment"
             )
 
     # -- resolution -------------------------------------------------------------------

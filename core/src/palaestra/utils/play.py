@@ -39,15 +39,28 @@ def _frame(env: Env[Any, Any]) -> np.ndarray:
     return rendered
 
 
-def _keys_to_action_of(env: Env[Any, Any], keys_to_action: dict[Any, Any] | None) -> dict[Any, Any]:
+def _keys_to_action_of(
+    env: Env[Any, Any], keys_to_action: dict[Any, Any] | None, for_play: bool = True
+) -> dict[Any, Any]:
+    """The mapping to use: ``keys_to_action``, else the env's own.
+
+    ``for_play``: :func:`play`'s words when there is none, else :class:`PlayableGame`'s (as in
+    Gymnasium).
+    """
     if keys_to_action is None:
         if env.has_wrapper_attr("get_keys_to_action"):
             keys_to_action = env.get_wrapper_attr("get_keys_to_action")()
         else:
+            example = "e.g. play(env, keys_to_action={'a': 0, 'd': 1})"
+            if env.spec is None and for_play:
+                raise ValueError(
+                    "The environment must have an `env.spec` to auto-detect missing keys to action "
+                    f"mappings. Pass the mapping, {example}."
+                )
             name = env.spec.id if env.spec is not None else type(env.unwrapped).__name__
+            how = "" if for_play else ", `play(env, keys_to_action=...)`"
             raise MissingKeysToAction(
-                f"{name} does not have explicit key to action mapping, please specify one manually, "
-                "e.g. play(env, keys_to_action={'a': 0, 'd': 1})"
+                f"{name} does not have explicit key to action mapping, please specify one manually{how}; {example}"
             )
     if not isinstance(keys_to_action, dict):
         raise TypeError(f"keys_to_action must be a dictionary, got {type(keys_to_action)}")
@@ -68,7 +81,9 @@ def key_codes(env: Env[Any, Any], keys_to_action: dict[Any, Any]) -> dict[tuple[
         if not combination:
             raise ValueError("Key combinations in keys_to_action tuples cannot be empty")
         if not all(isinstance(k, str | int) for k in combination):
-            raise TypeError(f"Keys in keys_to_action must be integers or strings, got {key!r}")
+            if isinstance(key, tuple):
+                raise TypeError(f"All keys in key combination tuple must be integers or strings, got {key}")
+            raise TypeError(f"Keys in keys_to_action must be integers or strings, got {type(key)}")
         if action not in env.action_space:
             raise ValueError(
                 f"Action {action} is not a valid action in the environment action space: {env.action_space}"
@@ -102,7 +117,9 @@ class PlayableGame:
         pygame = _pygame()
         self.env = env
         codes = (
-            keys_to_action if keys_to_action is not None else key_codes(env, _keys_to_action_of(env, None))
+            key_codes(env, _keys_to_action_of(env, None, for_play=False))
+            if keys_to_action is None
+            else _keys_to_action_of(env, keys_to_action)
         )
         self.relevant_keys = {k for combination in codes for k in combination}
         height, width = _frame(env).shape[:2]

@@ -42,8 +42,9 @@ def _unpack(step_returns: tuple[Any, ...], length: int) -> Any:
 
 
 def _infos_type_error(infos: Any) -> TypeError:
-    return TypeError(
-        f"A vector env's infos must be a list of dicts or a dict of arrays, got {type(infos).__name__}."
+    return TypeError(  # Gymnasium's words (is_vector_envs=False, although it is True here), then ours
+        "Unexpected value of infos, as is_vector_envs=False, expects `info` to be a list or dict, "
+        f"actual type: {type(infos)}. A vector env's infos are a list of dicts or a dict of arrays."
     )
 
 

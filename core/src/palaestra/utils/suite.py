@@ -11,6 +11,7 @@ from palaestra.error import InvalidAction
 from palaestra.spaces import Space
 
 __all__ = [
+    "asserted_invalid",
     "expected_action",
     "invalid_action",
     "invalid_actions",
@@ -20,19 +21,33 @@ __all__ = [
 ]
 
 
-def invalid_action(env: Any, action: Any, space: Space[Any]) -> InvalidAction:
-    """The error for an action outside ``space``: names the env, the action, and what was expected."""
+def invalid_action(env: Any, action: Any, space: Space[Any], reference_words: str = "") -> InvalidAction:
+    """The error for an action outside ``space``: names the env, the action, and what was expected.
+
+    ``reference_words``, the reference implementation's message for the same mistake, comes
+    first, so patterns written against it keep matching.
+    """
+    first = f"{reference_words} " if reference_words else ""
     return InvalidAction(
-        f"{type(env).__name__}.step: action {action!r} ({type(action).__name__}) is not in the "
+        f"{first}{type(env).__name__}.step: action {action!r} ({type(action).__name__}) is not in the "
         f"action space {space}{non_finite_note(action)}; {expected_action(space, action)}"
     )
 
 
-def invalid_actions(vector_env: Any, actions: Any) -> InvalidAction:
-    """The error for a batch of actions outside a vector env's ``action_space`` (what was expected too)."""
+def asserted_invalid(action: Any) -> str:
+    """Gymnasium's words for an action its envs ``assert`` (CartPole, MountainCar, LunarLander)."""
+    return f"{action!r} ({type(action)}) invalid"
+
+
+def invalid_actions(vector_env: Any, actions: Any, reference_words: str = "") -> InvalidAction:
+    """The error for a batch of actions outside a vector env's ``action_space`` (what was expected too).
+
+    ``reference_words`` as for :func:`invalid_action`.
+    """
     space = vector_env.action_space
+    first = f"{reference_words} " if reference_words else ""
     return InvalidAction(
-        f"{type(vector_env).__name__}.step: actions {actions!r} are not in the action space "
+        f"{first}{type(vector_env).__name__}.step: actions {actions!r} are not in the action space "
         f"{space}{non_finite_note(actions)}; {expected_action(space, actions)}"
     )
 

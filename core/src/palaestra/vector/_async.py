@@ -329,7 +329,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         reason = self._closed_because
         why = f" (closed because {reason})" if reason else ""
         return ClosedEnvironmentError(
-            f"Trying to call `{name}` on a closed AsyncVectorEnv{why}; make a new one."
+            f"Trying to operate on `{type(self).__name__}`, after a call to `close()`. `{name}` needs a "
+            f"running env{why}; make a new one."
         )
 
     def _assert_ready(self, name: str) -> None:
@@ -337,7 +338,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             raise self._closed_error(name)
         if self._state is not AsyncState.DEFAULT:
             raise AlreadyPendingCallError(
-                f"Calling `{name}` while waiting for a pending call to `{self._state.value}` to complete",
+                # Gymnasium ends each of these messages with a period, except reset_async's
+                f"Calling `{name}` while waiting for a pending call to `{self._state.value}` to complete"
+                + ("" if name == "reset_async" else "."),
                 str(self._state.value),
             )
 

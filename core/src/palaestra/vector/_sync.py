@@ -204,17 +204,22 @@ def _name_sub_env(error: Exception, index: int) -> None:
 
 
 def _raise_first(failures: list[tuple[int, Exception]], during: str) -> None:
-    """Raise the first sub-env error (naming its sub-env); with several, log each and list the others."""
-    for index, error in failures if len(failures) > 1 else ():
-        logger.error(
-            f"Received the following error from sub-env {index}:\n"
-            + "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        )
+    """Raise the first sub-env error (naming its sub-env), listing the others in a note.
+
+    The others are logged with their tracebacks unless they repeat the first (the same type
+    and message, as when every sub-env is stepped before a reset): the raised one shows that.
+    """
     index, first = failures[0]
+    for other, error in failures[1:]:
+        if type(error) is not type(first) or str(error) != str(first):
+            logger.error(
+                f"Received the following error from sub-env {other}:\n"
+                + "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            )
     _name_sub_env(first, index)
     if hasattr(first, "add_note"):
         first.add_note(f"Raised by sub-env {index} of a SyncVectorEnv during {during}.")
         if len(failures) > 1:
             others = "; ".join(f"sub-env {i} raised {type(e).__name__}: {e}" for i, e in failures[1:])
-            first.add_note(f"Also raised (logged above): {others}")
+            first.add_note(f"Also raised: {others}")
     raise first

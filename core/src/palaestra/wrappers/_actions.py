@@ -238,7 +238,7 @@ class RepeatAction(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 # What a sticky-action duration range must satisfy, checked in this order.
 _DURATION_RULES: tuple[tuple[Callable[[Any], bool], type[Exception], str], ...] = (
     (lambda d: isinstance(d, tuple), ValueError, "should be either an integer or a tuple"),
-    (lambda d: len(d) == 2, ValueError, "should be a tuple of two integers"),
+    (lambda d: len(d) == 2, ValueError, "should be a tuple or a list of two integers"),
     (lambda d: d[0] <= d[1], InvalidBound, "is not a valid bound"),
     (lambda d: min(d) >= 1, ValueError, "should be larger or equal than 1"),
 )
@@ -249,5 +249,5 @@ def _duration_range(duration: int | tuple[int, int]) -> tuple[int, int]:
     bounds = (duration, duration) if isinstance(duration, int) else duration
     for holds, error, problem in _DURATION_RULES:
         if not holds(bounds):
-            raise error(f"`repeat_action_duration` {problem}. Received {bounds}")
+            raise error(f"`repeat_action_duration` {problem}. Received {bounds} (StickyAction)")
     return bounds

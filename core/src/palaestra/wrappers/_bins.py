@@ -28,6 +28,8 @@ def bin_grid(space: Box, bins: int | tuple[int, ...], what: str) -> tuple[np.nda
     if isinstance(bins, int):
         return low, high, np.full(low.size, bins)
     if len(bins) != low.size:
-        raise ValueError(f"bins must match {what} dimensions: expected {low.size}, got {len(bins)}")
+        # Gymnasium's words, "action" even for observations; then what is meant
+        meant = "" if what == "action" else f" (the {what}'s dimensions)"
+        raise ValueError(f"bins must match action dimensions: expected {low.size}, got {len(bins)}{meant}")
     counts: Any = np.array(bins)
     return low, high, counts

@@ -301,14 +301,15 @@ class AddRenderObservation(TransformObservation, RecordConstructorArgs):
         RecordConstructorArgs.__init__(self, render_only=render_only, render_key=render_key, obs_key=obs_key)
         if env.render_mode in (None, "human"):
             raise ValueError(
-                f"AddRenderObservation observes rendered arrays; render_mode={env.render_mode!r} gives none. "
-                "Make the env with render_mode='rgb_array'."
+                "AddRenderObservation requires render_mode to be not None and not 'human', got "
+                f"{env.render_mode}: it observes rendered arrays. Make the env with render_mode='rgb_array'."
             )
         env.reset()  # one frame tells the shape of every frame
         frame = env.render()
         if not isinstance(frame, np.ndarray):
             raise TypeError(
-                f"AddRenderObservation: {env}.render() must return a numpy array to observe, got {type(frame)}"
+                f"AddRenderObservation expects env.render() to return a numpy array, got {type(frame)} "
+                f"(from {env}, render_mode={env.render_mode!r})"
             )
         pixel_space = spaces.Box(low=0, high=255, shape=frame.shape, dtype=np.uint8)
         space = env.observation_space

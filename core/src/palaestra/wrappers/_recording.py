@@ -36,8 +36,9 @@ class VideoRecorder:
     ) -> None:
         if env.render_mode in {None, "human", "ansi"}:
             raise ValueError(
-                f"RecordVideo records rendered images, but render_mode={env.render_mode!r} gives none: it is "
-                "incompatible with RecordVideo. Make the env with render_mode='rgb_array' (or 'rgb_array_list')."
+                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. Initialize your "
+                "environment with a render_mode that returns an image, such as rgb_array. (rgb_array_list "
+                "works too.)"
             )
         if fps is None:
             fps = env.metadata.get("render_fps", 30)

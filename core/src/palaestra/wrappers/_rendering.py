@@ -30,7 +30,15 @@ class RenderCollection(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         RecordConstructorArgs.__init__(self, pop_frames=pop_frames, reset_clean=reset_clean)
         Wrapper.__init__(self, env)
         if env.render_mode is None:
-            raise ValueError("RenderCollection needs an env with a render_mode, got None")
+            raise ValueError(
+                "Expected env.render_mode to be not None: RenderCollection collects rendered frames, so make "
+                "the env with a render_mode"
+            )
+        if env.render_mode.endswith("_list"):
+            raise ValueError(
+                f"Expected env.render_mode to not end with '_list', got '{env.render_mode}': the env already "
+                "collects its frames"
+            )
         self.frame_list: list[Any] = []
         self.pop_frames = pop_frames
         self.reset_clean = reset_clean
@@ -156,6 +164,7 @@ class AddWhiteNoise(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             probability_of_noise_per_pixel,
             one_allowed=False,
             error=InvalidProbability,
+            quoted=False,
         )
         RecordConstructorArgs.__init__(
             self,
@@ -197,9 +206,12 @@ class ObstructView(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             obstructed_pixels_ratio,
             one_allowed=False,
             error=ValueError,
+            quoted=False,
         )
         if obstruction_width < 1:
-            raise ValueError(f"ObstructView: obstruction_width must be at least 1, got {obstruction_width!r}")
+            raise ValueError(
+                f"obstruction_width should be larger or equal than 1. Received {obstruction_width} (ObstructView)"
+            )
         RecordConstructorArgs.__init__(
             self,
             obstructed_pixels_ratio=obstructed_pixels_ratio,

@@ -27,11 +27,12 @@ __all__ = [
 Step = tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]
 
 
-def _require_int(value: Any, name: str, minimum: int) -> None:
+def _require_int(value: Any, name: str, minimum: int, too_small: str) -> None:
+    """An integer of at least ``minimum``; ``too_small`` is Gymnasium's sentence for a smaller one."""
     if not np.issubdtype(type(value), np.integer):
         raise TypeError(f"The {name} is expected to be an integer, actual type: {type(value)}")
     if value < minimum:
-        raise ValueError(f"The {name} needs to be at least {minimum}, actual value: {value}")
+        raise ValueError(f"{too_small}, actual value: {value} (the least allowed is {minimum})")
 
 
 class DelayObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs):
@@ -43,7 +44,7 @@ class DelayObservation(ObservationWrapper[Any, Any, Any], RecordConstructorArgs)
     """
 
     def __init__(self, env: Env[Any, Any], delay: int) -> None:
-        _require_int(delay, "delay", 0)
+        _require_int(delay, "delay", 0, "The delay needs to be greater than zero")
         RecordConstructorArgs.__init__(self, delay=delay)
         ObservationWrapper.__init__(self, env)
         self.delay = int(delay)
@@ -165,7 +166,7 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def __init__(self, env: Env[Any, Any], stack_size: int, *, padding_type: Any = "reset") -> None:
         RecordConstructorArgs.__init__(self, stack_size=stack_size, padding_type=padding_type)
         Wrapper.__init__(self, env)
-        _require_int(stack_size, "stack_size", 1)
+        _require_int(stack_size, "stack_size", 1, "The stack_size needs to be greater than zero")
         space = env.observation_space
         if isinstance(padding_type, str) and padding_type in ("reset", "zero"):
             self.padding_value = create_zero_array(space)
@@ -173,10 +174,13 @@ class FrameStackObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             self.padding_value = padding_type
             padding_type = "_custom"
         else:
-            raise ValueError(
-                "Unexpected `padding_type`, expected 'reset', 'zero' or an observation of the env's space "
-                f"({space}), actual value: {padding_type!r}"
+            unexpected = (
+                "Unexpected `padding_type`, expected 'reset', 'zero' or a custom observation space, "
+                f"actual value: {padding_type!r}"
             )
+            if not isinstance(padding_type, str):
+                unexpected += f" not an instance of env observation ({space})"
+            raise ValueError(f"{unexpected} (a custom padding is an observation of the env's space {space})")
         self.observation_space = batch_space(space, n=stack_size)
         self.stack_size = stack_size
         self.padding_type = padding_type
@@ -244,7 +248,7 @@ class MaxAndSkipObservation(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     def __init__(self, env: Env[Any, Any], skip: int = 4) -> None:
         RecordConstructorArgs.__init__(self, skip=skip)
         Wrapper.__init__(self, env)
-        _require_int(skip, "skip", 2)
+        _require_int(skip, "skip", 2, "The skip value needs to be equal or greater than two")
         if env.observation_space.shape is None:
             raise ValueError("The observation space must have the shape attribute.")
         self._skip = skip

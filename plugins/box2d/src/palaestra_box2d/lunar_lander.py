@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, logger, spaces
-from palaestra.plugin import invalid_action, real_array
+from palaestra.plugin import asserted_invalid, invalid_action, real_array
 from palaestra.utils import EzPickle
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
@@ -211,9 +211,9 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         """(main power, side power, side direction) of an action; 0 power means off."""
         if not self.continuous:
             if action.__class__ not in _DISCRETE and not self.action_space.contains(action):
-                raise invalid_action(self, action, self.action_space)
+                raise invalid_action(self, action, self.action_space, asserted_invalid(action))
             if not 0 <= action <= 3:
-                raise invalid_action(self, action, self.action_space)
+                raise invalid_action(self, action, self.action_space, asserted_invalid(action))
             return _DISCRETE_THROTTLES[int(action)]
         values = real_array(action)  # strings, bools and complex numbers are not thrusts
         if values is None or values.shape != (2,):

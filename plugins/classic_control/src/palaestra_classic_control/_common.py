@@ -6,9 +6,16 @@ from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
 from palaestra.error import InvalidResetOptions
-from palaestra.plugin import invalid_action, warn_no_render_mode
+from palaestra.plugin import asserted_invalid, invalid_action, warn_no_render_mode
 
-__all__ = ["Constant", "invalid_action", "parse_reset_bounds", "to_float", "warn_no_render_mode"]
+__all__ = [
+    "Constant",
+    "asserted_invalid",
+    "invalid_action",
+    "parse_reset_bounds",
+    "to_float",
+    "warn_no_render_mode",
+]
 
 
 def to_float(value: SupportsFloat, name: str = "option") -> float:

@@ -11,6 +11,7 @@ from palaestra import Env, logger, spaces
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control._common import (
     Constant,
+    asserted_invalid,
     invalid_action,
     parse_reset_bounds,
 )
@@ -175,7 +176,7 @@ class CartPoleEnv(CanvasRendering, Env[np.ndarray, Any]):
         elif self.action_space.contains(action):
             push_right = int(action) == 1
         else:
-            raise invalid_action(self, action, self.action_space)
+            raise invalid_action(self, action, self.action_space, asserted_invalid(action))
         if self._s is None:
             raise RuntimeError("CartPoleEnv.step called before reset; call env.reset() first.")
         force_mag, k, limit, angle = self._constants or self._gather_constants()

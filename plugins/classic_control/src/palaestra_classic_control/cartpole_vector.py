@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra.plugin import invalid_actions
+from palaestra.plugin import asserted_invalid, invalid_actions
 from palaestra.vector import AutoresetMode, BatchedVectorEnv
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import parse_reset_bounds
@@ -72,7 +72,7 @@ class CartPoleVectorEnv(BatchedVectorEnv):
             or arr.dtype.kind not in "iub"
             or (arr.dtype.kind != "b" and (arr >> 1).any())
         ):
-            raise invalid_actions(self, actions)
+            raise invalid_actions(self, actions, asserted_invalid(actions))
         return arr
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:

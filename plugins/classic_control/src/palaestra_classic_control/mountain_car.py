@@ -10,6 +10,7 @@ from palaestra import Env, spaces
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_classic_control._common import (
     Constant,
+    asserted_invalid,
     invalid_action,
     parse_reset_bounds,
 )
@@ -128,7 +129,7 @@ class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
         if (action.__class__ in _INT and 0 <= action <= 2) or self.action_space.contains(action):
             push = int(action) - 1
         else:
-            raise invalid_action(self, action, self.action_space)
+            raise invalid_action(self, action, self.action_space, asserted_invalid(action))
         if self._s is None:
             raise RuntimeError("MountainCarEnv.step called before reset; call env.reset() first.")
         position, velocity, terminated = dynamics(

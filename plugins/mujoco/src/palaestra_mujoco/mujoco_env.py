@@ -291,7 +291,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     def do_simulation(self, ctrl: Any, n_frames: int) -> None:
         """Apply ``ctrl`` to the actuators and advance ``n_frames`` physics steps."""
         if np.shape(ctrl) != (self._nu,):
-            raise ValueError(f"Action dimension mismatch: expected shape {(self._nu,)}, got {np.shape(ctrl)}")
+            raise ValueError(f"Action dimension mismatch. Expected {(self._nu,)}, found {np.shape(ctrl)}")
         self._step_physics(ctrl, n_frames)
 
     def _step_physics(self, ctrl: Any, n_frames: int) -> None:
@@ -308,7 +308,10 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
                 raise invalid_action(self, action, self.action_space)
             # Lists of numbers are priced in float64, whatever numbers they hold.
             action = values.astype(np.float64) if isinstance(action, (list, tuple)) else values
-        if action.shape != (self._nu,) or action.dtype.kind not in "fiu":
+        if action.shape != (self._nu,):  # Gymnasium's words first
+            mismatch = f"Action dimension mismatch. Expected {(self._nu,)}, found {action.shape}."
+            raise invalid_action(self, action, self.action_space, mismatch)
+        if action.dtype.kind not in "fiu":
             raise invalid_action(self, action, self.action_space)
         return action  # type: ignore[no-any-return]
 

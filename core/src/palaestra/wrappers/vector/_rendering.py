@@ -158,12 +158,15 @@ class RecordVideo(VideoRecorder, VectorWrapper[Any, Any, Any], RecordConstructor
         VectorWrapper.__init__(self, env)
         mode = env.metadata.get("autoreset_mode")
         if mode is None:
-            logger.warn(f"{env} metadata doesn't specify its autoreset mode; RecordVideo assumes next-step.")
+            logger.warn(
+                f"{env} metadata doesn't specify its autoreset mode ({env.metadata!r}), therefore, defaulting "
+                "to next step."
+            )
             mode = AutoresetMode.NEXT_STEP
         elif mode == AutoresetMode.SAME_STEP:
             logger.warn(
-                "Vector environment's autoreset mode is same-step: recorded episodes will not contain the "
-                "last frame of the episode."
+                "Vector environment's autoreset mode is same-step (https://farama.org/Vector-Autoreset-Mode). "
+                "Recorded episodes will not contain the last frame of the episode."
             )
         self.autoreset_mode = mode
         self.has_autoreset = False
