@@ -3,6 +3,7 @@
 import copy
 import os
 import pickle
+import re
 import warnings
 
 import gymnasium
@@ -313,3 +314,45 @@ def test_importing_the_engine_survives_warnings_as_errors():
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "(8,)"
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_the_demo_pilot_lands_and_matches_gymnasiums(continuous, capsys):
+    from gymnasium.envs.box2d import lunar_lander as reference
+
+    from palaestra_box2d import lunar_lander
+
+    ours, ref = make_pair("LunarLander-v3", continuous=continuous)
+    assert lunar_lander.demo_heuristic_lander(ours, seed=1) == reference.demo_heuristic_lander(ref, seed=1)
+    assert lunar_lander.demo_heuristic_lander(ours, seed=1) > 100  # it lands
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("observations: ") and printed[1].startswith("step 0 total_reward ")
+    obs, _ = ours.reset(seed=3)
+    assert np.array_equal(lunar_lander.heuristic(ours, obs), reference.heuristic(ref, ref.reset(seed=3)[0]))
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "fix"),
+    [
+        ("lunar_lander", "LunarLanderContinuous", 'gym.make("LunarLander-v3", continuous=True)'),
+        ("bipedal_walker", "BipedalWalkerHardcore", 'gym.make("BipedalWalker-v3", hardcore=True)'),
+    ],
+)
+def test_mode_classes_say_which_keyword_to_use(module, name, fix):
+    import importlib
+
+    cls = getattr(importlib.import_module(f"palaestra_box2d.{module}"), name)
+    with pytest.raises(
+        palaestra.error.Error, match=rf"^Error initializing {name} Environment.\n(.|\n)*{re.escape(fix)}$"
+    ):
+        cls()
+
+
+def test_hardcore_obstacles_are_told_by_their_colours():
+    walker = palaestra.make("BipedalWalker-v3").unwrapped
+    hardcore = palaestra.make("BipedalWalkerHardcore-v3").unwrapped
+    walker.reset(seed=0)
+    hardcore.reset(seed=0)
+    obstacle = ((255, 255, 255), (153, 153, 153))
+    assert not [b for b in walker.terrain if (b.color1, b.color2) == obstacle]
+    assert [b for b in hardcore.terrain if (b.color1, b.color2) == obstacle]

@@ -61,8 +61,9 @@ def draw_lunar_lander(canvas: Any, env: Any) -> None:
 
 TERRAIN_FILL = (90, 140, 70)
 TERRAIN_EDGE = (60, 200, 60)
-OBSTACLE = (235, 235, 235)
-OBSTACLE_EDGE = (140, 140, 140)
+# Gymnasium's obstacle colours: code tells hardcore obstacles by a terrain body's color1/color2.
+OBSTACLE = (255, 255, 255)
+OBSTACLE_EDGE = (153, 153, 153)
 WALKER_SKY = (210, 225, 255)
 CLOUD = (250, 250, 250)
 LIDAR = (255, 60, 60)
@@ -94,7 +95,7 @@ def draw_bipedal_walker(canvas: Any, env: Any) -> None:
         if isinstance(shape, type(env._block.shape)):
             vertices = [tuple(body.transform * v) for v in shape.vertices]
             if max(v[0] for v in vertices) >= left and min(v[0] for v in vertices) <= right:
-                _world_polygon(canvas, shifted(vertices), walker.SCALE, OBSTACLE, OBSTACLE_EDGE)
+                _world_polygon(canvas, shifted(vertices), walker.SCALE, body.color1, body.color2)
     flag_x = walker.TERRAIN_STEP * 3 * walker.SCALE - offset
     base = canvas.to_screen(flag_x, walker.TERRAIN_HEIGHT * walker.SCALE)
     pygame.draw.line(canvas.surface, (20, 20, 20), base, (base[0], base[1] - 50), 2)

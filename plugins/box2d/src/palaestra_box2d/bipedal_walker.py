@@ -16,11 +16,12 @@ from palaestra import Env, spaces
 from palaestra.utils import EzPickle
 from palaestra.utils.canvas import CanvasRendering
 from palaestra.utils.suite import invalid_action
-from palaestra_box2d._drawing import INSTALL_HINT, draw_bipedal_walker
+from palaestra_box2d._drawing import INSTALL_HINT, OBSTACLE, OBSTACLE_EDGE, TERRAIN_EDGE, draw_bipedal_walker
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._mode_names import mode_is_a_keyword
 from palaestra_box2d._walker_scene import FPS, SCALE, TERRAIN_HEIGHT, TERRAIN_STEP, VIEWPORT_H, VIEWPORT_W
 
-__all__ = ["BipedalWalker"]
+__all__ = ["BipedalWalker", "BipedalWalkerHardcore"]
 
 MOTORS_TORQUE = 80
 SPEED_HIP = 4
@@ -163,8 +164,16 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.terrain, self.hull, self.legs, self.joints = [], None, [], []
 
     def _static(self, fixture: Any, vertices: list[tuple[float, float]]) -> None:
+        """A terrain body: an obstacle block, or (for the edge fixture) a stretch of ground.
+
+        Each carries its colours as ``color1``/``color2`` (fill, edge), as Gymnasium's bodies do.
+        """
         fixture.shape.vertices = vertices
-        self.terrain.append(self.world.CreateStaticBody(fixtures=fixture))
+        body = self.world.CreateStaticBody(fixtures=fixture)
+        body.color1, body.color2 = (
+            (OBSTACLE, OBSTACLE_EDGE) if fixture is self._block else (TERRAIN_EDGE,) * 2
+        )
+        self.terrain.append(body)
 
     def _generate_terrain(self) -> None:
         """Walk a state machine over the terrain points; obstacles are static blocks."""
@@ -367,3 +376,10 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         """Close the window and destroy the bodies."""
         super().close()
         self._destroy()
+
+
+class BipedalWalkerHardcore:
+    """Not an env: the hardcore walker is ``make("BipedalWalker-v3", hardcore=True)``."""
+
+    def __init__(self) -> None:
+        raise mode_is_a_keyword("BipedalWalkerHardcore", "hardcore", "BipedalWalker-v3")

@@ -19,9 +19,12 @@ from palaestra.utils import EzPickle
 from palaestra.utils.canvas import CanvasRendering
 from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._lander_pilot import demo_heuristic_lander, heuristic
 from palaestra_box2d._lander_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W, H, W
+from palaestra_box2d._mode_names import mode_is_a_keyword
 
-__all__ = ["LunarLander"]
+# The pilot lives here too, where Gymnasium's module has it.
+__all__ = ["LunarLander", "LunarLanderContinuous", "demo_heuristic_lander", "heuristic"]
 
 MAIN_ENGINE_POWER = 13.0
 SIDE_ENGINE_POWER = 0.6
@@ -346,3 +349,10 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
 
 
 # Keep the typed error importable next to the env for users catching it.
+
+
+class LunarLanderContinuous:
+    """Not an env: the continuous lander is ``make("LunarLander-v3", continuous=True)``."""
+
+    def __init__(self) -> None:
+        raise mode_is_a_keyword("LunarLanderContinuous", "continuous", "LunarLander-v3")
