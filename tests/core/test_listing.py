@@ -176,3 +176,30 @@ def test_list_shows_the_ids_a_plugin_resolves_on_demand(site, isolated, capsys):
     assert "other/*  [bridge-envs]  ids resolved on demand: make('other/<Env-vN>')" in out
     assert "declares no env ids" not in out
     assert "bridge_envs._hooks" not in sys.modules
+
+
+def test_retired_ids_and_declared_vectorizers_are_listed_apart_without_importing(site, isolated, capsys):
+    from palaestra.cli import main
+
+    make_dist(
+        site,
+        "old-envs",
+        {"old": "old_envs._hooks"},
+        {"old_envs._hooks": hooks_source("")},
+        ids={"old/Walk-v1": "old:retired", "old/Walk-v2": "old"},
+        vectorizers={"old/threads": "old"},
+    )
+    make_dist(
+        site,
+        "fan-envs",
+        {"fan": "fan_envs._hooks"},
+        {"fan_envs._hooks": "raise SystemExit"},
+        vectorizers={"fan/many": "fan"},
+    )
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "old  [old-envs]\n  old/Walk-v2\n" in out and "  old/Walk-v1" not in out
+    assert "retired, not makeable here (make() names the version to use): old/Walk-v1" in out
+    assert "old/threads  [old-envs]  vectorizer: make_vec(id, n, vectorization_mode='old/threads')" in out
+    assert "fan/many  [fan-envs]  vectorizer" in out and "declares no env ids" not in out
+    assert "old_envs._hooks" not in sys.modules and "fan_envs._hooks" not in sys.modules

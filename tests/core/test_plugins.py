@@ -1,10 +1,12 @@
 """Plugin discovery and loading, sandboxed with fake installed distributions."""
 
+import re
 import sys
 
 import pytest
 
 import palaestra
+from palaestra import use_host
 from palaestra.error import (
     MissingSuiteError,
     NameNotFound,
@@ -281,3 +283,34 @@ def test_install_hints_name_the_checkout_route_when_run_from_one():
     # These tests run from the repository: the commands that work in it are named too.
     assert "uv pip install -e plugins/box2d" in command
     assert 'pip install --find-links dist/wheels "palaestra[box2d]"' in command
+
+
+HOOKLESS = {
+    "no @hookimpl": (
+        "def palaestra_register_envs(registrar):\n    registrar.register('X-v0', entry_point='m:X')\n",
+        "palaestra_register_envs is not decorated with @hookimpl",
+    ),
+    "misspelt hook": (
+        "from palaestra import hookimpl\n\n\n@hookimpl\ndef palaestra_register_env(registrar):\n    pass\n",
+        "palaestra_register_env is not a hook name; did you mean palaestra_register_envs?",
+    ),
+    "no hook at all": ("VALUE = 1\n", "brk_envs._hooks defines no hook"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOOKLESS))
+def test_a_plugin_that_implements_no_hook_is_named_with_the_likely_cause(case, site, sandbox):
+    source, cause = HOOKLESS[case]
+    make_dist(site, "brk-envs", {"brk": "brk_envs._hooks"}, {"brk_envs._hooks": source})
+    host = sandbox()
+    with use_host(host), pytest.raises(NamespaceNotFound) as info:
+        palaestra.make("brk/X-v0")
+    message = str(info.value)
+    assert message.startswith(
+        "Namespace brk not found. The plugin 'brk' (brk-envs) is installed but implements"
+    )
+    assert cause in message
+    from palaestra.cli._commands import _plugin_ids
+
+    with use_host(host), pytest.raises(ValueError, match=re.escape(cause)):
+        _plugin_ids("brk")

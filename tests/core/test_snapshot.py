@@ -276,7 +276,8 @@ def test_a_listed_field_that_does_not_exist_is_named():
         snapshot_fields = ("positoin",)
 
     with pytest.raises(
-        error.SnapshotError, match=r"lists 'positoin' in snapshot_fields but has no such attribute"
+        error.SnapshotError,
+        match=r"lists 'positoin' in snapshot_fields but has no attribute 'positoin' now. If reset\(\) sets it",
     ):
         Typo().snapshot()
 

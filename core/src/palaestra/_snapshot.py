@@ -122,8 +122,9 @@ def copy_fields(obj: object, names: Iterable[str], fix: str) -> dict[str, Any]:
             value = getattr(obj, name)
         except AttributeError as e:
             raise error.SnapshotError(
-                f"cannot snapshot {type(obj).__name__}: it lists {name!r} in snapshot_fields but "
-                f"has no such attribute; {fix}"
+                f"cannot snapshot {type(obj).__name__}: it lists {name!r} in snapshot_fields but has no "
+                f"attribute {name!r} now. If reset() sets it, snapshot after the first reset(); if not, "
+                f"the name is misspelt or the attribute never set; {fix}"
             ) from e
         try:
             copied[name] = deepcopy(value, memo)

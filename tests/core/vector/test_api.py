@@ -133,6 +133,7 @@ def test_async_without_shared_memory_supports_any_observation_space():
         env.close()
 
 
+@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")  # the local worker needs fork, JAX or not
 def test_custom_worker_and_max_concurrency():
     from palaestra.vector import async_worker
 

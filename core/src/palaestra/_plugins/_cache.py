@@ -30,7 +30,7 @@ __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 3
+_FORMAT = 4
 
 
 def cache_file(entries: Sequence[str]) -> str | None:
@@ -87,6 +87,8 @@ def _load(path: str, stamps: list[Any]) -> Declarations | None:
             ids=[(PluginRecord(*r), tuple(ids.split("\n"))) for r, ids in data["ids"]],
             files=[file for file, _ in data["files"]],
             core_version=data["core_version"],
+            retired=set(data["retired"]),
+            vectorizers={name: PluginRecord(*r) for name, r in data["vectorizers"].items()},
         )
     except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
@@ -101,6 +103,8 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "names": {name: [_fields(r) for r in records] for name, records in found.names.items()},
         "ids": [[_fields(r), "\n".join(ids)] for r, ids in found.ids],
         "core_version": found.core_version,
+        "retired": sorted(found.retired),
+        "vectorizers": {name: _fields(r) for name, r in found.vectorizers.items()},
     }
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)

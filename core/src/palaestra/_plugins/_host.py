@@ -13,6 +13,7 @@ import pluggy
 from palaestra import _builtin, hookspecs
 from palaestra._markers import PROJECT_NAME
 from palaestra._plugins._catalog import DeclaredIds
+from palaestra._plugins._diagnose import HOOK_NAMES, hookless_reason
 from palaestra._plugins._discovery import (
     Declarations,
     PluginRecord,
@@ -84,6 +85,7 @@ class PluginHost:
         self._loaded: dict[str, PluginRecord] = {}
         self._loading: set[str] = set()  # its own register() calls must not load it again
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
+        self._hookless: dict[str, str] = {}  # namespace -> why its plugin implements no hook
         self.current_namespace: str | None = None
         self.vectorizers: dict[str, tuple[str, str]] = {}
         self.wrapper_sets: dict[str, tuple[tuple[WrapperSpec, ...], str]] = {}
@@ -228,10 +230,14 @@ class PluginHost:
 
         Listing cannot show their ids without importing them (which it never does).
         """
+        vectorizing = {record.namespace for record in self.declarations.vectorizers.values()}
         return {
             ns: records[0]
             for ns, records in self.table.items()
-            if ns not in self._local and ns not in self._loaded and not self.catalog.declares_ids(ns)
+            if ns not in self._local
+            and ns not in self._loaded
+            and not self.catalog.declares_ids(ns)
+            and ns not in vectorizing  # it declares what it provides
         }
 
     def declared(self, env_id: str) -> bool | None:
@@ -340,11 +346,22 @@ class PluginHost:
         hint = install_hint(namespace, name, set(self.table))
         if hint is not None:
             return hint
+        if namespace is not None and plugin_namespace(namespace) in self._hookless:
+            return self.hookless_hint(plugin_namespace(namespace))
         relevant = [f for ns, f in self._failures.items() if namespace in (None, ns)]
         if relevant:
             broken = "; ".join(str(f) for f in relevant)
             return f"It may be provided by a plugin that failed to load: {broken}"
         return None
+
+    def hookless_hint(self, namespace: str) -> str | None:
+        """Why the installed plugin ``namespace`` provides nothing (None if it implements hooks)."""
+        reason = self._hookless.get(namespace)
+        if reason is None:
+            return None
+        record = self._loaded.get(namespace)
+        owner = f" ({record.distribution})" if record else ""
+        return f"The plugin {namespace!r}{owner} is installed but implements no palaestra hook: {reason}."
 
     def _load(self, records: list[PluginRecord]) -> None:
         namespace = records[0].namespace
@@ -402,6 +419,9 @@ class PluginHost:
             self.plugin_manager.register(module, name=record.namespace)
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
+        callers = self.plugin_manager.get_hookcallers(module) or []
+        if not any(caller.name in HOOK_NAMES for caller in callers):  # pluggy accepts unknown hook names
+            self._hookless[record.namespace] = hookless_reason(module)
         envs = EnvRegistrar(record.namespace, record.distribution)
         vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
         wrapper_sets = WrapperSetRegistrar(record.namespace, record.distribution)

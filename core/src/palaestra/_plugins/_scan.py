@@ -16,7 +16,16 @@ from typing import NamedTuple
 
 from palaestra._plugins._compat import palaestra_requirement
 
-__all__ = ["GROUP", "IDS_GROUP", "NAMES_GROUP", "Declarations", "PluginRecord", "scan", "wildcard_prefix"]
+__all__ = [
+    "GROUP",
+    "IDS_GROUP",
+    "NAMES_GROUP",
+    "VECTORIZERS_GROUP",
+    "Declarations",
+    "PluginRecord",
+    "scan",
+    "wildcard_prefix",
+]
 
 #: Entry-point group of plugins: ``namespace = hook.module``.
 GROUP = "palaestra.plugins"
@@ -24,6 +33,8 @@ GROUP = "palaestra.plugins"
 NAMES_GROUP = "palaestra.default_names"
 #: Entry-point group of env ids: ``"ns/Env-v0" = namespace`` (``"ns/*"``: ids resolved on demand).
 IDS_GROUP = "palaestra.env_ids"
+#: Entry-point group of vectorizers: ``"ns/name" = namespace`` (listings show them unloaded).
+VECTORIZERS_GROUP = "palaestra.vectorizers"
 _INFO_SUFFIXES = (".dist-info", ".egg-info")
 
 
@@ -48,6 +59,9 @@ class Declarations:
             of un-namespaced declared ids are among them.
         ids: Each plugin that declares env ids, with its ids in declaration order (a
             ``"ns/*"`` entry says the plugin resolves ``ns/...`` ids on demand).
+        vectorizers: Declared vectorizer names -> the plugin providing each.
+        retired: Declared ids marked retired (``"Ant-v2" = "mujoco:retired"``): making them
+            says what replaced them, so listings show them apart.
         files: The ``entry_points.txt`` files the declarations came from.
         core_version: The installed ``palaestra``'s version ("" if not found on the path).
     """
@@ -59,12 +73,16 @@ class Declarations:
         ids: list[tuple[PluginRecord, tuple[str, ...]]] | None = None,
         files: list[str] | None = None,
         core_version: str = "",
+        retired: set[str] | None = None,
+        vectorizers: dict[str, PluginRecord] | None = None,
     ) -> None:
         self.plugins = {} if plugins is None else plugins
         self.names = {} if names is None else names
         self.ids = [] if ids is None else ids
         self.files = [] if files is None else files
         self.core_version = core_version
+        self.retired = set() if retired is None else retired
+        self.vectorizers = {} if vectorizers is None else vectorizers
 
 
 def scan(entries: Iterable[str]) -> Declarations:
@@ -110,7 +128,7 @@ def _read(path: str) -> str | None:
 
 
 def _groups(text: str) -> dict[str, dict[str, str]]:
-    """The ``[group]`` sections of an entry_points.txt: group -> {name: value}."""
+    """The ``[group]`` sections of an entry_points.txt: group -> {name: value} (``[extras]`` kept)."""
     groups: dict[str, dict[str, str]] = {}
     current: dict[str, str] | None = None
     for raw in text.splitlines():
@@ -121,14 +139,15 @@ def _groups(text: str) -> dict[str, dict[str, str]]:
             current = groups.setdefault(line[1:-1].strip(), {})
         elif current is not None and "=" in line:
             name, _, value = line.partition("=")
-            current[name.strip()] = value.split("[")[0].strip()  # drop any [extras]
+            current[name.strip()] = value.strip()
     return groups
 
 
 def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) -> None:
     name, version, requires = _header(folder)
     records = {
-        ns: PluginRecord(ns, module, name, version, requires) for ns, module in groups.get(GROUP, {}).items()
+        ns: PluginRecord(ns, _bare(module), name, version, requires)
+        for ns, module in groups.get(GROUP, {}).items()
     }
     for record in records.values():
         found.plugins.setdefault(record.namespace, []).append(record)
@@ -136,9 +155,12 @@ def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) ->
     def record_of(ns: str) -> PluginRecord:
         return records.get(ns) or PluginRecord(ns, "", name, version, requires)
 
-    names = dict(groups.get(NAMES_GROUP, {}))
+    names = {env_name: _bare(ns) for env_name, ns in groups.get(NAMES_GROUP, {}).items()}
     declared: dict[str, list[str]] = {}
-    for env_id, ns in groups.get(IDS_GROUP, {}).items():
+    for env_id, value in groups.get(IDS_GROUP, {}).items():
+        ns, _, mark = _bare(value).partition(":")
+        if mark == "retired":
+            found.retired.add(env_id)
         declared.setdefault(ns, []).append(env_id)
         if "/" not in env_id:
             names.setdefault(_name_of(env_id), ns)
@@ -146,6 +168,13 @@ def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) ->
         found.names.setdefault(env_name, []).append(record_of(ns))
     for ns, ids in declared.items():
         found.ids.append((record_of(ns), tuple(ids)))
+    for vectorizer, ns in groups.get(VECTORIZERS_GROUP, {}).items():
+        found.vectorizers.setdefault(vectorizer, record_of(_bare(ns)))
+
+
+def _bare(value: str) -> str:
+    """An entry-point value without its ``[extras]``."""
+    return value.split("[")[0].strip()
 
 
 def _name_of(env_id: str) -> str:

@@ -16,7 +16,7 @@ from palaestra import logger
 from palaestra._core import Env
 from palaestra._plugins._default import get_host
 from palaestra._registry._api import make, make_vec
-from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotNotSupported
+from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
 
 __all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run", "versions"]
 
@@ -36,45 +36,67 @@ def versions() -> str:
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Print ids grouped by namespace, each group headed by its distribution."""
+    """Print ids grouped by namespace, each group headed by its distribution.
+
+    Then retired ids, namespaces resolved on demand, plugin vectorizers, and plugins that
+    declare nothing, failed to load or conflict. Nothing is imported: all comes from metadata.
+    """
     out = out or sys.stdout
     host = get_host()
-    registry = host.registry
-    declared = host.catalog.ids
-    groups: dict[str, list[str]] = defaultdict(list)
-    for env_id in registry:  # declared ids and this process's registrations: no plugin imported
-        record = declared.get(env_id)
-        owner = record.distribution if record else registry.owner(env_id) or "registered in this process"
-        ns = env_id.rpartition("/")[0] if "/" in env_id else "(default namespace)"
-        groups[f"{ns}  [{owner}]"].append(env_id)
+    groups = _id_groups(host)
     for header in sorted(groups):
         print(header, file=out)
         for env_id in sorted(groups[header]):
             print(f"  {env_id}", file=out)
-    for prefix, record in sorted(host.catalog.wildcards.items()):
-        print(
-            f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')", file=out
-        )
-    for ns, record in sorted(host.undeclared_plugins().items()):
-        print(
-            f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
-            f"one is made, e.g. palaestra.make('{ns}/<Env-vN>')",
-            file=out,
-        )
-    for ns, failure in sorted(host.failures().items()):
-        print(f"{ns}  [FAILED TO LOAD] {failure}", file=out)
-    for name, distributions in host.conflicts().items():
-        print(
-            f"{name}  [CONFLICT] declared by {' and '.join(distributions)}; pick one with "
-            f"PALAESTRA_PREFER={name}=<distribution>",
-            file=out,
-        )
+    for line in _other_listings(host):
+        print(line, file=out)
     if not groups:
         print(
             'No environments registered. Install a suite, e.g. pip install "palaestra[classic-control]"',
             file=out,
         )
     return 0
+
+
+def _id_groups(host: Any) -> dict[str, list[str]]:
+    """``"namespace  [distribution]"`` -> its makeable ids (declared or registered here; no import)."""
+    registry, declared, retired = host.registry, host.catalog.ids, host.declarations.retired
+    groups: dict[str, list[str]] = defaultdict(list)
+    for env_id in registry:
+        if env_id in retired:
+            continue
+        record = declared.get(env_id)
+        owner = record.distribution if record else registry.owner(env_id) or "registered in this process"
+        ns = env_id.rpartition("/")[0] if "/" in env_id else "(default namespace)"
+        groups[f"{ns}  [{owner}]"].append(env_id)
+    return groups
+
+
+def _other_listings(host: Any) -> list[str]:
+    """The listing's lines after the ids: what else installed plugins provide, or why not."""
+    lines = []
+    retired = sorted(host.declarations.retired & set(host.catalog.ids))
+    if retired:
+        lines.append(f"retired, not makeable here (make() names the version to use): {', '.join(retired)}")
+    for prefix, record in sorted(host.catalog.wildcards.items()):
+        lines.append(f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')")
+    vectorizers = {name: record.distribution for name, record in host.declarations.vectorizers.items()}
+    vectorizers.update({name: owner for name, (_, owner) in host.vectorizers.items() if "/" in name})
+    for name, distribution in sorted(vectorizers.items()):
+        lines.append(f"{name}  [{distribution}]  vectorizer: make_vec(id, n, vectorization_mode='{name}')")
+    for ns, record in sorted(host.undeclared_plugins().items()):
+        lines.append(
+            f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
+            f"one is made, e.g. palaestra.make('{ns}/<Env-vN>')"
+        )
+    for ns, failure in sorted(host.failures().items()):
+        lines.append(f"{ns}  [FAILED TO LOAD] {failure}")
+    for name, distributions in host.conflicts().items():
+        lines.append(
+            f"{name}  [CONFLICT] declared by {' and '.join(distributions)}; pick one with "
+            f"PALAESTRA_PREFER={name}=<distribution>"
+        )
+    return lines
 
 
 def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -99,10 +121,14 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _snapshot_support(env: Env[Any, Any]) -> str:
+    """Whether the env takes snapshots, tried after a reset (state is set there)."""
     try:
+        env.reset(seed=0)
         env.unwrapped.snapshot()
     except SnapshotNotSupported:
         return f"no ({env.unwrapped.snapshot_unsupported_reason})"
+    except SnapshotError as e:
+        return f"broken ({e})"
     return "yes"
 
 
@@ -170,7 +196,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     mean = sum(returns) / len(returns)
     steps = sum(lengths)
     print(
-        f"{args.id}: {len(returns)} episodes, mean return {mean:.3f}, "
+        f"{args.id}: {len(returns)} episode{'' if len(returns) == 1 else 's'}, mean return {mean:.3f}, "
         f"min {min(returns):.3f}, max {max(returns):.3f}, {steps} steps, "
         f"{steps / max(elapsed, 1e-9):.0f} steps/s",
         file=out,
@@ -200,12 +226,45 @@ def _plugin_ids(plugin: str) -> list[str]:
         )
     host.load_namespace(plugin)
     registry = host.registry
-    return sorted(env_id for env_id in registry if registry.owner(env_id) == records[0].distribution)
+    distribution = records[0].distribution
+    ids = sorted(env_id for env_id in registry if registry.owner(env_id) == distribution)
+    if not ids:
+        raise ValueError(_why_no_ids(plugin, distribution))
+    return ids
 
 
-def _check_one(env_id: str, skip_render: bool) -> list[str]:
-    """Run ``check_env`` on ``env_id``'s unwrapped env; the warnings it gave, once each."""
-    from palaestra.utils.env_checker import check_env  # each command loads its machinery when it runs
+def _why_no_ids(plugin: str, distribution: str) -> str:
+    """Why ``check --plugin`` found nothing to check in an installed plugin, and what to give instead."""
+    host = get_host()
+    hookless = host.hookless_hint(plugin)
+    if hookless:
+        return hookless
+    on_demand = [p for p, record in host.catalog.wildcards.items() if record.distribution == distribution]
+    if on_demand:
+        return (
+            f"The plugin {plugin!r} ({distribution}) makes its envs on demand ({', '.join(p + '*' for p in on_demand)}), "
+            f"so there is no list to check: give the ids, e.g. palaestra check {on_demand[0]}CartPole-v1"
+        )
+    provides = [
+        f"vectorizer {name!r}" for name, (_, owner) in host.vectorizers.items() if owner == distribution
+    ]
+    provides += [
+        f"wrapper set {name!r}" for name, (_, owner) in host.wrapper_sets.items() if owner == distribution
+    ]
+    if provides:
+        return (
+            f"The plugin {plugin!r} ({distribution}) provides no envs to check, only {', '.join(provides)}."
+        )
+    return f"The plugin {plugin!r} ({distribution}) registered no envs."
+
+
+def _check_one(env_id: str, skip_render: bool) -> tuple[list[str], list[str]]:
+    """Run ``check_env`` on ``env_id``'s unwrapped env: ``(warnings, advice)`` it gave, once each.
+
+    Advice is what Gymnasium's checker says about any env with unbounded or unnormalised Box
+    spaces (many reference envs are built so); warnings are everything else.
+    """
+    from palaestra.utils.env_checker import check_env, check_space_limit  # loaded when the command runs
 
     notes = []
     with warnings.catch_warnings(record=True) as caught:
@@ -219,9 +278,15 @@ def _check_one(env_id: str, skip_render: bool) -> list[str]:
                     raise
                 check_env(env.unwrapped, skip_render_check=True)
                 notes.append(f"render checks skipped: {str(e).splitlines()[0]} (or pass --skip-render)")
+            with warnings.catch_warnings(record=True) as limits:
+                warnings.simplefilter("always")
+                check_space_limit(env.unwrapped.action_space, "action")
+                check_space_limit(env.unwrapped.observation_space, "observation")
         finally:
             env.close()
-    return list(dict.fromkeys([logger.plain_text(str(w.message)) for w in caught] + notes))
+    advice = {logger.plain_text(str(w.message)) for w in limits}
+    messages = list(dict.fromkeys([logger.plain_text(str(w.message)) for w in caught] + notes))
+    return [m for m in messages if m not in advice], [m for m in messages if m in advice]
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -236,7 +301,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     failed = []
     for env_id in ids:
         try:
-            messages = _check_one(env_id, args.skip_render)
+            messages, advice = _check_one(env_id, args.skip_render)
         except DependencyNotInstalled as e:  # e.g. the retired MuJoCo v2/v3 ids, or a missing extra
             print(f"{env_id}: skipped, cannot be made here: {e}", file=out)
             continue
@@ -248,9 +313,12 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(f"{env_id}: FAILED check_env: {type(e).__name__}: {e}", file=out)
             failed.append(env_id)
             continue
-        for message in messages:
-            print(f"{env_id}: warning: {message}", file=out)
+        for kind, lines in (("warning", messages), ("advice", advice)):
+            for line in lines:
+                print(f"{env_id}: {kind}: {line}", file=out)
         count = f"{len(messages)} warning" + ("" if len(messages) == 1 else "s")
+        if advice:
+            count += f", {len(advice)} advice on Box bounds that Gymnasium's checker gives too"
         print(f"{env_id}: passed check_env ({count})", file=out)
     if failed:
         raise EnvCheckError(f"{len(failed)} of {len(ids)} envs failed check_env: {', '.join(failed)}")
@@ -265,6 +333,11 @@ def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.seconds <= 0:
         raise ValueError(f"--seconds must be positive, got {args.seconds}")
     if args.num_envs is None:
+        if args.mode is not None:
+            raise ValueError(
+                f"--mode {args.mode} picks make_vec's vectorization, so it needs --num-envs N; "
+                "without --num-envs, bench measures a single env through make()"
+            )
         env = make(args.id)
         try:
             rate = benchmark_step(env, target_duration=args.seconds, seed=0)
@@ -278,17 +351,23 @@ def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(f"{args.id}: {rate:,.0f} sub-env steps/s, {args.num_envs} envs in {label}", file=out)
     if args.mode == "async":
         sync_rate, _ = _vector_rate(args.id, args.num_envs, "sync", min(args.seconds, 1.0))
-        if sync_rate > rate:
-            per_step = 1e6 / sync_rate
-            print(
-                f"note: sync runs {sync_rate:,.0f} sub-env steps/s here, {sync_rate / rate:.1f}x async: one "
-                f"{args.id} step takes about {per_step:.0f} us, less than passing a step to worker "
-                "processes and back costs. Async pays off for envs that take longer per step (tens of "
-                "microseconds and up, e.g. MuJoCo, Box2D, Atari) or with more cores; for cheap envs "
-                "use sync or the env's batched version (vectorization_mode='vector_entry_point').",
-                file=out,
-            )
+        note = async_note(args.id, sync_rate, rate)
+        if note:
+            print(note, file=out)
     return 0
+
+
+def async_note(env_id: str, sync_rate: float, async_rate: float) -> str | None:
+    """Why async measured slower than sync (None when it did not)."""
+    if sync_rate <= async_rate:
+        return None
+    return (
+        f"note: sync runs {sync_rate:,.0f} sub-env steps/s here, {sync_rate / async_rate:.1f}x async: one "
+        f"{env_id} step takes about {1e6 / sync_rate:.0f} us, less than passing a step to worker "
+        "processes and back costs. Async pays off for envs that take longer per step (tens of "
+        "microseconds and up, e.g. MuJoCo, Box2D, Atari) or with more cores; for cheap envs "
+        "use sync or the env's batched version (vectorization_mode='vector_entry_point')."
+    )
 
 
 def _vector_rate(env_id: str, num_envs: int, mode: str | None, seconds: float) -> tuple[float, str]:

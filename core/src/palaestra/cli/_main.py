@@ -18,31 +18,59 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="store_true", help="print the version of the core and of each installed plugin"
     )
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("list", help="list environment ids by namespace, with their distribution")
-    info = sub.add_parser("info", help="show an environment's spec, spaces and render modes")
-    info.add_argument("id")
-    run = sub.add_parser("run", help="run a random agent and report episode returns")
-    run.add_argument("id")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+
+    def command(name: str, summary: str, details: str = "") -> argparse.ArgumentParser:
+        # help= is the line in `palaestra --help`; description= heads `palaestra NAME --help`
+        return sub.add_parser(
+            name, help=summary, description=f"{summary[0].upper()}{summary[1:]}. {details}".strip()
+        )
+
+    def env_id(command_parser: argparse.ArgumentParser) -> None:
+        command_parser.add_argument("id", help="an environment id, e.g. CartPole-v1 or grid/Walk-v0")
+
+    command(
+        "list",
+        "list environment ids by namespace, with their distribution",
+        "Also retired ids, namespaces resolved on demand and plugin vectorizers. Imports no plugin.",
+    )
+    info = command(
+        "info", "show an environment's spec, spaces and render modes", "Also whether it takes snapshots."
+    )
+    env_id(info)
+    run = command(
+        "run", "run a random agent and report episode returns", "One line per episode, then a summary."
+    )
+    env_id(run)
     run.add_argument("--episodes", type=int, default=3, help="number of episodes (default 3)")
     run.add_argument("--seed", type=int, default=None, help="seed of the first episode")
     run.add_argument("--max-steps", type=int, default=None, help="override max_episode_steps")
     run.add_argument(
         "--no-progress", action="store_true", help="hide the progress bar (shown only on a terminal)"
     )
-    check = sub.add_parser("check", help="run check_env on environments (API conformance)")
-    check.add_argument("ids", nargs="*", metavar="id")
+    check = command(
+        "check",
+        "run check_env on environments (API conformance)",
+        "Warnings are listed; a contract violation fails the command (exit status 1).",
+    )
+    check.add_argument("ids", nargs="*", metavar="id", help="environment ids, e.g. CartPole-v1 grid/Walk-v0")
     check.add_argument("--plugin", default=None, help="also check every env this installed plugin registers")
     check.add_argument("--skip-render", action="store_true", help="do not check rendering")
-    bench = sub.add_parser("bench", help="measure steps per second with random actions")
-    bench.add_argument("id")
+    bench = command(
+        "bench",
+        "measure steps per second with random actions",
+        "A single env through make(), or with --num-envs a vector env through make_vec.",
+    )
+    env_id(bench)
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default 3)")
     bench.add_argument("--num-envs", type=int, default=None, help="measure make_vec with this many envs")
     bench.add_argument(
-        "--mode", default=None, help="make_vec's vectorization_mode: sync, async, vector_entry_point, ns/name"
+        "--mode",
+        default=None,
+        help="make_vec's vectorization_mode (needs --num-envs): sync, async, vector_entry_point, ns/name",
     )
-    play = sub.add_parser("play", help="play an environment with the keyboard in a window")
-    play.add_argument("id")
+    play = command("play", "play an environment with the keyboard in a window", "Needs a display and pygame.")
+    env_id(play)
     play.add_argument(
         "--key", action="append", default=[], metavar="KEYS=ACTION", help="e.g. --key a=0 --key wd=[1,0.5]"
     )

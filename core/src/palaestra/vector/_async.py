@@ -6,6 +6,7 @@ import functools
 import multiprocessing as mp
 import os
 import pickle
+import sys
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -100,7 +101,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         env_fns: Functions that each build one sub-environment.
         shared_memory: Pass observations through shared memory (numeric spaces only).
         copy: Return copies of the batched observations.
-        context: ``"fork"``, ``"spawn"`` or ``"forkserver"`` (platform default if None).
+        context: ``"fork"``, ``"spawn"`` or ``"forkserver"``. None: the platform's default, except
+            ``"forkserver"`` once JAX is imported (forking its threads can deadlock).
         daemon: Run workers as daemons (they die with the parent).
         worker: Replacement for :func:`palaestra.vector.async_worker` (same signature).
         observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
@@ -133,7 +135,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.env_fns = env_fns
         self.shared_memory = shared_memory
         self.copy = copy
-        self.context = context
+        self.context = context if context is not None else _fork_safe_context(env_fns)
         self.daemon = daemon
         self.worker = worker or async_worker
         self.observation_mode = observation_mode
@@ -142,7 +144,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.step_timeout = step_timeout
         self.num_envs = len(env_fns)
         self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
-        ctx = mp.get_context(context)
+        ctx = mp.get_context(self.context)
         self._describe_spaces(env_fns[0])
         self._allocate(ctx)
         self._start(ctx)
@@ -568,3 +570,20 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         finalizer = getattr(self, "_finalizer", None)
         if finalizer is not None:
             finalizer.detach()
+
+
+def _fork_safe_context(env_fns: Sequence[Any]) -> str | None:
+    """The start method when none is asked for: the platform's, except after JAX is imported.
+
+    JAX runs threads, and forking a process with threads can deadlock the child (JAX warns so),
+    so workers then start from a fork server, provided the env functions can be pickled for it.
+    """
+    if "jax" not in sys.modules or mp.get_start_method(allow_none=True) not in (None, "fork"):
+        return None
+    if "forkserver" not in mp.get_all_start_methods():
+        return None
+    try:
+        dumps_factory(list(env_fns))
+    except Exception:
+        return None
+    return "forkserver"
