@@ -32,6 +32,7 @@ def _install_torch_and_sb3(session: nox.Session) -> None:
         "--disable-pip-version-check",
         "torch==2.13.0",
         "stable-baselines3==2.9.2",
+        "torchrl==0.14.1",
     )
 
 
@@ -59,7 +60,7 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def extras(session: nox.Session) -> None:
-    """The tests that need torch and Stable-Baselines3 (and xvfb for MuJoCo's viewer)."""
+    """The tests that need torch, Stable-Baselines3 and TorchRL (and xvfb for MuJoCo's viewer)."""
     session.install(*GROUPS["test"], "-e", "core", *PLUGINS, "pip")
     _install_torch_and_sb3(session)
     session.run("pytest", "-n", "auto", "-m", "extras", *session.posargs, env=OFFSCREEN)
@@ -81,8 +82,9 @@ def docs(session: nox.Session) -> None:
     """
     session.install(*GROUPS["docs"], *GROUPS["test"], "-e", "core", *PLUGINS)
     session.run("sphinx-build", "-q", "-W", "-b", "html", "docs", "docs/_build/html", env=OFFSCREEN)
-    session.run("sphinx-build", "-q", "-b", "linkcheck", "docs", "docs/_build/linkcheck", env=OFFSCREEN)
-    session.run("pytest", "-n", "1", "tests/docs/test_docs_site.py", *session.posargs, env=OFFSCREEN)
+    # The site tests (links checked there) reuse this build instead of building again.
+    site = {**OFFSCREEN, "PALAESTRA_DOCS_SITE": "docs/_build/html"}
+    session.run("pytest", "-n", "1", "tests/docs/test_docs_site.py", *session.posargs, env=site)
 
 
 @nox.session(default=False, python=False)

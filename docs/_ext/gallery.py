@@ -1,7 +1,8 @@
 """Sphinx extension: animated pictures of every env, rendered by the envs at build time.
 
 On ``builder-inited`` each env in :data:`SCENES` plays a short episode from a fixed seed
-and its frames become ``_static/gallery/<Name>.gif``. A GIF is rebuilt only when the
+and its frames become ``_static/gallery/<Name>-full.gif`` (the env's own frame size, for its
+page) and ``_static/gallery/<Name>.gif`` (a thumbnail, for the grids). A GIF is rebuilt only when the
 sources of the suite that draws it (or the scene) changed: the key is a hash of those
 sources, kept next to the GIF. The ``env-gallery`` directive draws a grid of thumbnails,
 each linking to its env page:
@@ -57,17 +58,22 @@ SCENES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
     "Reacher-v5": ("mujoco", 30, 1, {}),
     "Swimmer-v5": ("mujoco", 30, 4, {}),
     "Walker2d-v5": ("mujoco", 30, 1, {}),
+    "phys2d/CartPole-v1": ("jax", 40, 1, {}),
+    "phys2d/Pendulum-v0": ("jax", 40, 1, {}),
+    "tabular/CliffWalking-v0": ("jax", 16, 1, {}),
+    "tabular/Blackjack-v0": ("jax", 8, 1, {}),
 }
-THUMB_WIDTH = 240  # every GIF is scaled to this width: they are shown at most this wide
+THUMB_WIDTH = 240  # the gallery grids' pictures; env pages show the env's own frame size
+FULL_SUFFIX = "-full"
 
 
 def picture_name(env_id: str) -> str:
-    """``"CartPole-v1"`` -> ``"CartPole"`` (the file stem of its picture)."""
-    return env_id.split("-")[0]
+    """``"CartPole-v1"`` -> ``"CartPole"``, ``"phys2d/CartPole-v1"`` -> ``"phys2d-CartPole"``."""
+    return env_id.split("-v")[0].replace("/", "-")
 
 
 def _sources_key(suite: str, env_id: str, scene: tuple[Any, ...]) -> str:
-    digest = hashlib.sha256(repr((env_id, scene[1:], THUMB_WIDTH)).encode())
+    digest = hashlib.sha256(repr((env_id, scene[1:], THUMB_WIDTH, FULL_SUFFIX)).encode())
     folders = [ROOT / "plugins" / suite / "src", ROOT / "core" / "src" / "palaestra" / "utils"]
     for folder in folders:
         for path in sorted(folder.rglob("*.py")):
@@ -80,8 +86,7 @@ def _episode_frames(env_id: str, count: int, stride: int, reset_kwargs: dict[str
 
     import palaestra
 
-    size = {"width": 320, "height": 240} if env_id.endswith("-v5") else {}
-    env = palaestra.make(env_id, render_mode="rgb_array", **size)
+    env = palaestra.make(env_id, render_mode="rgb_array")  # the env's own frame size
     env.reset(seed=1, **reset_kwargs)
     env.action_space.seed(1)
     frames = [np.asarray(env.render())]
@@ -105,22 +110,24 @@ def render_gallery(out: Path = OUT, only: list[str] | None = None) -> list[str]:
         if only and env_id not in only:
             continue
         suite, count, stride, reset_kwargs = scene
-        target, stamp = out / f"{picture_name(env_id)}.gif", out / f"{picture_name(env_id)}.key"
+        name = picture_name(env_id)
+        thumb, full, stamp = out / f"{name}.gif", out / f"{name}{FULL_SUFFIX}.gif", out / f"{name}.key"
         key = _sources_key(suite, env_id, scene)
-        if target.exists() and stamp.exists() and stamp.read_text() == key:
+        if thumb.exists() and full.exists() and stamp.exists() and stamp.read_text() == key:
             continue
-        images = []
-        for frame in _episode_frames(env_id, count, stride, reset_kwargs):
-            image = Image.fromarray(frame)
-            height = round(image.height * THUMB_WIDTH / image.width)
-            images.append(image.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS))
-        fps = 12
-        images[0].save(
-            target, save_all=True, append_images=images[1:], duration=1000 // fps, loop=0, optimize=True
-        )
+        frames = [Image.fromarray(frame) for frame in _episode_frames(env_id, count, stride, reset_kwargs)]
+        _save_gif(full, frames)
+        height = round(frames[0].height * THUMB_WIDTH / frames[0].width)
+        _save_gif(thumb, [frame.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS) for frame in frames])
         stamp.write_text(key)
         rendered.append(env_id)
     return rendered
+
+
+def _save_gif(target: Path, images: list[Any], fps: int = 12) -> None:
+    images[0].save(
+        target, save_all=True, append_images=images[1:], duration=1000 // fps, loop=0, optimize=True
+    )
 
 
 class EnvGallery(Directive):
@@ -129,7 +136,9 @@ class EnvGallery(Directive):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        """The grid as one raw HTML block."""
+        """The grid as one raw HTML block (pages are relative to the page holding the grid)."""
+        docname = self.state.document.settings.env.docname
+        static = "../" * docname.count("/") + "_static/gallery"
         cells = []
         for line in self.content:
             if not line.strip():
@@ -138,7 +147,7 @@ class EnvGallery(Directive):
             label = " ".join(title) or name
             cells.append(
                 f'<a class="gallery-item" href="{page}.html">'
-                f'<img src="../_static/gallery/{name}.gif" alt="{label}" loading="lazy">'
+                f'<img src="{static}/{name}.gif" alt="{label}" loading="lazy">'
                 f"<span>{label}</span></a>"
             )
         html = '<div class="env-gallery">' + "".join(cells) + "</div>"

@@ -107,7 +107,13 @@ def same_steps(a, b):
 
 @pytest.mark.parametrize(
     ("env_id", "mode"),
-    [("CartPole-v1", "sync"), ("CartPole-v1", "async"), ("MountainCar-v0", None), ("Acrobot-v1", None)],
+    [
+        ("CartPole-v1", "sync"),
+        ("CartPole-v1", "async"),
+        ("CartPole-v1", None),  # sync: its batched env shares one generator (Gymnasium's does too)
+        ("MountainCar-v0", None),
+        ("Acrobot-v1", None),
+    ],
 )
 def test_the_vec_env_adapter_steps_as_sb3s_own_dummy_vec_env(env_id, mode):
     ours = make_sb3_vec_env(env_id, 3, vectorization_mode=mode)
@@ -119,6 +125,20 @@ def test_the_vec_env_adapter_steps_as_sb3s_own_dummy_vec_env(env_id, mode):
     same_steps(seen, expected)
     assert [dict(i) for i in ours.reset_infos] == [dict(i) for i in reference.reset_infos]
     ours.close()
+
+
+def test_the_default_is_the_batched_env_unless_its_sub_envs_share_a_generator():
+    kinds = {
+        env_id: type(make_sb3_vec_env(env_id, 2).vector_env.unwrapped).__name__
+        for env_id in ("MountainCar-v0", "Acrobot-v1", "CartPole-v1")
+    }
+    assert kinds == {
+        "MountainCar-v0": "MountainCarVectorEnv",
+        "Acrobot-v1": "AcrobotVectorEnv",
+        "CartPole-v1": "SyncVectorEnv",
+    }
+    chosen = make_sb3_vec_env("CartPole-v1", 2, vectorization_mode="vector_entry_point")
+    assert type(chosen.vector_env.unwrapped).__name__ == "CartPoleVectorEnv"  # asked for: given
 
 
 def test_a_vector_env_with_autoreset_disabled_works_too():

@@ -48,6 +48,10 @@ def test_to_gymnasium_vector_round_trip_in_every_autoreset_mode(autoreset):
 
     original, bridged = build(), FromGymnasiumVectorEnv(ToGymnasiumVectorEnv(build()))
     assert bridged.metadata["autoreset_mode"] is autoreset
+    # Libraries read the attribute too (TorchRL): each side sees its own library's enum.
+    gymnasium_side = ToGymnasiumVectorEnv(build())
+    assert gymnasium_side.autoreset_mode is GymnasiumAutoresetMode(autoreset.value)
+    assert bridged.autoreset_mode is autoreset
     actions = batches(original, 80)
     if autoreset is AutoresetMode.DISABLED:
         actions = actions[:40]  # no episode ends before 40 steps

@@ -1,6 +1,7 @@
 """A real local Ray instance for the RayVectorEnv tests, one per test process."""
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,14 +20,39 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group("ray"))
 
 
+# Ray gives a node 30 s to register (fixed in Ray); a machine loaded far beyond its cores can
+# miss that, so the start is tried this many times before the tests are skipped.
+START_ATTEMPTS = 3
+
+
 def start_ray(ray):
-    """Start the local Ray instance the tests use."""
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        # Workers import the test fixtures (tests.fixtures...) by module, as the driver does.
-        runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}},
+    """Start the local Ray instance the tests use, in a folder of its own; skip if it cannot start.
+
+    Each test process gets its own temp dir (sessions, sockets, logs), so parallel test runs
+    and other Ray users on the machine do not meet. A start that fails every attempt skips the
+    Ray tests with one paragraph instead of a traceback per test.
+    """
+    temp_dir = tempfile.mkdtemp(prefix="pal-ray-")  # short: Ray's socket paths must fit 107 chars
+    failures = []
+    for _ in range(START_ATTEMPTS):
+        try:
+            ray.init(
+                num_cpus=2,
+                include_dashboard=False,
+                log_to_driver=False,
+                _temp_dir=temp_dir,
+                # Workers import the test fixtures (tests.fixtures...) by module, as the driver does.
+                runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}},
+            )
+            return
+        except Exception as e:
+            failures.append(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            ray.shutdown()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    pytest.skip(
+        f"a local Ray instance did not start in {START_ATTEMPTS} tries on this machine (load average "
+        f"{load}; last: {failures[-1]}). Ray allows a node 30 s to start; rerun the Ray tests when "
+        f"the machine is less busy (pytest tests/plugins/ray). Logs: {temp_dir}"
     )
 
 

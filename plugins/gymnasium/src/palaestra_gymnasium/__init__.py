@@ -1,7 +1,9 @@
 """The bridge between palaestra and Gymnasium, both ways.
 
 - :func:`to_gymnasium` / :func:`from_gymnasium` convert envs (wrappers included), vector
-  envs, spaces and specs; nothing is copied per step.
+  envs, spaces and specs; nothing is copied per step. A space of a type only one library
+  has (MiniGrid's ``MissionSpace``) crosses as it is, in a :class:`GymnasiumSpace` or
+  :class:`PalaestraSpace`.
 - Importing this package registers every palaestra id with Gymnasium as
   ``palaestra/<id>``, so ``gymnasium.make("palaestra_gymnasium:palaestra/CartPole-v1")`` (and
   anything that takes a Gymnasium id string) builds palaestra's env.
@@ -15,6 +17,8 @@ from palaestra_gymnasium._convert import from_gymnasium as from_gymnasium
 from palaestra_gymnasium._convert import to_gymnasium as to_gymnasium
 from palaestra_gymnasium._envs import FromGymnasiumEnv as FromGymnasiumEnv
 from palaestra_gymnasium._envs import ToGymnasiumEnv as ToGymnasiumEnv
+from palaestra_gymnasium._foreign import GymnasiumSpace as GymnasiumSpace
+from palaestra_gymnasium._foreign import PalaestraSpace as PalaestraSpace
 from palaestra_gymnasium._registries import register_in_gymnasium as register_in_gymnasium
 from palaestra_gymnasium._spaces import from_gymnasium_space as from_gymnasium_space
 from palaestra_gymnasium._spaces import to_gymnasium_space as to_gymnasium_space
@@ -32,6 +36,8 @@ __all__ = [
     "PALAESTRA_NAMESPACE",
     "FromGymnasiumEnv",
     "FromGymnasiumVectorEnv",
+    "GymnasiumSpace",
+    "PalaestraSpace",
     "ToGymnasiumEnv",
     "ToGymnasiumVectorEnv",
     "from_gymnasium",

@@ -30,12 +30,21 @@ from palaestra_gymnasium._specs import (
 
 __all__ = ["PROVIDERS", "register_in_gymnasium", "resolve"]
 
-#: Gymnasium namespaces registered by importing a package: namespace -> (module, distribution).
+#: Gymnasium ids registered by importing a package: their namespace (``ALE``) or, for ids
+#: without one, their name's first word (``MiniGrid-Empty-5x5-v0``) -> (module, distribution).
 PROVIDERS = {
     "ALE": ("ale_py", "ale-py"),
     "MiniGrid": ("minigrid", "minigrid"),
     "BabyAI": ("minigrid", "minigrid"),
 }
+
+
+def _provider_key(ns: str | None, name: str) -> str | None:
+    """The :data:`PROVIDERS` key of an id: its namespace, else its name's first word."""
+    if ns is not None:
+        return ns if ns in PROVIDERS else None
+    first = name.split("-", 1)[0]
+    return first if first in PROVIDERS and first != name else None
 
 
 def register_in_gymnasium(ids: Iterable[str] | None = None) -> list[str]:
@@ -76,7 +85,7 @@ def resolve(env_id: str, registrar: Any) -> None:
     ns, name, _ = gym_registration.parse_env_id(gym_id)
     if ns == PALAESTRA_NAMESPACE:
         raise Error(f"{env_id!r} is palaestra's own env seen through Gymnasium; make it by its palaestra id")
-    _import_provider(ns, env_id)
+    _import_provider(ns, name, env_id)
     matches = [s for s in gymnasium.registry.values() if s.namespace == ns and s.name == name]
     if not matches:
         raise _unknown(env_id, ns, name)
@@ -88,11 +97,12 @@ def resolve(env_id: str, registrar: Any) -> None:
         registrar.register(spec.id, spec.entry_point, **fields)
 
 
-def _import_provider(ns: str | None, env_id: str) -> None:
-    """Import the package that registers namespace ``ns`` with Gymnasium, if one is known."""
-    if ns not in PROVIDERS or any(s.namespace == ns for s in gymnasium.registry.values()):
+def _import_provider(ns: str | None, name: str, env_id: str) -> None:
+    """Import the package that registers the id with Gymnasium, if one is known and not imported."""
+    key = _provider_key(ns, name)
+    if key is None or any(s.namespace == ns and s.name == name for s in gymnasium.registry.values()):
         return
-    module, distribution = PROVIDERS[ns]
+    module, distribution = PROVIDERS[key]
     try:
         importlib.import_module(module)
     except ImportError as e:
@@ -115,5 +125,11 @@ def _unknown(env_id: str, ns: str | None, name: str) -> Exception:
     close = difflib.get_close_matches(name, names, n=1)
     prefix = f"{GYMNASIUM_NAMESPACE}/{ns}/" if ns else f"{GYMNASIUM_NAMESPACE}/"
     hint = f" Did you mean `{prefix}{close[0]}`?" if close else ""
+    if not close and ns is None:  # most likely a package that has not been imported
+        hint = (
+            " Packages register their envs with Gymnasium when imported: name the module in the "
+            f"id, as in palaestra.make('<module>:{env_id}') (e.g. 'minigrid:{GYMNASIUM_NAMESPACE}/"
+            "MiniGrid-Empty-5x5-v0'), after installing the package."
+        )
     where = f" in namespace {ns!r}" if ns else ""
     return NameNotFound(f"{env_id!r}: Gymnasium has no environment {name!r}{where}.{hint}")

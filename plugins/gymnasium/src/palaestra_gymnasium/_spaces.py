@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces as gym_spaces
 
 from palaestra import spaces
+from palaestra_gymnasium._foreign import GymnasiumSpace, PalaestraSpace
 
 __all__ = ["from_gymnasium_space", "graph_converter", "to_gymnasium_space"]
 
@@ -34,17 +35,19 @@ def to_gymnasium_space(space: Any) -> gymnasium.Space[Any]:
     """The Gymnasium space equal to a palaestra ``space``, sharing its generator.
 
     Args:
-        space: One of palaestra's ten space types (or a type registered with this function).
+        space: A palaestra space: the ten standard types are rebuilt exactly; any other type
+            is carried as a :class:`PalaestraSpace` (or a conversion registered for it).
 
     Raises:
-        TypeError: ``space`` is of a type without a registered conversion.
+        TypeError: ``space`` is not a space.
     """
     if isinstance(space, gymnasium.Space):
         return space
-    raise TypeError(
-        f"to_gymnasium_space: no conversion for {type(space).__name__}; register one with "
-        f"@palaestra_gymnasium.to_gymnasium_space.register({type(space).__name__})"
-    )
+    if isinstance(space, GymnasiumSpace):
+        return space.space  # type: ignore[no-any-return]  # it came from Gymnasium: the original
+    if isinstance(space, spaces.Space):
+        return PalaestraSpace(space)  # a type Gymnasium does not know: carried as it is
+    raise TypeError(f"to_gymnasium_space: {space!r} is not a space ({type(space).__name__})")
 
 
 @functools.singledispatch
@@ -52,17 +55,20 @@ def from_gymnasium_space(space: Any) -> spaces.Space[Any]:
     """The palaestra space equal to a Gymnasium ``space``, sharing its generator.
 
     Args:
-        space: One of Gymnasium's ten space types (or a type registered with this function).
+        space: A Gymnasium space: the ten standard types are rebuilt exactly; any other type
+            (MiniGrid's ``MissionSpace``) is carried as a :class:`GymnasiumSpace` (or a
+            conversion registered for it).
 
     Raises:
-        TypeError: ``space`` is of a type without a registered conversion.
+        TypeError: ``space`` is not a space.
     """
     if isinstance(space, spaces.Space):
         return space
-    raise TypeError(
-        f"from_gymnasium_space: no conversion for {type(space).__name__}; register one with "
-        f"@palaestra_gymnasium.from_gymnasium_space.register({type(space).__name__})"
-    )
+    if isinstance(space, PalaestraSpace):
+        return space.space  # type: ignore[no-any-return]  # it came from palaestra: the original
+    if isinstance(space, gymnasium.Space):
+        return GymnasiumSpace(space)  # a type palaestra does not know (MiniGrid's MissionSpace)
+    raise TypeError(f"from_gymnasium_space: {space!r} is not a space ({type(space).__name__})")
 
 
 def _both_ways(palaestra_type: type, gymnasium_type: type, rebuild: Callable[..., Any]) -> None:

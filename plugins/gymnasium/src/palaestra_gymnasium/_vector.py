@@ -1,7 +1,8 @@
 """Vector envs across the bridge: a palaestra ``VectorEnv`` as Gymnasium's, and the reverse.
 
 Batches are the same objects in both libraries (arrays, and info dicts of arrays with
-``_key`` masks); only ``metadata["autoreset_mode"]`` names each library's own enum.
+``_key`` masks); only the autoreset mode (``metadata["autoreset_mode"]`` and the
+``autoreset_mode`` attribute) names each library's own enum.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def _plug_in(adapter: Adapter, inner: Any, to_space: Any, graphs: tuple[type, ty
     if "autoreset_mode" in metadata:
         metadata["autoreset_mode"] = mode(metadata["autoreset_mode"].value)
     object.__setattr__(adapter, "_metadata", metadata)
+    own_mode = getattr(inner, "autoreset_mode", None)  # libraries (TorchRL) read the attribute too
+    if own_mode is not None:
+        object.__setattr__(adapter, "autoreset_mode", mode(getattr(own_mode, "value", own_mode)))
 
 
 class _VectorAdapter(Adapter):

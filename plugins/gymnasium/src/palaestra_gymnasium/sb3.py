@@ -198,11 +198,16 @@ def make_sb3_vec_env(
 ) -> SB3VecEnv:
     """``palaestra.make_vec`` in ``SAME_STEP`` autoreset mode, as an SB3 ``VecEnv``.
 
+    Whatever the mode, its steps equal SB3's own ``DummyVecEnv`` of the same envs for the same
+    seeds, except with ``"vector_entry_point"`` for an env whose batched version shares one
+    generator among its sub-envs (CartPole's, like Gymnasium's ``CartPoleVectorEnv``).
+
     Args:
         env_id: A palaestra id.
         n_envs: Number of sub-envs.
         vectorization_mode: As for ``make_vec``: ``None`` (the natively batched env where the
-            id has one, else sync), ``"sync"``, ``"async"``, ``"ray/actors"``, ...
+            id has one whose sub-envs draw from generators of their own, else sync),
+            ``"sync"``, ``"async"``, ``"vector_entry_point"``, ``"ray/actors"``, ...
         vector_kwargs: The vectorizer's arguments (``autoreset_mode`` is set here).
         **kwargs: The env's constructor arguments.
     """
@@ -212,8 +217,17 @@ def make_sb3_vec_env(
         with contextlib.suppress(palaestra.error.Error):
             native = palaestra.spec(env_id).vector_entry_point is not None
     if native:
-        kwargs["autoreset_mode"] = AutoresetMode.SAME_STEP
-    else:
-        vector_kwargs = {**(vector_kwargs or {}), "autoreset_mode": AutoresetMode.SAME_STEP}
-    envs = palaestra.make_vec(env_id, n_envs, vectorization_mode, vector_kwargs, **kwargs)
-    return SB3VecEnv(envs)
+        envs = palaestra.make_vec(
+            env_id,
+            n_envs,
+            "vector_entry_point",
+            vector_kwargs,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+            **kwargs,
+        )
+        if vectorization_mode is not None or not getattr(envs.unwrapped, "shared_generator", False):
+            return SB3VecEnv(envs)
+        envs.close()  # one generator for all sub-envs: not DummyVecEnv's numbers, so sync by default
+        vectorization_mode = "sync"
+    vector_kwargs = {**(vector_kwargs or {}), "autoreset_mode": AutoresetMode.SAME_STEP}
+    return SB3VecEnv(palaestra.make_vec(env_id, n_envs, vectorization_mode, vector_kwargs, **kwargs))
