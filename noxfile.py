@@ -90,7 +90,10 @@ def docs(session: nox.Session) -> None:
 @nox.session(default=False, python=False)
 def build(session: nox.Session) -> None:
     """Wheels of every distribution into dist/wheels, for `pip install --find-links dist/wheels ...`."""
-    session.run("uv", "build", "--all-packages", "--wheel", "--out-dir", "dist/wheels", external=True)
+    # Quiet: setuptools narrates every file; a failed build still prints its output.
+    session.run(
+        "uv", "build", "--quiet", "--all-packages", "--wheel", "--out-dir", "dist/wheels", external=True
+    )
     session.log('Install from them: pip install --find-links dist/wheels "palaestra[classic-control]"')
 
 

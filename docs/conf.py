@@ -1,9 +1,15 @@
 """Sphinx configuration: furo theme, MyST Markdown, API reference from docstrings, env gallery."""
 
+import logging
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+
+# Importing Ray for the API reference turns on INFO logging, and then the renderers' imports
+# narrate (PyOpenGL without its accelerator, JAX without a TPU): keep the build log to warnings.
+for _chatty in ("OpenGL", "jax"):
+    logging.getLogger(_chatty).setLevel(logging.WARNING)
 
 project = "palaestra"
 author = "palaestra developers"

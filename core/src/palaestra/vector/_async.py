@@ -78,6 +78,10 @@ def _closes_if_interrupted(method: _Method) -> _Method:
     return cast("_Method", guarded)
 
 
+#: The least time the workers get to build their sub-envs when ``step_timeout`` is set.
+STARTUP_SECONDS = 60.0
+
+
 class AsyncState(Enum):
     """Which asynchronous call, if any, is waiting for its ``*_wait``."""
 
@@ -109,7 +113,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         autoreset_mode: An :class:`AutoresetMode` or its value.
         max_concurrency: At most this many workers execute commands at the same time.
         num_workers: Worker processes (default: CPU count, at most ``len(env_fns)``).
-        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever).
+        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever);
+            building the sub-envs at construction gets at least :data:`STARTUP_SECONDS`.
     """
 
     def __init__(
@@ -265,11 +270,14 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.parent_pipes = [w.conn for w in self._workers]
 
     def _check_worker_spaces(self) -> None:
+        # Building the sub-envs (and starting workers from a fork server) may take far longer
+        # than a step: step_timeout bounds it only when it is longer than STARTUP_SECONDS.
+        startup = None if self.step_timeout is None else max(self.step_timeout, STARTUP_SECONDS)
         try:
-            self._gather(self._deadline(None), lambda reply: None)
+            self._gather(self._deadline(startup), lambda reply: None)
             per_env: list[Any] = []
             self._send_all(("spaces", None))
-            self._gather(self._deadline(None), per_env.extend)
+            self._gather(self._deadline(startup), per_env.extend)
         except BaseException:
             self.close(terminate=True)
             raise
