@@ -112,6 +112,8 @@ def bench(session: nox.Session) -> None:
         "bench_ray.py",
         "bench_gymnasium_bridge.py",
         "bench_startup.py",
+        "bench_mujoco_vector.py",
+        "bench_atari.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")

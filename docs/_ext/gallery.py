@@ -58,6 +58,10 @@ SCENES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
     "Reacher-v5": ("mujoco", 30, 1, {}),
     "Swimmer-v5": ("mujoco", 30, 4, {}),
     "Walker2d-v5": ("mujoco", 30, 1, {}),
+    "ALE/Pong-v5": ("atari", 40, 2, {}),
+    "ALE/Breakout-v5": ("atari", 40, 2, {}),
+    "ALE/SpaceInvaders-v5": ("atari", 40, 2, {}),
+    "ALE/MsPacman-v5": ("atari", 40, 2, {}),
     "phys2d/CartPole-v1": ("jax", 40, 1, {}),
     "phys2d/Pendulum-v0": ("jax", 40, 1, {}),
     "tabular/CliffWalking-v0": ("jax", 16, 1, {}),
@@ -68,7 +72,7 @@ FULL_SUFFIX = "-full"
 
 
 def picture_name(env_id: str) -> str:
-    """``"CartPole-v1"`` -> ``"CartPole"``, ``"phys2d/CartPole-v1"`` -> ``"phys2d-CartPole"``."""
+    """``"CartPole-v1"`` -> ``"CartPole"``, ``"ALE/Pong-v5"`` -> ``"ALE-Pong"``."""
     return env_id.split("-v")[0].replace("/", "-")
 
 

@@ -22,7 +22,7 @@ def declared_suites(folder):
         namespace: frozenset(
             palaestra.envs.registration.parse_env_id(env_id)[1]
             for env_id, owner in ids.items()
-            if owner == namespace and "/" not in env_id
+            if owner.partition(":")[0] == namespace and "/" not in env_id
         )
         for namespace in entry_points.get("palaestra.plugins", {})
     }

@@ -22,33 +22,22 @@ from palaestra.error import (
     InvalidResetOptions,
 )
 from tests.fixtures.checker import outcome
+from tests.fixtures.rollouts import ATARI_STAND_INS
 
 pytestmark = pytest.mark.needs_plugins
 
-RETIRED = ("-v2", "-v3")
 SINGLE_IDS = sorted(
     env_id
-    for env_id in palaestra.registry
+    for env_id, spec in palaestra.registry.items()
     if not env_id.startswith("gymnasium/")
-    and not (
-        env_id.endswith(RETIRED)
-        and env_id.split("-")[0]
-        in (
-            "Ant",
-            "HalfCheetah",
-            "Hopper",
-            "Humanoid",
-            "HumanoidStandup",
-            "InvertedPendulum",
-            "InvertedDoublePendulum",
-            "Pusher",
-            "Reacher",
-            "Swimmer",
-            "Walker2d",
-        )
-    )
+    and not str(spec.entry_point).endswith(":retired")  # MuJoCo's v2/v3 only explain what replaced them
+    and (not str(spec.entry_point).startswith("palaestra_atari") or env_id in ATARI_STAND_INS)
 )
-MUJOCO_V5 = [env_id for env_id in SINGLE_IDS if env_id.endswith("-v5")]
+MUJOCO_V5 = [
+    env_id
+    for env_id in SINGLE_IDS
+    if env_id.endswith("-v5") and palaestra.spec(env_id).entry_point.startswith("palaestra_mujoco")
+]
 
 
 def make(env_id, **kwargs):

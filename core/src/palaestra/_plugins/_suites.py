@@ -17,6 +17,18 @@ __all__ = [
     "suite_of",
 ]
 
+# The 62 games with v0/v4 ids, each as <Game> and <Game>NoFrameskip (palaestra-atari's list).
+_ATARI_GAMES = (  # noqa: SIM905 (one word list reads better than 62 lines)
+    "Adventure AirRaid Alien Amidar Assault Asterix Asteroids Atlantis BankHeist BattleZone "
+    "BeamRider Berzerk Bowling Boxing Breakout Carnival Centipede ChopperCommand CrazyClimber "
+    "Defender DemonAttack DoubleDunk ElevatorAction Enduro FishingDerby Freeway Frostbite Gopher "
+    "Gravitar Hero IceHockey Jamesbond JourneyEscape Kangaroo Krull KungFuMaster MontezumaRevenge "
+    "MsPacman NameThisGame Phoenix Pitfall Pong Pooyan PrivateEye Qbert Riverraid RoadRunner "
+    "Robotank Seaquest Skiing Solaris SpaceInvaders StarGunner Tennis TimePilot Tutankham UpNDown "
+    "Venture VideoPinball WizardOfWor YarsRevenge Zaxxon"
+).split()
+_ATARI_NAMES = [name + suffix for name in _ATARI_GAMES for suffix in ("", "NoFrameskip")]
+
 # namespace -> (extra, distribution, env names the suite provides in the default namespace)
 REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
     "classic_control": (
@@ -59,6 +71,8 @@ REFERENCE_SUITES: dict[str, tuple[str, str, frozenset[str]]] = {
             }
         ),
     ),
+    # Atari: ALE/<Game>-v5 in its namespace, and the original benchmark's v0/v4 ids by name.
+    "ALE": ("atari", "palaestra-atari", frozenset(_ATARI_NAMES)),
     # Suites without default-namespace ids: the Gymnasium bridge (ids "gymnasium/...") and
     # the Ray vectorizer ("ray/actors").
     "gymnasium": ("gymnasium", "palaestra-gymnasium", frozenset()),

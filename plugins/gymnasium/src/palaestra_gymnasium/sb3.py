@@ -200,7 +200,9 @@ def make_sb3_vec_env(
 
     Whatever the mode, its steps equal SB3's own ``DummyVecEnv`` of the same envs for the same
     seeds, except with ``"vector_entry_point"`` for an env whose batched version shares one
-    generator among its sub-envs (CartPole's, like Gymnasium's ``CartPoleVectorEnv``).
+    generator among its sub-envs (CartPole's, like Gymnasium's ``CartPoleVectorEnv``). The
+    batched Atari env (``"ALE/Pong-v5"``) is its own case: it preprocesses the frames (stacked
+    84x84 grayscale), so it equals a ``DummyVecEnv`` of preprocessed envs, not of bare ones.
 
     Args:
         env_id: A palaestra id.

@@ -1,0 +1,256 @@
+"""Natively batched Atari on ALE's C++ vector interface: one call steps every game on threads.
+
+The standard preprocessing (Machado et al., 2018; Mnih et al., 2015) runs inside ALE: frame
+skipping with max-pooling of the last two frames, resizing (84x84 by default, grayscale or
+RGB), frame stacking, no-op starts, pressing FIRE at reset in games that need it, episodic
+life, reward clipping and sticky actions. With ``batch_size`` below ``num_envs`` the env is
+asynchronous in EnvPool's way: each ``step`` returns the first ``batch_size`` games that are
+ready (``info["env_id"]`` names them) and takes actions for the games it returned last.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra import spaces
+from palaestra.error import Error, InvalidResetOptions
+from palaestra.plugin import invalid_actions, resolve_autoreset_mode
+from palaestra.vector import AutoresetMode, VectorEnv
+from palaestra.vector.utils import batch_space
+from palaestra_atari._joystick import joystick_action, joystick_space
+from palaestra_atari.env import ale, rom_path
+
+__all__ = ["AtariVectorEnv"]
+
+# ALE's vector interface runs these two modes itself; DISABLED runs on NEXT_STEP, refusing a
+# step while a finished game waits for its reset.
+_ALE_MODES = {AutoresetMode.NEXT_STEP: "NextStep", AutoresetMode.SAME_STEP: "SameStep"}
+
+
+class AtariVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` games of one ROM, stepped together by ALE's threads.
+
+    Args:
+        game: The ROM, in snake_case (``"pong"``).
+        num_envs: Games.
+        batch_size: Games returned per step (0: all; fewer makes the env asynchronous).
+        num_threads: Threads stepping the games (0: one per core).
+        thread_affinity_offset: First core to pin threads to (-1: no pinning).
+        max_num_frames_per_episode: Truncate episodes after this many frames.
+        repeat_action_probability: Sticky-action probability per frame.
+        full_action_space: All 18 joystick actions instead of the game's minimal set.
+        continuous: Actions are ``(radius, angle, fire)`` float32 rows, as for :class:`AtariEnv`.
+        continuous_action_threshold: Where a continuous action's components count as pressed.
+        autoreset_mode: ``NEXT_STEP``, ``SAME_STEP`` or ``DISABLED``.
+        img_height, img_width: Observation frame size.
+        grayscale: Grayscale frames (else RGB).
+        stack_num: Frames stacked per observation.
+        frameskip: Emulator frames per step (the last two max-pooled when ``maxpool``).
+        maxpool: Max-pool the last two frames of a step.
+        noop_max: Up to this many no-op steps at reset (drawn per episode).
+        episodic_life: End an episode on every life lost.
+        life_loss_info: Report a life lost as termination, without resetting the game.
+        reward_clipping: Clip rewards to their sign.
+        use_fire_reset: Press FIRE at reset in games that wait for it.
+        render_mode: Only ``None``: the batched games do not render.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        batch_size: int = 0,
+        num_threads: int = 0,
+        thread_affinity_offset: int = -1,
+        max_num_frames_per_episode: int = 108_000,
+        repeat_action_probability: float = 0.0,
+        full_action_space: bool = False,
+        continuous: bool = False,
+        continuous_action_threshold: float = 0.5,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        img_height: int = 84,
+        img_width: int = 84,
+        grayscale: bool = True,
+        stack_num: int = 4,
+        frameskip: int = 4,
+        maxpool: bool = True,
+        noop_max: int = 30,
+        episodic_life: bool = False,
+        life_loss_info: bool = False,
+        reward_clipping: bool = True,
+        use_fire_reset: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        if type(frameskip) is not int:  # Gymnasium's (ale-py's) words
+            raise Error(f"Invalid frameskip type: {type(frameskip)}.")
+        if frameskip <= 0:
+            raise Error(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not 0 <= batch_size <= num_envs:
+            raise ValueError(f"batch_size must lie in [0, num_envs={num_envs}] (0: all), got {batch_size!r}")
+        if render_mode is not None:
+            raise Error(
+                f"AtariVectorEnv does not render (render_mode={render_mode!r}); make single envs to watch"
+            )
+        mode = resolve_autoreset_mode(autoreset_mode)
+        self.ale = ale().ALEVectorInterface(
+            rom_path=rom_path(game),
+            num_envs=num_envs,
+            frame_skip=frameskip,
+            stack_num=stack_num,
+            img_height=img_height,
+            img_width=img_width,
+            grayscale=grayscale,
+            maxpool=maxpool,
+            noop_max=noop_max,
+            use_fire_reset=use_fire_reset,
+            episodic_life=episodic_life,
+            life_loss_info=life_loss_info,
+            reward_clipping=reward_clipping,
+            max_episode_steps=max_num_frames_per_episode,
+            repeat_action_probability=repeat_action_probability,
+            full_action_space=full_action_space or continuous,
+            batch_size=batch_size,
+            num_threads=num_threads,
+            thread_affinity_offset=thread_affinity_offset,
+            autoreset_mode=_ALE_MODES.get(mode, "NextStep"),
+        )
+        self.game = game
+        self.num_envs = num_envs
+        self.batch_size = batch_size or num_envs
+        self.continuous = continuous
+        self.continuous_action_threshold = continuous_action_threshold
+        self.autoreset_mode = mode
+        self.render_mode = None
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        shape = (stack_num, img_height, img_width) + (() if grayscale else (3,))
+        self.single_observation_space = spaces.Box(0, 255, shape, np.uint8)
+        self._action_set = self.ale.get_action_set()
+        self.single_action_space: spaces.Space[Any] = (
+            joystick_space() if continuous else spaces.Discrete(len(self._action_set))
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
+        self.action_space = batch_space(self.single_action_space, self.batch_size)
+        self._strength = np.ones(self.batch_size, dtype=np.float32)
+        self._waiting = np.zeros(num_envs, dtype=bool)  # DISABLED: finished, not yet reset
+        self._ids = np.arange(self.batch_size)  # the games the next actions are for
+
+    # -- reset ------------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | np.ndarray | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every game, or those of ``options["reset_mask"]``.
+
+        Args:
+            seed: An int seeds the reset games with consecutive values from it; a sequence
+                gives one seed (or None) per reset game.
+            options: ``{"reset_mask": bool array of shape (num_envs,)}`` resets only those.
+        """
+        indices = self._reset_indices(options)
+        seeds = self._reset_seeds(seed, len(indices))
+        obs, info = self.ale.reset(indices, seeds)
+        self._waiting[indices] = False
+        self._ids = np.asarray(info["env_id"])
+        return obs, dict(info)
+
+    def _reset_indices(self, options: dict[str, Any] | None) -> np.ndarray:
+        if options is not None and not isinstance(options, dict):
+            raise InvalidResetOptions(f"reset options must be a dict or None, got {type(options).__name__}")
+        mask = (options or {}).get("reset_mask")
+        if mask is None:
+            return np.arange(self.num_envs)
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise InvalidResetOptions(
+                f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), got {mask!r:.80}"
+            )
+        if self.batch_size != self.num_envs:
+            raise InvalidResetOptions("partial resets need batch_size == num_envs (ALE's vector interface)")
+        return np.flatnonzero(mask)
+
+    @staticmethod
+    def _reset_seeds(seed: Any, count: int) -> np.ndarray:
+        if seed is None:
+            return np.full(count, -1)  # ALE: draw from the game's own generator
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if seed < 0:
+                raise ValueError(f"seed must be non-negative, got {seed}")
+            return np.arange(int(seed), int(seed) + count)
+        seeds = list(seed)
+        if len(seeds) != count:
+            raise ValueError(f"seed needs one value per reset game ({count}), got {len(seeds)}")
+        if any(s is not None and (not isinstance(s, (int, np.integer)) or s < 0) for s in seeds):
+            raise ValueError(f"seeds must be non-negative ints or None, got {seeds}")
+        return np.array([-1 if s is None else int(s) for s in seeds])
+
+    # -- step -------------------------------------------------------------------------
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Act in the games the last result named (all of them unless asynchronous)."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Send actions for the games of the last result; :meth:`step_wait` collects the next."""
+        if self.autoreset_mode is AutoresetMode.DISABLED and self._waiting[self._ids].any():
+            waiting = [int(i) for i in self._ids[self._waiting[self._ids]]]
+            raise Error(
+                f"sub-envs {waiting} finished and were not reset (autoreset_mode=DISABLED): reset them "
+                "with reset(options={'reset_mask': mask}) before the next step"
+            )
+        if self.continuous:
+            ids, strength = self._continuous(actions)
+        else:
+            ids, strength = self._discrete(actions), self._strength
+        self.ale.send(ids, strength)
+
+    def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The next batch of results."""
+        obs, rewards, terminated, truncated, info = self.ale.recv()
+        info = dict(info)
+        self._ids = np.asarray(info["env_id"])
+        done = terminated | truncated
+        if done.any():
+            if self.autoreset_mode is AutoresetMode.SAME_STEP:
+                final = np.empty(len(done), dtype=object)
+                for row in np.flatnonzero(done):
+                    final[row] = info["final_obs"][row]
+                info["final_obs"], info["_final_obs"] = final, done.copy()
+                # ALE reports the new episode's info: the finished one's last info is not kept.
+                info["final_info"], info["_final_info"] = {}, done.copy()
+            elif self.autoreset_mode is AutoresetMode.DISABLED:
+                self._waiting[self._ids[done]] = True
+        return obs, rewards.astype(np.float64), terminated, truncated, info
+
+    def _discrete(self, actions: Any) -> np.ndarray:
+        arr = actions if actions.__class__ is np.ndarray else np.asarray(actions)
+        n = len(self._action_set)
+        if (
+            arr.shape != (self.batch_size,)
+            or arr.dtype.kind not in "iu"
+            or (arr < 0).any()
+            or (arr >= n).any()
+        ):
+            raise invalid_actions(self, actions)
+        return arr if arr.dtype == np.int64 else arr.astype(np.int64)
+
+    def _continuous(self, actions: Any) -> tuple[np.ndarray, np.ndarray]:
+        arr = np.asarray(actions)
+        if arr.shape != (self.batch_size, 3) or arr.dtype != np.float32 or not np.isfinite(arr).all():
+            raise invalid_actions(self, actions)
+        threshold = self.continuous_action_threshold
+        ids = np.array([joystick_action(row, threshold) for row in arr], dtype=np.int64)
+        return ids, arr[:, 0].copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop ALE's threads."""
+        self.ale = None

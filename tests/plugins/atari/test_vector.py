@@ -1,0 +1,133 @@
+"""The natively batched Atari env: ale-py's vector interface, palaestra's vector API.
+
+It gives what ale-py's own Gymnasium vector env gives, and, with the preprocessing set up
+the same way, exactly what ``SyncVectorEnv`` of single envs in ``AtariPreprocessing`` and
+``FrameStackObservation`` gives.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ale_py", reason='ale-py is not installed: pip install "palaestra[atari]"')
+
+import gymnasium
+
+import palaestra
+from palaestra.error import Error, InvalidAction, InvalidResetOptions
+from palaestra.vector import AutoresetMode, SyncVectorEnv
+from palaestra.wrappers import AtariPreprocessing, FrameStackObservation, TransformReward
+
+pytestmark = pytest.mark.needs_plugins
+
+
+def quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_steps_match_ale_pys_vector_env(mode):
+    kwargs = {"max_num_frames_per_episode": 400, "autoreset_mode": mode.value}
+    ours = quiet(palaestra.make_vec, "ALE/Breakout-v5", 4, **kwargs)
+    theirs = quiet(
+        gymnasium.make_vec, "ALE/Breakout-v5", 4, vectorization_mode="vector_entry_point", **kwargs
+    )
+    assert type(ours.unwrapped).__name__ == "AtariVectorEnv" and ours.metadata["autoreset_mode"] is mode
+    a, b = ours.reset(seed=3), theirs.reset(seed=3)
+    assert np.array_equal(a[0], b[0]) and all(np.array_equal(a[1][k], b[1][k]) for k in b[1])
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        actions = rng.integers(0, 4, 4)
+        a, b = ours.step(actions), theirs.step(actions)
+        for x, y in zip(a[:4], b[:4], strict=True):
+            assert np.array_equal(x, y)
+        done = a[2] | a[3]
+        ended += int(done.sum())
+        if mode is AutoresetMode.SAME_STEP and done.any():
+            assert list(a[4]["_final_obs"]) == list(done)
+            for i in np.flatnonzero(done):
+                assert np.array_equal(a[4]["final_obs"][i], b[4]["final_obs"][i])
+    assert ended > 0  # 400-frame episodes: every game ended at least once
+
+
+def preprocessed(**single):
+    env = palaestra.make("ALE/Breakout-v5", frameskip=1, repeat_action_probability=0.0)
+    env = AtariPreprocessing(env, noop_max=0, frame_skip=4, screen_size=84, **single)
+    env = TransformReward(env, np.sign)
+    return FrameStackObservation(env, 4, padding_type="zero")
+
+
+@pytest.mark.parametrize("grayscale", [True, False])
+def test_with_the_same_preprocessing_it_equals_sync_of_preprocessed_envs(grayscale):
+    # What the batched env does differently unless set so: it draws no-op starts and sticky
+    # actions from the emulator's generator, presses FIRE at reset, and pads the first stack
+    # with zero frames (FrameStackObservation repeats the first frame by default).
+    batched = palaestra.make_vec(
+        "ALE/Breakout-v5",
+        3,
+        repeat_action_probability=0.0,
+        noop_max=0,
+        use_fire_reset=False,
+        grayscale=grayscale,
+    )
+    sync = SyncVectorEnv([lambda: preprocessed(grayscale_obs=grayscale)] * 3)
+    a, b = batched.reset(seed=0), sync.reset(seed=0)
+    assert np.array_equal(a[0], b[0])
+    rng = np.random.default_rng(1)
+    for t in range(700):
+        actions = rng.integers(0, 4, 3)
+        a, b = batched.step(actions), sync.step(actions)
+        for x, y in zip(a[:4], b[:4], strict=True):
+            assert np.array_equal(x, y), t
+
+
+def test_disabled_autoreset_waits_for_a_reset_of_the_finished_games():
+    envs = palaestra.make_vec("ALE/Breakout-v5", 2, max_num_frames_per_episode=200, autoreset_mode="Disabled")
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.DISABLED
+    envs.reset(seed=0)
+    for _ in range(100):
+        _, _, terminated, truncated, info = envs.step(np.zeros(2, np.int64))
+        if (terminated | truncated).any():
+            break
+    done, frames = terminated | truncated, info["episode_frame_number"].copy()
+    with pytest.raises(Error, match=r"finished and were not reset \(autoreset_mode=DISABLED\)"):
+        envs.step(np.zeros(2, np.int64))
+    _, info = envs.reset(options={"reset_mask": done})
+    assert (info["episode_frame_number"][done] < frames[done]).all()  # a new episode (after its no-ops)
+    assert (info["episode_frame_number"][~done] == frames[~done]).all()  # the others untouched
+    envs.step(np.zeros(2, np.int64))  # all running again
+
+
+def test_an_asynchronous_batch_returns_the_games_that_are_ready():
+    envs = palaestra.make_vec("ALE/Pong-v5", 4, batch_size=2)
+    assert envs.observation_space.shape == (2, 4, 84, 84) and envs.action_space.shape == (2,)
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (2, 4, 84, 84) and len(set(info["env_id"].tolist())) == 2
+    for _ in range(20):  # which games are ready first depends on the threads, not on the seed
+        obs, rewards, _, _, info = envs.step(np.zeros(2, np.int64))
+        ids = info["env_id"].tolist()
+        assert obs.shape[0] == rewards.shape[0] == 2 and len(set(ids)) == 2 and set(ids) <= {0, 1, 2, 3}
+    with pytest.raises(InvalidResetOptions, match="partial resets need batch_size == num_envs"):
+        envs.reset(options={"reset_mask": np.array([True, False, False, False])})
+
+
+def test_seeds_and_bad_input():
+    envs = palaestra.make_vec("ALE/Pong-v5", 3)
+    a = envs.reset(seed=[5, None, 7])[0]
+    b = envs.reset(seed=[5, 6, 7])[0]
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[2], b[2])
+    with pytest.raises(ValueError, match=r"one value per reset game \(3\)"):
+        envs.reset(seed=[1, 2])
+    with pytest.raises(InvalidResetOptions, match=r"reset_mask'\] must be a bool array of shape \(3,\)"):
+        envs.reset(options={"reset_mask": [True, False, True]})
+    for bad in (np.array([0, 1]), np.array([0, 1, 9]), np.array([0.0, 1.0, 2.0]), None):
+        with pytest.raises(InvalidAction, match="AtariVectorEnv.step: actions"):
+            envs.step(bad)
+    with pytest.raises(Error, match=r"Invalid frameskip of 0, frameskip must be positive"):
+        palaestra.make_vec("ALE/Pong-v5", 2, frameskip=0)
+    with pytest.raises(ValueError, match=r"batch_size must lie in \[0, num_envs=2\]"):
+        palaestra.make_vec("ALE/Pong-v5", 2, batch_size=3)
