@@ -105,6 +105,7 @@ def bench(session: nox.Session) -> None:
         "bench_import.py",
         "bench_spaces.py",
         "bench_classic_control.py",
+        "bench_kernels.py",
         "bench_toy_text.py",
         "bench_vector.py",
         "bench_box2d.py",

@@ -14,28 +14,67 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "plugins").glob("*/src/**/*.py"))
 
 
-def private_core_imports(path):
-    """Imports of a private core module, or of a private name from the core, in one file."""
+# The one door of the core a plugin goes through: the kit, the spaces, the errors, and the
+# Env/Wrapper API of the package face. Exactly these; anything else a plugin needs goes into
+# the kit (palaestra.plugin) first.
+DOOR_MODULES = {"palaestra.plugin", "palaestra.spaces", "palaestra.error"}
+ENV_API = {"Env", "Wrapper", "ObservationWrapper", "ActionWrapper", "RewardWrapper", "spaces", "error"}
+# The Gymnasium bridge translates the user-facing API itself (make, the registry, vector envs,
+# Gymnasium's registration helpers), so it may also use that API's public faces.
+BRIDGE = "gymnasium"  # its folder under plugins/
+USER_API_MODULES = {"palaestra", "palaestra.envs.registration", "palaestra.vector"}
+
+
+def imports_outside_the_door(path, plugin):
+    """Each core import of one plugin file that does not go through the door, as 'module.name'."""
+    allowed_modules = DOOR_MODULES | (USER_API_MODULES if plugin == BRIDGE else set())
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "palaestra":
-            if any(part.startswith("_") for part in node.module.split(".")):
-                found.append(node.module)
-            found += [f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+            if node.module in allowed_modules:
+                continue
+            if node.module == "palaestra":
+                found += [f"palaestra.{a.name}" for a in node.names if a.name not in ENV_API]
+            else:
+                found += [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.split(".")[0] == "palaestra" and "._" in a.name]
+            for alias in node.names:
+                if alias.name.split(".")[0] == "palaestra" and alias.name not in allowed_modules:
+                    found.append(alias.name)
     return found
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT / "plugins")))
-def test_first_party_plugins_import_only_public_core_names(path):
-    assert private_core_imports(path) == [], "import it from palaestra.plugin (add it there if missing)"
+def test_first_party_plugins_go_through_the_one_door(path):
+    plugin_folder = path.relative_to(ROOT / "plugins").parts[0]
+    assert imports_outside_the_door(path, plugin_folder) == [], (
+        "import it from palaestra.plugin (the kit; add it there if missing), palaestra.spaces, "
+        "palaestra.error, or the Env/Wrapper names of palaestra"
+    )
 
 
-def test_the_check_notices_a_private_import(tmp_path):
+def test_the_door_check_notices_other_paths(tmp_path):
     source = tmp_path / "bad.py"
-    source.write_text("from palaestra.vector._info import add_info\nfrom palaestra.vector import _secret\n")
-    assert private_core_imports(source) == ["palaestra.vector._info", "palaestra.vector._secret"]
+    source.write_text(
+        "from palaestra.vector._info import add_info\n"
+        "from palaestra.utils.canvas import CanvasRendering\n"
+        "from palaestra import Env, hookimpl\n"
+        "import palaestra.vector\n"
+        "from palaestra.plugin import invalid_action\n"
+        "from palaestra import spaces\n"
+        "def later():\n    from palaestra.vector import AutoresetMode\n"
+    )
+    assert imports_outside_the_door(source, "mine") == [
+        "palaestra.vector._info.add_info",
+        "palaestra.utils.canvas.CanvasRendering",
+        "palaestra.hookimpl",
+        "palaestra.vector",
+        "palaestra.vector.AutoresetMode",
+    ]
+    assert imports_outside_the_door(source, BRIDGE) == [  # the bridge may use the user API too
+        "palaestra.vector._info.add_info",
+        "palaestra.utils.canvas.CanvasRendering",
+    ]
 
 
 def test_every_kit_name_resolves_and_is_documented():
@@ -73,3 +112,35 @@ def test_lazy_exports_import_a_name_s_module_on_first_use_and_keep_it():
     assert namespace["Box"] is box  # later lookups never reach __getattr__ again
     with pytest.raises(AttributeError, match="module 'palaestra.spaces' has no attribute 'Bogus'"):
         module_getattr("Bogus")
+
+
+def test_register_table_writes_entry_points_relative_to_the_package():
+    registrar = plugin.EnvRegistrar("grid", "grid-envs")
+    registrar.register_table(
+        "grid_envs",
+        {
+            "Walk-v0": {"entry_point": "walk:WalkEnv", "vector_entry_point": "walk_vector:WalkVectorEnv"},
+            "Walk-v1": {"entry_point": "walk:WalkEnv", "max_episode_steps": 50, "kwargs": {"size": 16}},
+            "Batched-v0": {"vector_entry_point": "walk_vector:WalkVectorEnv"},
+        },
+    )
+    walk0, walk1, batched = registrar.specs
+    assert (walk0.id, walk0.entry_point, walk0.vector_entry_point) == (
+        "grid/Walk-v0",
+        "grid_envs.walk:WalkEnv",
+        "grid_envs.walk_vector:WalkVectorEnv",
+    )
+    assert (walk1.id, walk1.max_episode_steps, walk1.kwargs) == ("grid/Walk-v1", 50, {"size": 16})
+    assert (batched.entry_point, batched.vector_entry_point) == (None, "grid_envs.walk_vector:WalkVectorEnv")
+
+
+def test_register_table_in_the_default_namespace_and_its_errors_name_the_id():
+    registrar = plugin.EnvRegistrar("grid", "grid-envs")
+    registrar.register_table(
+        "grid_envs", {"Walk-v0": {"entry_point": "walk:WalkEnv"}}, default_namespace=True
+    )
+    assert registrar.specs[0].id == "Walk-v0"
+    with pytest.raises(palaestra.error.RegistrationError, match=r"'Run-v0' with unknown fields \['speed'\]"):
+        registrar.register_table("grid_envs", {"Run-v0": {"entry_point": "run:RunEnv", "speed": 2}})
+    with pytest.raises(palaestra.error.RegistrationError, match="'Stop-v0' without an entry_point"):
+        registrar.register_table("grid_envs", {"Stop-v0": {"max_episode_steps": 5}})

@@ -153,3 +153,58 @@ def test_signatures_extend_gymnasiums(suffix):
 def test_torch_wrapper_signatures_extend_gymnasiums(suffix, names):
     mismatches = signature_mismatches(suffix, names)
     assert not mismatches, "\n".join(mismatches)
+
+
+# -- each lazy face writes a name once: its table; the type checkers' imports are held to it --
+
+LAZY_FACES = ["palaestra", "palaestra.plugin", "palaestra.spaces", "palaestra.wrappers"]
+
+
+def face_parts(module_name):
+    """(names re-exported for type checkers -> their module, the lazy table, other public names)."""
+    import ast
+
+    module = importlib.import_module(module_name)
+    tree = ast.parse(inspect.getsource(module))
+    typed, annotated = {}, set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for item in node.body:
+                if isinstance(item, ast.ImportFrom):
+                    for alias in item.names:
+                        if alias.asname == alias.name:  # "X as X": an explicit re-export
+                            typed[alias.name] = f"{item.module}.{alias.name}"
+                elif isinstance(item, ast.AnnAssign):
+                    annotated.add(item.target.id)
+    table = {name: f"{where}.{name}" for name, where in module._LAZY_NAMES.items()}
+    return module, typed, table, annotated
+
+
+@pytest.mark.parametrize("module_name", LAZY_FACES)
+def test_a_lazy_face_names_each_export_once(module_name):
+    module, typed, table, annotated = face_parts(module_name)
+    submodules = set(getattr(module, "_SUBMODULES", ()))
+    # Every name in the table is known to type checkers, from the same module, and nothing more.
+    missing_for_typing = sorted(set(table) - set(typed))
+    assert not missing_for_typing, f"{module_name}: add 'from ... import X as X' under TYPE_CHECKING"
+    submodule_names = {name for name, where in typed.items() if where == f"{module_name}.{name}"}
+    assert submodule_names == submodules, (
+        f"{module_name}: submodules typed {submodule_names}, lazy {submodules}"
+    )
+    extra = sorted(set(typed) - set(table) - submodules)
+    assert not extra, f"{module_name}: {extra} are typed but not in the lazy table"
+    for name in table:
+        # The typed import may go through a public re-export (palaestra.spaces.Space): same object.
+        typed_module, _, typed_name = typed[name].rpartition(".")
+        assert getattr(importlib.import_module(typed_module), typed_name) is getattr(module, name), name
+    # __all__ is derived from the table, not written again.
+    assert sorted(module.__all__) == sorted({*table, *submodules, *annotated}), module_name
+    assert len(module.__all__) == len(set(module.__all__))
+
+
+def test_the_face_check_notices_a_name_missing_from_the_table(monkeypatch):
+    import palaestra.spaces
+
+    monkeypatch.delitem(palaestra.spaces._LAZY_NAMES, "Box")
+    with pytest.raises(AssertionError, match=r"\['Box'\] are typed but not in the lazy table"):
+        test_a_lazy_face_names_each_export_once("palaestra.spaces")

@@ -12,58 +12,45 @@ from typing import TYPE_CHECKING, Any
 from palaestra._lazy import load_export
 
 if TYPE_CHECKING:
-    from palaestra import core, envs, error, experimental, hookspecs, logger, spaces, utils, vector, wrappers
-    from palaestra._core import ActionWrapper, Env, ObservationWrapper, RewardWrapper, Wrapper
-    from palaestra._markers import hookimpl, hookspec
-    from palaestra._plugins._default import get_host, use_host
-    from palaestra._plugins._host import PluginHost
-    from palaestra._registry._api import make, make_vec, pprint_registry, register, register_envs, spec
-    from palaestra._registry._make_vec import VectorizeMode
-    from palaestra._registry._registry import Registry
-    from palaestra._registry._spec import EnvSpec, WrapperSpec
-    from palaestra._snapshot import Snapshot
-    from palaestra.spaces import Space
+    from palaestra import core as core
+    from palaestra import envs as envs
+    from palaestra import error as error
+    from palaestra import experimental as experimental
+    from palaestra import hookspecs as hookspecs
+    from palaestra import logger as logger
+    from palaestra import spaces as spaces
+    from palaestra import utils as utils
+    from palaestra import vector as vector
+    from palaestra import wrappers as wrappers
+    from palaestra._core import ActionWrapper as ActionWrapper
+    from palaestra._core import Env as Env
+    from palaestra._core import ObservationWrapper as ObservationWrapper
+    from palaestra._core import RewardWrapper as RewardWrapper
+    from palaestra._core import Wrapper as Wrapper
+    from palaestra._markers import hookimpl as hookimpl
+    from palaestra._markers import hookspec as hookspec
+    from palaestra._plugins._default import get_host as get_host
+    from palaestra._plugins._default import use_host as use_host
+    from palaestra._plugins._host import PluginHost as PluginHost
+    from palaestra._registry._api import make as make
+    from palaestra._registry._api import make_vec as make_vec
+    from palaestra._registry._api import pprint_registry as pprint_registry
+    from palaestra._registry._api import register as register
+    from palaestra._registry._api import register_envs as register_envs
+    from palaestra._registry._api import spec as spec
+    from palaestra._registry._make_vec import VectorizeMode as VectorizeMode
+    from palaestra._registry._registry import Registry  # the type of `registry`, not a name of its own
+    from palaestra._registry._spec import EnvSpec as EnvSpec
+    from palaestra._registry._spec import WrapperSpec as WrapperSpec
+    from palaestra._snapshot import Snapshot as Snapshot
+    from palaestra.spaces import Space as Space
 
     registry: Registry
     __version__: str
 
-__all__ = [
-    "ActionWrapper",
-    "Env",
-    "EnvSpec",
-    "ObservationWrapper",
-    "PluginHost",
-    "RewardWrapper",
-    "Snapshot",
-    "Space",
-    "VectorizeMode",
-    "Wrapper",
-    "WrapperSpec",
-    "__version__",
-    "core",
-    "envs",
-    "error",
-    "experimental",
-    "get_host",
-    "hookimpl",
-    "hookspec",
-    "hookspecs",
-    "logger",
-    "make",
-    "make_vec",
-    "pprint_registry",
-    "register",
-    "register_envs",
-    "registry",
-    "spaces",
-    "spec",
-    "use_host",
-    "utils",
-    "vector",
-    "wrappers",
-]
 
-# Public name -> module defining it; resolved on first access (PEP 562).
+# Public name -> module defining it, resolved on first access (PEP 562). Written once: the
+# imports above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "ActionWrapper": "palaestra._core",
     "Env": "palaestra._core",
@@ -87,9 +74,19 @@ _LAZY_NAMES = {
     "spec": "palaestra._registry._api",
     "Space": "palaestra.spaces",
 }
-_SUBMODULES = frozenset(
-    {"core", "envs", "error", "experimental", "hookspecs", "logger", "spaces", "utils", "vector", "wrappers"}
+_SUBMODULES = (
+    "core",
+    "envs",
+    "error",
+    "experimental",
+    "hookspecs",
+    "logger",
+    "spaces",
+    "utils",
+    "vector",
+    "wrappers",
 )
+__all__ = sorted([*_LAZY_NAMES, *_SUBMODULES, "registry", "__version__"])
 
 
 def __getattr__(name: str) -> Any:

@@ -5,17 +5,29 @@ third-party plugin can do all they do. The names load on first use: a hook modul
 the registrar types from here for its annotations without importing numpy or pygame.
 
 Registration (see :mod:`palaestra.hookspecs`):
-    :data:`hookimpl`, :class:`EnvRegistrar`, :class:`VectorizerRegistrar`,
-    :class:`WrapperSetRegistrar`, :data:`REGISTRATION_FIELDS`.
+    :data:`hookimpl`, :class:`EnvRegistrar` (with ``register_table`` for a suite's table of
+    ids), :class:`VectorizerRegistrar`, :class:`WrapperSetRegistrar`,
+    :data:`REGISTRATION_FIELDS`.
+
+Envs:
+    :class:`EzPickle` (pickles an env by its constructor arguments), :func:`np_random` (a
+    seeded generator and its seed), :class:`FuncEnv` (an env as pure functions, for JAX
+    suites), :data:`logger` (palaestra's warnings and messages).
 
 Natively batched envs:
+    :class:`VectorEnv` and :class:`AutoresetMode`, the vector API;
     :class:`BatchedVectorEnv`, the template whose hooks an env fills in (step, reset,
     autoreset, time limit and infos are done for it); :func:`add_info`, which batches one
     sub-env's info into a vector info with ``_key`` masks; :func:`wrong_action_count`, the
     error for a batch of actions of the wrong size (the template raises it for you).
 
+Batching spaces and their elements:
+    :func:`batch_space`, :func:`batch_differing_spaces`, :func:`concatenate`,
+    :func:`create_empty_array`, :func:`iterate`.
+
 Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
-    :class:`SubEnvVectorEnv`, :func:`batched_spaces`, :func:`actions_per_env` (splits a
+    :class:`SubEnvVectorEnv`, :class:`SyncVectorEnv` (sub-envs stepped in turn, as a
+    building block), :func:`batched_spaces`, :func:`actions_per_env` (splits a
     batch of actions, naming both counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
@@ -49,9 +61,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import lazy_exports, load_export
+from palaestra._lazy import load_export
 
 if TYPE_CHECKING:
+    from palaestra import logger as logger
+    from palaestra._lazy import lazy_exports as lazy_exports
     from palaestra._markers import hookimpl as hookimpl
     from palaestra._plugins._registrar import EnvRegistrar as EnvRegistrar
     from palaestra._plugins._registrar import VectorizerRegistrar as VectorizerRegistrar
@@ -60,12 +74,20 @@ if TYPE_CHECKING:
     from palaestra._snapshot import Snapshot as Snapshot
     from palaestra._snapshot import VectorSnapshot as VectorSnapshot
     from palaestra._snapshot import vector_restore_plan as vector_restore_plan
+    from palaestra.experimental.functional import FuncEnv as FuncEnv
+    from palaestra.spaces._batching import batch_differing_spaces as batch_differing_spaces
+    from palaestra.spaces._batching import batch_space as batch_space
+    from palaestra.spaces._batching import concatenate as concatenate
+    from palaestra.spaces._batching import create_empty_array as create_empty_array
+    from palaestra.spaces._batching import iterate as iterate
+    from palaestra.utils._ezpickle import EzPickle as EzPickle
     from palaestra.utils.canvas import Canvas as Canvas
     from palaestra.utils.canvas import CanvasRendering as CanvasRendering
     from palaestra.utils.canvas import circle as circle
     from palaestra.utils.canvas import import_pygame as import_pygame
     from palaestra.utils.canvas import polygon as polygon
     from palaestra.utils.canvas import rotated_box as rotated_box
+    from palaestra.utils.seeding import np_random as np_random
     from palaestra.utils.suite import asserted_invalid as asserted_invalid
     from palaestra.utils.suite import expected_action as expected_action
     from palaestra.utils.suite import invalid_action as invalid_action
@@ -82,69 +104,51 @@ if TYPE_CHECKING:
     from palaestra.vector._spaces import actions_per_env as actions_per_env
     from palaestra.vector._spaces import batched_spaces as batched_spaces
     from palaestra.vector._spaces import wrong_action_count as wrong_action_count
+    from palaestra.vector._sync import SyncVectorEnv as SyncVectorEnv
+    from palaestra.vector._vector_env import AutoresetMode as AutoresetMode
     from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
+    from palaestra.vector._vector_env import VectorEnv as VectorEnv
 
-__all__ = [
-    "REGISTRATION_FIELDS",
-    "BatchedVectorEnv",
-    "Canvas",
-    "CanvasRendering",
-    "EnvRegistrar",
-    "Snapshot",
-    "SubEnvVectorEnv",
-    "VectorSnapshot",
-    "VectorizerRegistrar",
-    "WrapperSetRegistrar",
-    "actions_per_env",
-    "add_info",
-    "batched_spaces",
-    "circle",
-    "hookimpl",
-    "import_pygame",
-    "asserted_invalid",
-    "expected_action",
-    "invalid_action",
-    "invalid_actions",
-    "lazy_exports",
-    "non_finite_note",
-    "per_env_values",
-    "polygon",
-    "real_array",
-    "reset_arguments",
-    "resolve_autoreset_mode",
-    "rotated_box",
-    "split_blocks",
-    "vector_restore_plan",
-    "warn_no_render_mode",
-    "wrong_action_count",
-]
-
-# Public name -> module defining it; resolved on first access (PEP 562).
+# Public name -> module defining it, resolved on first access (PEP 562). Written once: the
+# names above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "REGISTRATION_FIELDS": "palaestra._registry._spec",
+    "AutoresetMode": "palaestra.vector._vector_env",
     "BatchedVectorEnv": "palaestra.vector._batched",
     "Canvas": "palaestra.utils.canvas",
     "CanvasRendering": "palaestra.utils.canvas",
     "EnvRegistrar": "palaestra._plugins._registrar",
+    "EzPickle": "palaestra.utils._ezpickle",
+    "FuncEnv": "palaestra.experimental.functional",
     "Snapshot": "palaestra._snapshot",
     "SubEnvVectorEnv": "palaestra.vector._vector_env",
+    "SyncVectorEnv": "palaestra.vector._sync",
+    "VectorEnv": "palaestra.vector._vector_env",
     "VectorSnapshot": "palaestra._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",
     "WrapperSetRegistrar": "palaestra._plugins._registrar",
     "actions_per_env": "palaestra.vector._spaces",
     "add_info": "palaestra.vector._info",
+    "asserted_invalid": "palaestra.utils.suite",
+    "batch_differing_spaces": "palaestra.spaces._batching",
+    "batch_space": "palaestra.spaces._batching",
     "batched_spaces": "palaestra.vector._spaces",
     "circle": "palaestra.utils.canvas",
+    "concatenate": "palaestra.spaces._batching",
+    "create_empty_array": "palaestra.spaces._batching",
+    "expected_action": "palaestra.utils.suite",
     "hookimpl": "palaestra._markers",
     "import_pygame": "palaestra.utils.canvas",
-    "asserted_invalid": "palaestra.utils.suite",
-    "expected_action": "palaestra.utils.suite",
     "invalid_action": "palaestra.utils.suite",
     "invalid_actions": "palaestra.utils.suite",
+    "iterate": "palaestra.spaces._batching",
+    "lazy_exports": "palaestra._lazy",
+    "logger": "palaestra",
     "non_finite_note": "palaestra.utils.suite",
-    "real_array": "palaestra.utils.suite",
+    "np_random": "palaestra.utils.seeding",
     "per_env_values": "palaestra.vector._autoreset",
     "polygon": "palaestra.utils.canvas",
+    "real_array": "palaestra.utils.suite",
     "reset_arguments": "palaestra.vector._autoreset",
     "resolve_autoreset_mode": "palaestra.vector._autoreset",
     "rotated_box": "palaestra.utils.canvas",
@@ -153,6 +157,7 @@ _LAZY_NAMES = {
     "warn_no_render_mode": "palaestra.utils.suite",
     "wrong_action_count": "palaestra.vector._spaces",
 }
+__all__ = sorted(_LAZY_NAMES)
 
 
 def __getattr__(name: str) -> Any:

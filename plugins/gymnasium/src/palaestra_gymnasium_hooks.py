@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from palaestra import hookimpl
+from palaestra.plugin import hookimpl
 
 if TYPE_CHECKING:
     from palaestra.plugin import EnvRegistrar

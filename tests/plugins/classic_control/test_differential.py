@@ -110,12 +110,12 @@ def test_unwrapped_env_matches_without_make():
     assert np.array_equal(ours.state, ref.state)
 
 
-@pytest.fixture(params=["compiled kernel", "python"])
+@pytest.fixture(params=["compiled kernel", "plain step"])
 def float32_step(request, monkeypatch):
-    """Run a test once with the compiled MountainCarContinuous kernel and once without it."""
+    """Run a test once with the compiled MountainCarContinuous kernel and once with the plain step."""
     from palaestra_classic_control import _kernels
 
-    if request.param == "python":
+    if request.param == "plain step":
         monkeypatch.setattr(_kernels, "compiled_move", None)
     return request.param
 
@@ -123,7 +123,7 @@ def float32_step(request, monkeypatch):
 def test_the_compiled_float32_kernel_is_built():
     """The C kernel is built where a compiler exists, as in CI.
 
-    Without one the package falls back to Python silently: this test notices a broken build.
+    Without one the package falls back to the plain steps silently: this test notices a broken build.
     """
     from palaestra_classic_control import _kernels
 
@@ -134,7 +134,7 @@ def test_the_compiled_float32_kernel_is_built():
     )
 
 
-def test_the_kernel_leaves_clipped_forces_and_bounds_to_python_and_checks_its_arguments():
+def test_the_kernel_leaves_clipped_forces_and_bounds_to_the_plain_step_and_checks_its_arguments():
     from palaestra_classic_control._compiled import mountain_car_continuous_move as move
     from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
 
@@ -149,7 +149,7 @@ def test_the_kernel_leaves_clipped_forces_and_bounds_to_python_and_checks_its_ar
     assert move(0.449, 0.06, 1.0, constants)[2] is True  # at the goal
     with pytest.raises(TypeError, match="takes 4 arguments, got 2"):
         move(0.0, 0.0)
-    with pytest.raises(TypeError, match="tuple of 8 floats"):
+    with pytest.raises(TypeError, match="tuple of 9 floats"):
         move(0.0, 0.0, 0.0, constants[:3])
     with pytest.raises(TypeError, match="must be real number, not str"):
         move(0.0, "fast", 0.0, constants)
@@ -195,7 +195,7 @@ def mountain_car_actions(rng, kind, observation, t):
     ids=str,
 )
 def test_mountain_car_continuous_float32_steps_match_for_every_branch(constants, float32_step):
-    """The common step emulates numpy's float32 scalars in Python floats: same bits everywhere."""
+    """The compiled step emulates numpy's float32 scalars in doubles: the same bits on every branch."""
     from gymnasium.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ref
 
     from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv as Ours

@@ -31,32 +31,64 @@ def random_batch(n, seed):
     return state, np.where(rng.integers(0, 2, n) == 1, 10.0, -10.0)
 
 
-@pytest.mark.skipif(
-    not _kernels.LOOP_IS_EXACT, reason="numpy's cos/sin round unlike libm's here: no loop path"
-)
+def layouts(state):
+    """The same values in a C-ordered, a Fortran-ordered and a strided (non-contiguous) array."""
+    strided = np.empty((4, state.shape[1] * 2))[:, ::2]
+    strided[:] = state
+    return {"C": state.copy(), "Fortran": np.asfortranarray(state), "strided": strided}
+
+
 @pytest.mark.parametrize("k", [EULER, SEMI_IMPLICIT], ids=["euler", "semi-implicit"])
-@pytest.mark.parametrize("path", ["compiled", "python loop"])
-def test_small_batch_paths_equal_the_specification(k, path, monkeypatch):
-    if path == "python loop":
-        monkeypatch.setattr(_kernels, "compiled", None)
-    elif _kernels.compiled is None:
-        pytest.fail("the compiled kernels were not built (a C compiler is needed)")
-    for seed in range(20):
-        state, force = random_batch(_kernels.SMALL_BATCH, seed)
-        new, fell = _kernels.integrate_batch(state, force, k, LIMITS, np.empty((5, state.shape[1])))
+@pytest.mark.parametrize("n", [1, 16, _kernels.COMPILED_BATCH, _kernels.COMPILED_BATCH + 1, 1000])
+def test_batched_cartpole_equals_the_rule_in_every_memory_layout(k, n):
+    """Whichever path a batch takes (compiled or arrays), it is integrate() on each column."""
+    for seed in range(5):
+        state, force = random_batch(n, seed)
         expected, expected_fell = spec_batch(state, force, k)
-        assert new.tobytes() == expected.tobytes() and np.array_equal(fell, expected_fell)
+        on_arrays = np.array(integrate(*state, force, k, np.cos, np.sin))
+        assert on_arrays.tobytes() == expected.tobytes()  # the rule on arrays is the rule on floats
+        for layout, given in layouts(state).items():
+            new, fell = _kernels.integrate_batch(given, force[::-1][::-1], k, LIMITS)
+            assert new.flags.c_contiguous, layout
+            assert new.tobytes() == expected.tobytes(), layout
+            assert np.array_equal(fell, expected_fell), layout
 
 
-@pytest.mark.parametrize("k", [EULER, SEMI_IMPLICIT], ids=["euler", "semi-implicit"])
-def test_the_array_path_equals_the_specification_on_arrays(k):
-    state, force = random_batch(1000, 1)
-    new, fell = _kernels.integrate_batch(state, force, k, LIMITS, np.empty((5, 1000)))
-    expected = np.array(integrate(*state, force, k, np.cos, np.sin))  # the same function, on arrays
-    assert new.tobytes() == expected.tobytes()
-    assert np.array_equal(fell, failed(expected[0], expected[2], *LIMITS))
-    if _kernels.LOOP_IS_EXACT:  # and then on floats too
-        assert new.tobytes() == spec_batch(state, force, k)[0].tobytes()
+def test_the_compiled_path_is_taken_where_it_is_exact():
+    state, force = random_batch(16, 0)
+    if _kernels.compiled is None or not _kernels.LIBM_IS_NUMPY:
+        pytest.skip("no compiled kernel, or libm rounds cos/sin unlike numpy here")
+    calls = []
+    real = _kernels.compiled
+
+    class Spy:
+        def cartpole_integrate(self, *args):
+            calls.append(len(args[1]))
+            return real.cartpole_integrate(*args)
+
+    _kernels.compiled = Spy()
+    try:
+        _kernels.integrate_batch(state, force, EULER, LIMITS)
+        _kernels.integrate_batch(*random_batch(_kernels.COMPILED_BATCH + 1, 0), EULER, LIMITS)
+    finally:
+        _kernels.compiled = real
+    assert calls == [16]
+
+
+def test_a_fortran_ordered_state_steps_the_vector_env():
+    """A state set by the user in any layout (or restored from a snapshot) steps as a C one."""
+    import palaestra
+
+    reference = palaestra.make_vec("CartPole-v1", num_envs=8, vectorization_mode="vector_entry_point")
+    fortran = palaestra.make_vec("CartPole-v1", num_envs=8, vectorization_mode="vector_entry_point")
+    reference.reset(seed=4)
+    fortran.reset(seed=4)
+    fortran.unwrapped.state = np.asfortranarray(fortran.unwrapped.state)
+    for step in range(30):
+        actions = np.arange(8) % 2 ^ (step % 3 == 0)
+        expected, got = reference.step(actions), fortran.step(actions)
+        for a, b in zip(expected[:4], got[:4], strict=True):
+            assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
 def test_the_compiled_cartpole_kernel_checks_its_buffers():
@@ -74,11 +106,13 @@ def test_the_compiled_cartpole_kernel_checks_its_buffers():
         _kernels.compiled.cartpole_integrate(state, force, EULER, np.empty_like(state), np.empty(4, bool))
 
 
-def test_the_float32_step_equals_numpys_scalar_step():
-    """move_float32 (and the compiled move) against the env's numpy-scalar step, the specification."""
+def test_the_compiled_float32_step_equals_the_numpy_scalar_step():
+    """The compiled MountainCarContinuous move against the env's numpy-scalar step, the rule."""
+    if _kernels.compiled_move is None:
+        pytest.skip("built without a C compiler: every step is the plain one")
     rng = np.random.default_rng(3)
     env = Continuous_MountainCarEnv()
-    k32, k = env._constants32, env._constants64
+    taken = 0
     for _ in range(20000):
         state = np.array([rng.uniform(-1.25, 0.65), rng.uniform(-0.08, 0.08)], dtype=np.float32)
         force = np.array([rng.uniform(-1.5, 1.5)], dtype=np.float32)
@@ -86,8 +120,24 @@ def test_the_float32_step_equals_numpys_scalar_step():
         env._own_state = None  # force the numpy-scalar path
         obs, reward, terminated, _, _ = env._step_scalars(force)
         position, velocity = state.tolist()
-        fast = _kernels.move_float32(position, velocity, force.item(0), k32, k)
-        assert fast == (float(obs[0]), float(obs[1]), terminated, reward)
-        if _kernels.compiled_move is not None:
-            compiled = _kernels.compiled_move(position, velocity, force.item(0), k32)
-            assert compiled is None or compiled == fast
+        compiled = _kernels.compiled_move(position, velocity, force.item(0), env._constants32)
+        if compiled is not None:
+            taken += 1
+            assert compiled == (float(obs[0]), float(obs[1]), terminated, reward)
+    assert taken > 10000  # the common step is the compiled one
+
+
+def test_the_env_step_takes_the_compiled_move_and_gives_the_rules_numbers():
+    """Two envs on the same actions, one forced onto the plain step: the same bits."""
+    fast, plain = Continuous_MountainCarEnv(), Continuous_MountainCarEnv()
+    fast.reset(seed=5)
+    plain.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        action = rng.uniform(-1.2, 1.2, 1).astype(np.float32)
+        a = fast.step(action)
+        b = plain._step_scalars(action)
+        assert a[0].tobytes() == b[0].tobytes() and a[1:3] == b[1:3]
+        if a[2]:
+            fast.reset(seed=6)
+            plain.reset(seed=6)

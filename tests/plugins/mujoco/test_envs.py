@@ -140,18 +140,8 @@ def test_trajectories_match_gymnasium(env_id, kwargs):
         play_both(ours, ref, seed, 250, actions)
 
 
-@pytest.fixture(params=["compiled kernel", "numpy"])
-def float32_costs(request, monkeypatch):
-    """Run a test once with the compiled control-cost kernel and once without it."""
-    from palaestra_mujoco.mujoco_env import MujocoEnv
-
-    if request.param == "numpy":
-        monkeypatch.setattr(MujocoEnv, "square_sum_kernel", None)
-    return request.param
-
-
 @pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Ant-v5", "Reacher-v5", "Pusher-v5", "Humanoid-v5"])
-def test_unusual_actions_match_gymnasium(env_id, float32_costs):
+def test_unusual_actions_match_gymnasium(env_id):
     """Out-of-range actions are clamped by MuJoCo but priced unclamped; other dtypes too."""
     ours, ref = make_pair(env_id)
     space = ours.action_space
@@ -462,7 +452,7 @@ def test_misshapen_actions_begin_with_gymnasiums_words(env_id):
 
 @pytest.mark.parametrize("env_id", IDS)
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_non_finite_actions_are_refused_before_simulating(env_id, bad, float32_costs):
+def test_non_finite_actions_are_refused_before_simulating(env_id, bad):
     env = palaestra.make(env_id)
     env.reset(seed=0)
     before = env.unwrapped.state_vector()
@@ -472,86 +462,6 @@ def test_non_finite_actions_are_refused_before_simulating(env_id, bad, float32_c
         env.step(action)
     assert np.array_equal(env.unwrapped.state_vector(), before), "the physics ran"
     assert env.step(np.zeros_like(action))[0].shape == env.observation_space.shape  # still usable
-
-
-@pytest.mark.parametrize(
-    "env_id",
-    [
-        "InvertedPendulum-v5",
-        "Swimmer-v5",
-        "Hopper-v5",
-        "HalfCheetah-v5",
-        "Pusher-v5",
-        "Ant-v5",
-        "Humanoid-v5",
-    ],
-)
-def test_weighted_square_sum_has_numpys_last_bits(env_id, float32_costs):
-    """The kernel and the Python paths equal numpy's reduction bit for bit.
-
-    The kernel follows numpy's pairwise sum at any size; both take float32 and float64 actions.
-    """
-    env = palaestra.make(env_id).unwrapped
-    rng = np.random.default_rng(7)
-    size = env.action_space.shape[0]
-    for weight in (0.1, 1e-3, 0.5, 3, 0.0, np.float64(0.1)):
-        for _ in range(3000):
-            magnitudes = 10.0 ** rng.integers(-6, 6, size)
-            action = (rng.standard_normal(size) * magnitudes).astype(np.float32)
-            expected = float(weight * np.square(action).sum())
-            assert env.weighted_square_sum(weight, action) == expected, (weight, action)
-    for action in (np.full(size, 0.3), np.arange(size), np.full(size, 2.0, np.float16)):
-        assert env.weighted_square_sum(0.1, action) == float(0.1 * np.square(action).sum())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        assert env.weighted_square_sum(0.1, np.full(size, 1e20, np.float32)) == np.inf
-        huge = np.full(size, 1e19, np.float32)
-        assert env.weighted_square_sum(3.0, huge) == float(3.0 * np.square(huge).sum())
-        assert np.isnan(env.weighted_square_sum(0.1, np.full(size, np.nan, np.float32)))
-
-
-def test_the_compiled_cost_kernel_is_built():
-    """The C kernel is built where a compiler exists, as in CI.
-
-    Without one the package falls back to numpy silently: this test notices a broken build.
-    """
-    from palaestra_mujoco.mujoco_env import MujocoEnv
-
-    assert MujocoEnv.square_sum_kernel is not None, (
-        "palaestra_mujoco._cost_kernel was not built: install a C compiler and the Python "
-        "headers, then reinstall palaestra-mujoco (uv sync --reinstall-package palaestra-mujoco)"
-    )
-
-
-def test_the_kernel_prices_sets_controls_and_checks_its_arguments():
-    from palaestra_mujoco._cost_kernel import weighted_square_sum as kernel
-
-    action = np.array([0.5, -0.25, 3.0], np.float32)
-    ctrl = np.zeros(3)
-    assert kernel(0.1, action, ctrl) == float(0.1 * np.square(action).sum())
-    assert ctrl.tolist() == [0.5, -0.25, 3.0]
-    assert kernel(0.1, np.arange(12, dtype=np.float32)[::4], None) == float(0.1 * (16 + 64))
-    rng = np.random.default_rng(0)
-    for values in (rng.standard_normal((14, 6)), rng.standard_normal(1000).astype(np.float32)):
-        assert kernel(5e-7, values, None) == float(5e-7 * np.square(values).sum())  # 2-D, pairwise
-    wide = float(0.1 * np.square(action.astype(np.float64)).sum())  # as the humanoids price
-    assert kernel(0.1, action, ctrl, True) == wide != kernel(0.1, action, None)
-    ctrl[:] = 7.0
-    assert kernel(0.1, np.array([np.inf, 0, 0], np.float32), ctrl) is None  # priced by Python
-    assert ctrl.tolist() == [7.0, 7.0, 7.0], "a refused action must not reach the controls"
-    with pytest.raises(TypeError, match="takes 3 or 4 arguments, got 2"):
-        kernel(1.0, action)
-    with pytest.raises(TypeError, match="values must be float32 or float64, not format 'l'"):
-        kernel(1.0, np.zeros(3, np.int64), None)
-    assert kernel(1.0, np.ones((4, 4))[:, ::2], None) is None  # numpy's own walk
-    with pytest.raises(TypeError, match="ctrl must be a 1-D float64 array"):
-        kernel(1.0, action, np.zeros(3, np.float32))
-    with pytest.raises(ValueError, match="values have 3 entries, ctrl 2"):
-        kernel(1.0, action, np.zeros(2))
-    frozen = np.zeros(3)
-    frozen.flags.writeable = False
-    with pytest.raises(ValueError, match="read-only"):
-        kernel(1.0, action, frozen)
 
 
 def test_gather_plan_reads_the_live_state_as_one_new_array():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from palaestra._registry._ids import get_env_id, parse_env_id, plugin_namespace
@@ -78,6 +79,32 @@ class EnvRegistrar(_Registrar):
         full_ns = None if default_namespace else (ns or self.namespace)
         full_id = get_env_id(full_ns, name, version)
         self.specs.append(EnvSpec(id=full_id, entry_point=entry_point, **fields))
+
+    def register_table(
+        self, package: str, table: Mapping[str, Mapping[str, Any]], *, default_namespace: bool = False
+    ) -> None:
+        """Describe a suite's envs from one table, entry points written relative to ``package``.
+
+        ``register_table("my_suite", {"Ball-v0": {"entry_point": "ball:BallEnv",
+        "max_episode_steps": 200}})`` registers ``Ball-v0`` with ``my_suite.ball:BallEnv``.
+
+        Args:
+            package: The package the entry points are relative to.
+            table: id -> its registration fields; ``entry_point`` and ``vector_entry_point``
+                are ``"module:Class"`` within ``package``.
+            default_namespace: Register every id without a namespace.
+
+        Raises:
+            RegistrationError: As :meth:`register`, naming the id.
+        """
+        for env_id, given in table.items():
+            fields = dict(given)
+            for key in ("entry_point", "vector_entry_point"):
+                if isinstance(fields.get(key), str):
+                    fields[key] = f"{package}.{fields[key]}"
+            self.register(
+                env_id, fields.pop("entry_point", None), default_namespace=default_namespace, **fields
+            )
 
 
 def _check_name(kind: str, namespace: str, distribution: str, name: str) -> None:

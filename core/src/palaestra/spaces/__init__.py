@@ -27,26 +27,9 @@ if TYPE_CHECKING:
     from palaestra.spaces.utils import flatten_space as flatten_space
     from palaestra.spaces.utils import unflatten as unflatten
 
-__all__ = [
-    "Box",
-    "Dict",
-    "Discrete",
-    "Graph",
-    "GraphInstance",
-    "MultiBinary",
-    "MultiDiscrete",
-    "OneOf",
-    "Sequence",
-    "Space",
-    "Text",
-    "Tuple",
-    "flatdim",
-    "flatten",
-    "flatten_space",
-    "unflatten",
-]
 
-# Public name -> module defining it; resolved on first access (PEP 562).
+# Public name -> module defining it, resolved on first access (PEP 562). Written once: the
+# imports above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "Box": "palaestra.spaces._box",
     "Dict": "palaestra.spaces._dict",
@@ -65,6 +48,7 @@ _LAZY_NAMES = {
     "flatten_space": "palaestra.spaces.utils",
     "unflatten": "palaestra.spaces.utils",
 }
+__all__ = list(_LAZY_NAMES)
 
 
 def __getattr__(name: str) -> Any:

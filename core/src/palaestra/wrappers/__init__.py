@@ -55,52 +55,9 @@ if TYPE_CHECKING:
     from palaestra.wrappers.array_conversion import NumpyToTorch as NumpyToTorch
     from palaestra.wrappers.compatibility import EnvCompatibility as EnvCompatibility
 
-__all__ = [
-    "AddRenderObservation",
-    "AddWhiteNoise",
-    "ArrayConversion",
-    "AtariPreprocessing",
-    "Autoreset",
-    "ClipAction",
-    "ClipReward",
-    "DelayObservation",
-    "DiscretizeAction",
-    "DiscretizeObservation",
-    "DtypeObservation",
-    "EnvCompatibility",
-    "FilterObservation",
-    "FlattenObservation",
-    "FrameStackObservation",
-    "GrayscaleObservation",
-    "HumanRendering",
-    "JaxToNumpy",
-    "JaxToTorch",
-    "MaxAndSkipObservation",
-    "NormalizeObservation",
-    "NormalizeReward",
-    "NumpyToTorch",
-    "ObstructView",
-    "OrderEnforcing",
-    "PassiveEnvChecker",
-    "RecordEpisodeStatistics",
-    "RecordVideo",
-    "RenderCollection",
-    "RepeatAction",
-    "RescaleAction",
-    "RescaleObservation",
-    "ReshapeObservation",
-    "ResizeObservation",
-    "StickyAction",
-    "TimeAwareObservation",
-    "TimeLimit",
-    "TransformAction",
-    "TransformObservation",
-    "TransformReward",
-    "utils",
-    "vector",
-]
 
-# Public name -> module defining it; resolved on first access (PEP 562).
+# Public name -> module defining it, resolved on first access (PEP 562). Written once: the
+# imports above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "ClipAction": "palaestra.wrappers._actions",
     "DiscretizeAction": "palaestra.wrappers._actions",
@@ -143,6 +100,8 @@ _LAZY_NAMES = {
     "NumpyToTorch": "palaestra.wrappers.array_conversion",
     "EnvCompatibility": "palaestra.wrappers.compatibility",
 }
+_SUBMODULES = ("utils", "vector")
+__all__ = [*_LAZY_NAMES, *_SUBMODULES]
 
 # Gymnasium 0.x names and what replaced them.
 _RENAMED = {
@@ -162,7 +121,7 @@ _RENAMED = {
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
         return load_export(globals(), _LAZY_NAMES, name)
-    if name in ("utils", "vector"):  # vector pulls in palaestra.vector
+    if name in _SUBMODULES:  # vector pulls in palaestra.vector
         return importlib.import_module(f"palaestra.wrappers.{name}")
     if name in _RENAMED:
         raise AttributeError(

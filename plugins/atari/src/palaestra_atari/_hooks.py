@@ -4,20 +4,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from palaestra import hookimpl
+from palaestra.plugin import hookimpl
 from palaestra_atari._games import legacy_ids, v5_ids
 
 if TYPE_CHECKING:
     from palaestra.plugin import EnvRegistrar
 
-_ENV = "palaestra_atari.env:AtariEnv"
-_VECTOR = "palaestra_atari.vector:AtariVectorEnv"
+_PKG = "palaestra_atari"
 
 
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """``ALE/<Game>-v5`` in this plugin's namespace, the v0/v4 ids in the default one (as ale-py)."""
-    for env_id, kwargs in v5_ids().items():
-        registrar.register(env_id.removeprefix("ALE/"), _ENV, vector_entry_point=_VECTOR, kwargs=kwargs)
-    for env_id, kwargs in legacy_ids().items():
-        registrar.register(env_id, _ENV, kwargs=kwargs, default_namespace=True)
+    v5 = {
+        env_id.removeprefix("ALE/"): {
+            "entry_point": "env:AtariEnv",
+            "vector_entry_point": "vector:AtariVectorEnv",
+            "kwargs": kwargs,
+        }
+        for env_id, kwargs in v5_ids().items()
+    }
+    registrar.register_table(_PKG, v5)
+    legacy = {
+        env_id: {"entry_point": "env:AtariEnv", "kwargs": kwargs} for env_id, kwargs in legacy_ids().items()
+    }
+    registrar.register_table(_PKG, legacy, default_namespace=True)

@@ -16,8 +16,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import DependencyNotInstalled, Error
-from palaestra.plugin import invalid_action
-from palaestra.utils import EzPickle
+from palaestra.plugin import EzPickle, invalid_action
 from palaestra_atari._games import ALL_GAMES
 from palaestra_atari._joystick import ACTION_NAMES, KEYS, joystick_action, joystick_space
 

@@ -16,9 +16,7 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.error import Error, InvalidResetOptions
-from palaestra.plugin import invalid_actions, resolve_autoreset_mode
-from palaestra.vector import AutoresetMode, VectorEnv
-from palaestra.vector.utils import batch_space
+from palaestra.plugin import AutoresetMode, VectorEnv, batch_space, invalid_actions, resolve_autoreset_mode
 from palaestra_atari._joystick import joystick_action, joystick_space
 from palaestra_atari.env import ale, rom_path
 

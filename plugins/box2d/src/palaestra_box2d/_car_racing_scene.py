@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils.canvas import import_pygame
+from palaestra.plugin import import_pygame
 from palaestra_box2d import car_dynamics as car_model
 from palaestra_box2d._drawing import INSTALL_HINT
 

@@ -4,34 +4,46 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from palaestra import hookimpl
+from palaestra.plugin import hookimpl
 
 if TYPE_CHECKING:
     from palaestra.plugin import EnvRegistrar
 
 _PKG = "palaestra_box2d"
 
-# id -> (entry point, registration fields); Gymnasium 1.4.0's values.
-_ENVS: dict[str, tuple[Any, ...]] = {
-    "LunarLander-v3": ("lunar_lander:LunarLander", {"max_episode_steps": 1000, "reward_threshold": 200}),
-    "LunarLanderContinuous-v3": (
-        "lunar_lander:LunarLander",
-        {"max_episode_steps": 1000, "reward_threshold": 200, "kwargs": {"continuous": True}},
-    ),
-    "BipedalWalker-v3": (
-        "bipedal_walker:BipedalWalker",
-        {"max_episode_steps": 1600, "reward_threshold": 300},
-    ),
-    "BipedalWalkerHardcore-v3": (
-        "bipedal_walker:BipedalWalker",
-        {"max_episode_steps": 2000, "reward_threshold": 300, "kwargs": {"hardcore": True}},
-    ),
-    "CarRacing-v3": ("car_racing:CarRacing", {"max_episode_steps": 1000, "reward_threshold": 900}),
+# id -> registration fields (entry points within the package); Gymnasium 1.4.0's values.
+_ENVS: dict[str, dict[str, Any]] = {
+    "LunarLander-v3": {
+        "entry_point": "lunar_lander:LunarLander",
+        "max_episode_steps": 1000,
+        "reward_threshold": 200,
+    },
+    "LunarLanderContinuous-v3": {
+        "entry_point": "lunar_lander:LunarLander",
+        "max_episode_steps": 1000,
+        "reward_threshold": 200,
+        "kwargs": {"continuous": True},
+    },
+    "BipedalWalker-v3": {
+        "entry_point": "bipedal_walker:BipedalWalker",
+        "max_episode_steps": 1600,
+        "reward_threshold": 300,
+    },
+    "BipedalWalkerHardcore-v3": {
+        "entry_point": "bipedal_walker:BipedalWalker",
+        "max_episode_steps": 2000,
+        "reward_threshold": 300,
+        "kwargs": {"hardcore": True},
+    },
+    "CarRacing-v3": {
+        "entry_point": "car_racing:CarRacing",
+        "max_episode_steps": 1000,
+        "reward_threshold": 900,
+    },
 }
 
 
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the Box2D suite in the default namespace, as Gymnasium does."""
-    for env_id, (entry_point, fields) in _ENVS.items():
-        registrar.register(env_id, f"{_PKG}.{entry_point}", default_namespace=True, **fields)
+    registrar.register_table(_PKG, _ENVS, default_namespace=True)

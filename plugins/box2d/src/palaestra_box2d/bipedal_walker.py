@@ -13,9 +13,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.utils import EzPickle
-from palaestra.utils.canvas import CanvasRendering
-from palaestra.utils.suite import invalid_action
+from palaestra.plugin import CanvasRendering, EzPickle, invalid_action
 from palaestra_box2d._drawing import INSTALL_HINT, OBSTACLE, OBSTACLE_EDGE, TERRAIN_EDGE, draw_bipedal_walker
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d._mode_names import mode_is_a_keyword

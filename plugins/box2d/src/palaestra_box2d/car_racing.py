@@ -17,9 +17,14 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import InvalidAction
-from palaestra.plugin import expected_action, invalid_action, real_array, warn_no_render_mode
-from palaestra.utils import EzPickle
-from palaestra.utils.canvas import Canvas
+from palaestra.plugin import (
+    Canvas,
+    EzPickle,
+    expected_action,
+    invalid_action,
+    real_array,
+    warn_no_render_mode,
+)
 from palaestra_box2d._drawing import INSTALL_HINT
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d.car_dynamics import Car

@@ -13,10 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import Env, logger, spaces
-from palaestra.plugin import asserted_invalid, invalid_action, real_array
-from palaestra.utils import EzPickle
-from palaestra.utils.canvas import CanvasRendering
+from palaestra import Env, spaces
+from palaestra.plugin import CanvasRendering, EzPickle, asserted_invalid, invalid_action, logger, real_array
 from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d._lander_pilot import demo_heuristic_lander, heuristic

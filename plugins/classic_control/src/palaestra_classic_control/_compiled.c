@@ -16,8 +16,9 @@
  * convert to float" gives numpy's bits. Every conversion below marks a rounding the
  * reference performs; none may be dropped or merged.
  *
- * The module is optional: without a C compiler at install time the envs run the same
- * arithmetic in Python (continuous_mountain_car.py) and give the same numbers, slower.
+ * The module is optional: without a C compiler at install time the envs run their plain
+ * steps (continuous_mountain_car.py's numpy-scalar step, cartpole.integrate on arrays) and
+ * give the same numbers, slower.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -28,7 +29,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* The float32 constants tuple built by Continuous_MountainCarEnv._constants_changed. */
+/* The constants tuple built by Continuous_MountainCarEnv._constants_changed: eight float32
+ * values, then the valley's gravity as the double it is (Gymnasium multiplies it in double). */
 enum {
     LOW_FORCE,
     HIGH_FORCE,
@@ -38,6 +40,7 @@ enum {
     GOAL_POSITION,
     GOAL_VELOCITY,
     POWER,
+    VALLEY_GRAVITY,
     N_CONSTANTS
 };
 
@@ -45,7 +48,7 @@ static int
 read_constants(PyObject *constants, double out[N_CONSTANTS])
 {
     if (!PyTuple_CheckExact(constants) || PyTuple_GET_SIZE(constants) != N_CONSTANTS) {
-        PyErr_SetString(PyExc_TypeError, "constants must be a tuple of 8 floats");
+        PyErr_SetString(PyExc_TypeError, "constants must be a tuple of 9 floats");
         return -1;
     }
     for (Py_ssize_t i = 0; i < N_CONSTANTS; i++) {
@@ -74,18 +77,18 @@ mountain_car_continuous_move(PyObject *module, PyObject *const *args, Py_ssize_t
         return NULL;
     }
 
-    /* A clipped force (or NaN) is handled by the Python step: clipping to a Python
-     * constant makes Gymnasium 1.4.0 mix doubles into the float32 arithmetic. */
+    /* A clipped force (or NaN) is left to the plain step: clipping to a Python constant
+     * makes Gymnasium 1.4.0 mix doubles into the float32 arithmetic. */
     if (!(k[LOW_FORCE] <= force && force <= k[HIGH_FORCE])) {
         Py_RETURN_NONE;
     }
     double angle = (float)(3.0 * position);
-    double gravity = (float)(0.0025 * cos(angle));  /* the double product, then float32 */
+    double gravity = (float)(k[VALLEY_GRAVITY] * cos(angle));  /* the double product, then float32 */
     double push = (float)(force * k[POWER]);
     double change = (float)(push - gravity);
     velocity = (float)(velocity + change);
     if (!(-k[TOP_SPEED] <= velocity && velocity <= k[TOP_SPEED])) {
-        Py_RETURN_NONE;  /* the speed limit: also the Python step's business */
+        Py_RETURN_NONE;  /* the speed limit: also the plain step's business */
     }
     position = (float)(position + velocity);
     if (!(k[LEFT] < position && position <= k[RIGHT])) {

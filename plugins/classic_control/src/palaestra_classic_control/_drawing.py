@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from palaestra.utils.canvas import Canvas, circle, polygon, rotated_box
+from palaestra.plugin import Canvas, circle, polygon, rotated_box
+from palaestra_classic_control._valley import height, slope_angle
 
 __all__ = ["INSTALL_HINT", "draw_acrobot", "draw_cartpole", "draw_mountain_car", "draw_pendulum"]
 
@@ -51,10 +52,6 @@ def draw_cartpole(canvas: Canvas, x: float, theta: float, x_threshold: float, ha
     circle(canvas, (cart_x, axle_y), 5.0, AXLE)
 
 
-def _hill(xs: float) -> float:
-    return math.sin(3 * xs) * 0.45 + 0.55
-
-
 def draw_mountain_car(
     canvas: Canvas, position: float, min_position: float, max_position: float, goal_position: float
 ) -> None:
@@ -67,13 +64,13 @@ def draw_mountain_car(
         return (px - min_position) * scale, py * scale
 
     curve = [world(min_position + i * (max_position - min_position) / 99, 0) for i in range(100)]
-    curve = [(cx, _hill(min_position + cx / scale) * scale) for cx, _ in curve]
+    curve = [(cx, height(min_position + cx / scale) * scale) for cx, _ in curve]
     pygame.draw.aalines(surface, HILL, False, [canvas.to_screen(*p) for p in curve])
-    flag_x, flag_y = world(goal_position, _hill(goal_position))
+    flag_x, flag_y = world(goal_position, height(goal_position))
     pygame.draw.line(surface, BLACK, canvas.to_screen(flag_x, flag_y), canvas.to_screen(flag_x, flag_y + 50))
     polygon(canvas, [(flag_x, flag_y + 50), (flag_x, flag_y + 40), (flag_x + 25, flag_y + 45)], FLAG)
-    angle = math.atan(math.cos(3 * position) * 3 * 0.45)
-    base_x, base_y = world(position, _hill(position))
+    angle = slope_angle(position)
+    base_x, base_y = world(position, height(position))
     lift = 10.0
     rotate = _rotator(angle, base_x, base_y)
     body = [rotate(-20, lift), rotate(-20, lift + 20), rotate(20, lift + 20), rotate(20, lift)]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.utils.canvas import CanvasRendering
+from palaestra.plugin import CanvasRendering
 from palaestra_classic_control._common import invalid_action, parse_reset_bounds
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot
 from palaestra_classic_control._ops import SCALAR, Ops

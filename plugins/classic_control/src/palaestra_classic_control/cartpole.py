@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import Env, logger, spaces
-from palaestra.utils.canvas import CanvasRendering
+from palaestra import Env, spaces
+from palaestra.plugin import CanvasRendering, logger
 from palaestra_classic_control._common import (
     Constant,
     asserted_invalid,

@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra.plugin import asserted_invalid, invalid_actions
-from palaestra.vector import AutoresetMode, BatchedVectorEnv
+from palaestra.plugin import AutoresetMode, BatchedVectorEnv, asserted_invalid, invalid_actions
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import parse_reset_bounds
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_cartpole
@@ -61,7 +60,6 @@ class CartPoleVectorEnv(BatchedVectorEnv):
         vars(self).update(PHYSICS)
         self.low, self.high = -0.05, 0.05
         self.state: np.ndarray | None = None
-        self._buffers = np.empty((5, num_envs))
         self._ones = np.ones(num_envs, dtype=np.float32)
 
     def check_actions(self, actions: Any) -> np.ndarray:
@@ -96,7 +94,7 @@ class CartPoleVectorEnv(BatchedVectorEnv):
         limits = (self.x_threshold, self.theta_threshold_radians)
         assert self.state is not None, "step() is checked to follow reset()"
         k = dynamics_constants(self)
-        self.state, terminated = _kernels.integrate_batch(self.state, force, k, limits, self._buffers)
+        self.state, terminated = _kernels.integrate_batch(self.state, force, k, limits)
         # Sutton-Barto: Gymnasium negates a float32 0/1 array, so "no failure" is -0.0.
         rewards = -terminated.astype(np.float32) if self._sutton_barto_reward else self._ones.copy()
         return rewards, terminated

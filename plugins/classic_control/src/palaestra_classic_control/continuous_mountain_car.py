@@ -10,7 +10,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import ActionOverflowError
-from palaestra.utils.canvas import CanvasRendering
+from palaestra.plugin import CanvasRendering
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import (
     Constant,
@@ -18,6 +18,7 @@ from palaestra_classic_control._common import (
     parse_reset_bounds,
 )
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
+from palaestra_classic_control._valley import GRAVITY
 
 __all__ = ["Continuous_MountainCarEnv"]
 
@@ -96,8 +97,8 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
             values[4] >= 0 and values[2] <= values[3]
         )
         if self._float32_step:
-            self._constants64 = tuple(values)
-            self._constants32 = tuple(array("f", values))
+            # The compiled step's constants: float32 values, then the valley's double gravity.
+            self._constants32 = (*array("f", values), GRAVITY)
         else:
             self._own_state = None  # steps go through numpy scalars from now on
 
@@ -112,31 +113,26 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
     def step(self, action: np.ndarray) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the (clipped) force and gravity for one step.
 
-        Gymnasium 1.4.0 computes with numpy float32 scalars. The common step (a float32
-        action, the float32 state of the previous step) does the same arithmetic in
-        doubles rounded to float32 after every operation, which gives the same bits
-        (float64 has more than twice float32's precision, so rounding a sum or product of
-        two float32 numbers twice equals rounding it once) at a fraction of the cost: in
-        the compiled kernel when the package was built with it, else in Python
-        (:func:`palaestra_classic_control._kernels.move_float32`). Any other step goes through numpy scalars like
-        Gymnasium 1.4.0's.
+        The rule is :meth:`_step_scalars` (numpy float32 scalars, as Gymnasium 1.4.0). The
+        common step (a float32 action, the float32 state of the previous step, a force in
+        range, no bound reached) runs in the compiled kernel when the package was built with
+        it: the same arithmetic in doubles rounded to float32 after every operation, which
+        gives the same bits (float64 has more than twice float32's precision, so rounding a
+        sum or product of two float32 numbers twice equals rounding it once).
         """
-        state = self.state
+        state, kernel = self.state, _kernels.compiled_move
         if not (
-            state is self._own_state  # float32, two entries, made by a step (values may change)
+            kernel is not None
+            and state is self._own_state  # float32, two entries, made by a step (values may change)
             and action.__class__ is np.ndarray
             and action.dtype is _FLOAT32
             and action.shape == _ONE
         ):
             return self._step_scalars(action)
         position, velocity = state.tolist()  # type: ignore[union-attr]
-        force = action.item(0)
-        kernel = _kernels.compiled_move
-        moved = None if kernel is None else kernel(position, velocity, force, self._constants32)
-        if moved is None:  # no kernel, or a clipped force or a bound reached
-            moved = _kernels.move_float32(position, velocity, force, self._constants32, self._constants64)
-        if moved is None:  # NaN or infinite
-            raise invalid_action(self, action, self.action_space)
+        moved = kernel(position, velocity, action.item(0), self._constants32)
+        if moved is None:  # a clipped force, a bound reached, or NaN: the plain step decides
+            return self._step_scalars(action)
         position, velocity, terminated, reward = moved
         observation = _PAIR.copy()  # a new array every step, as np.array([...]) in Gymnasium 1.4.0
         observation[0] = position
@@ -155,7 +151,7 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         state = self.state
         position, velocity = state[0], state[1]  # indexing: cheaper than unpacking an array
         push = min(max(action[0], self.min_action), self.max_action) * self.power
-        velocity = velocity + (push - 0.0025 * math.cos(3 * position))
+        velocity = velocity + (push - GRAVITY * math.cos(3 * position))
         top = self.max_speed  # conditional expressions: cheaper than min/max on numpy scalars
         velocity = top if velocity > top else (-top if velocity < -top else velocity)
         position = position + velocity
@@ -191,9 +187,6 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         if self.render_mode == "human":
             self.render()
         return np.array(self.state, dtype=np.float32), {}
-
-    def _height(self, xs: Any) -> Any:
-        return np.sin(3 * xs) * 0.45 + 0.55
 
     def draw(self, canvas: Any) -> bool:
         """The valley, the car and the flag."""

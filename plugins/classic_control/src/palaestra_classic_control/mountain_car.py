@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.utils.canvas import CanvasRendering
+from palaestra.plugin import CanvasRendering
 from palaestra_classic_control._common import (
     Constant,
     asserted_invalid,
@@ -16,6 +16,7 @@ from palaestra_classic_control._common import (
 )
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
 from palaestra_classic_control._ops import SCALAR, Ops
+from palaestra_classic_control._valley import GRAVITY
 
 __all__ = ["MountainCarEnv", "dynamics", "initial_position"]
 
@@ -28,7 +29,7 @@ VALLEY = {
     "goal_position": 0.5,
     "max_speed": 0.07,
     "force": 0.001,
-    "gravity": 0.0025,
+    "gravity": GRAVITY,
 }
 
 
@@ -149,9 +150,6 @@ class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
         if self.render_mode == "human":
             self.render()
         return np.array(self._s, dtype=np.float32), {}
-
-    def _height(self, xs: Any) -> Any:
-        return np.sin(3 * xs) * 0.45 + 0.55
 
     def draw(self, canvas: Any) -> bool:
         """The valley, the car and the flag."""

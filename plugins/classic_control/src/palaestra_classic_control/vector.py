@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra.plugin import invalid_actions
-from palaestra.vector import AutoresetMode, BatchedVectorEnv
+from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
 from palaestra_classic_control import acrobot, mountain_car, pendulum
 from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot, draw_mountain_car, draw_pendulum
 from palaestra_classic_control._ops import ARRAY

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from palaestra import hookimpl
+from palaestra.plugin import hookimpl
 
 if TYPE_CHECKING:
     from palaestra.plugin import EnvRegistrar
 
 _PKG = "palaestra_jax"
 
-# id -> module:class; Gymnasium 1.4.0 registers them without a time limit or vector version.
-_ENVS = {
-    "tabular/Blackjack-v0": "blackjack:BlackJackJaxEnv",
-    "tabular/CliffWalking-v0": "cliffwalking:CliffWalkingJaxEnv",
+# id -> registration fields; Gymnasium 1.4.0 registers them without a time limit or vector version.
+_ENVS: dict[str, dict[str, Any]] = {
+    "tabular/Blackjack-v0": {"entry_point": "blackjack:BlackJackJaxEnv", "disable_env_checker": True},
+    "tabular/CliffWalking-v0": {
+        "entry_point": "cliffwalking:CliffWalkingJaxEnv",
+        "disable_env_checker": True,
+    },
 }
 
 
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the JAX table-game envs under ``tabular/``, as Gymnasium does."""
-    for env_id, entry_point in _ENVS.items():
-        registrar.register(env_id, f"{_PKG}.{entry_point}", disable_env_checker=True)
+    registrar.register_table(_PKG, _ENVS)

@@ -14,8 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from palaestra import spaces
-from palaestra.experimental.functional import FuncEnv
-from palaestra.vector import AutoresetMode
+from palaestra.plugin import AutoresetMode, FuncEnv
 from palaestra_jax._jax import import_jax
 from palaestra_jax._render import ClassicFrames, DrawnByEnv
 from palaestra_jax.functional_jax_env import CompiledJaxEnv, CompiledJaxVectorEnv, KeywordParams

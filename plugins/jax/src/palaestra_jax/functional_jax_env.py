@@ -19,11 +19,17 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.error import UnsupportedMode
-from palaestra.experimental.functional import FuncEnv
-from palaestra.plugin import invalid_action, warn_no_render_mode, wrong_action_count
-from palaestra.utils import EzPickle, seeding
-from palaestra.vector import AutoresetMode, VectorEnv
-from palaestra.vector.utils import batch_space
+from palaestra.plugin import (
+    AutoresetMode,
+    EzPickle,
+    FuncEnv,
+    VectorEnv,
+    batch_space,
+    invalid_action,
+    np_random,
+    warn_no_render_mode,
+    wrong_action_count,
+)
 from palaestra_jax._jax import import_jax
 
 __all__ = [
@@ -41,7 +47,7 @@ jnp, jrng = jax.numpy, jax.random
 
 def _entropy_key() -> Any:
     """A key from OS entropy, for an env used before it is ever seeded."""
-    generator, _ = seeding.np_random()
+    generator, _ = np_random()
     return jrng.PRNGKey(generator.integers(0, 2**32 - 1, dtype="uint32"))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from palaestra import hookimpl
+from palaestra.plugin import hookimpl
 
 if TYPE_CHECKING:
     from palaestra.plugin import EnvRegistrar
@@ -49,6 +49,23 @@ _RETIRED = (
 )
 
 
+def _table() -> dict[str, dict[str, Any]]:
+    """Every id's registration fields, entry points within the package."""
+    table: dict[str, dict[str, Any]] = {}
+    for version, ids in (("", _ENVS), ("V4", _V4)):
+        for env_id, (entry_point, max_steps, threshold) in ids.items():
+            module, name = entry_point.split(":")
+            table[env_id] = {
+                "entry_point": f"{'v4' if version else module}:{name}",
+                "vector_entry_point": f"vector:{name.removesuffix('Env')}{version}VectorEnv",
+                "max_episode_steps": max_steps,
+                "reward_threshold": threshold,
+            }
+    for env_id in _RETIRED:
+        table[env_id] = {"entry_point": "v4:retired", "kwargs": {"retired_id": env_id}}
+    return table
+
+
 @hookimpl
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """Register the MuJoCo suite in the default namespace, as Gymnasium does.
@@ -56,19 +73,4 @@ def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     Each v5 and v4 id's ``vector_entry_point`` is its batched env in
     :mod:`palaestra_mujoco.vector`; the v2/v3 ids raise an error naming their successors.
     """
-    for version, table in (("", _ENVS), ("V4", _V4)):
-        for env_id, (entry_point, max_steps, threshold) in table.items():
-            module, name = entry_point.split(":")
-            batched = name.removesuffix("Env") + version + "VectorEnv"
-            registrar.register(
-                env_id,
-                f"{_PKG}.{'v4' if version else module}:{name}",
-                vector_entry_point=f"{_PKG}.vector:{batched}",
-                default_namespace=True,
-                max_episode_steps=max_steps,
-                reward_threshold=threshold,
-            )
-    for env_id in _RETIRED:
-        registrar.register(
-            env_id, f"{_PKG}.v4:retired", default_namespace=True, kwargs={"retired_id": env_id}
-        )
+    registrar.register_table(_PKG, _table(), default_namespace=True)

@@ -9,7 +9,7 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.error import InvalidEnvArgumentValue
-from palaestra.utils import EzPickle
+from palaestra.plugin import EzPickle
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["PricedArm", "SuiteEnv", "norm", "row_norms"]
@@ -161,19 +161,12 @@ class SuiteEnv(MujocoEnv, EzPickle):
             The control cost (:meth:`control_cost`; a NaN or infinite action is refused
             before it reaches MuJoCo).
         """
-        # The common case (a float32 array of the right shape, a plain-number weight) takes
-        # no further Python call but the compiled kernel's, which prices the action and sets
-        # the controls at once: this runs every step of every locomotion env.
         if action.__class__ is not np.ndarray or action.dtype is not _FLOAT32 or action.shape != self._shape:
             action = self._checked_action(action)
-        weight, kernel, cost = self._ctrl_cost_weight, self.square_sum_kernel, None
-        if kernel is not None and action.dtype is _FLOAT32 and weight.__class__ in _PLAIN_NUMBERS:
-            cost = kernel(weight, action, self._ctrl, self.prices_in_float64)
-        if cost is None:  # no kernel, another dtype or weight, or a cost that is not finite
-            cost = self.control_cost(action)
-            if cost - cost != 0:
-                self._require_finite(action, cost)
-            self._ctrl[:] = action
+        cost = self.control_cost(action)
+        if cost - cost != 0:  # NaN or infinite: one comparison for the common case
+            self._require_finite(action, cost)
+        self._ctrl[:] = action
         return cost
 
     def reset_model(self) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import os
-from array import array
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -72,15 +71,7 @@ def load_model(source: str | os.PathLike[str]) -> tuple[Any, Any]:
     return model, data
 
 
-_compiled_square_sum: Any
-try:
-    from palaestra_mujoco._cost_kernel import weighted_square_sum as _compiled_square_sum
-except ImportError:  # built without a C compiler: numpy gives the same numbers
-    _compiled_square_sum = None
-
 _FLOAT32 = np.dtype(np.float32)
-_KERNEL_DTYPES = (_FLOAT32, np.dtype(np.float64))
-_multiply, _accumulate = np.multiply, np.add.accumulate
 _PLAIN_NUMBERS = (float, int)
 
 
@@ -151,9 +142,6 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
     uses_body_forces = True
-    #: The compiled ``weighted_square_sum`` of ``_cost_kernel``, or None when the package
-    #: was built without it (numpy then computes the same numbers).
-    square_sum_kernel: ClassVar[Any] = _compiled_square_sum
     # Besides these, a snapshot holds a full copy of ``data``: derived quantities (body
     # positions, contact forces) feed the next step's reward and observation.
     snapshot_fields: ClassVar[tuple[str, ...]] = ("_timestep", "_dt")
@@ -242,11 +230,6 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         self.action_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self._nu = self.model.nu
         self._shape = (self._nu,)
-        # Scratch for weighted_square_sum's fast path.
-        self._squares = np.empty(self._nu, np.float32)
-        self._partial_sums = np.empty(self._nu, np.float32)
-        self._rounder = array("f", (0.0,))
-        self._weight32: tuple[float, float] = (0.0, 0.0)
         return self.action_space
 
     # -- simulation ------------------------------------------------------------------
@@ -316,37 +299,13 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         return action  # type: ignore[no-any-return]
 
     def weighted_square_sum(self, weight: float, values: np.ndarray) -> float:
-        """``float(weight * np.square(values).sum())`` to the last bit, in the values' dtype.
+        """``weight * sum(values**2)``, summed in the values' dtype as Gymnasium 1.4.0 sums it.
 
-        A float32 action gives a float32 sum (then widened exactly), as in Gymnasium 1.4.0;
-        summing in float64 would change rewards in the last bits. The compiled kernel
-        (``_cost_kernel``) reproduces numpy's squares, pairwise sum and scaling for float32
-        and float64 values and a plain-number weight. Without it, float32 actions of up to
-        7 entries (which numpy adds strictly left to right) are summed by
-        ``np.add.accumulate`` into scratch buffers, a third of the cost of ``.sum()``.
+        A float32 action gives a float32 sum (then widened exactly); summing in float64
+        would change rewards in the last bits. (A compiled version bought under 10% of a
+        step, measured by ``benchmarks/bench_kernels.py``: the rule is all there is.)
         """
-        plain = weight.__class__ in _PLAIN_NUMBERS
-        kernel = self.square_sum_kernel
-        if plain and kernel is not None and values.dtype in _KERNEL_DTYPES:
-            cost = kernel(weight, values, None)
-            if cost is not None:
-                return cost  # type: ignore[no-any-return]
-        elif plain and values.dtype is _FLOAT32 and self._nu <= 7 and values.shape == self._shape:
-            squares, sums, rounder = self._squares, self._partial_sums, self._rounder
-            _multiply(values, values, squares)
-            _accumulate(squares, 0, None, sums)
-            # The product of two float32 numbers is exact in a Python float: round it once.
-            rounder[0] = self._weight_as_float32(weight) * sums.item(-1)
-            return rounder[0]
         return float(weight * np.square(values).sum())
-
-    def _weight_as_float32(self, weight: float) -> float:
-        """``weight`` rounded to float32 (cached: the weights rarely change)."""
-        cached_weight, weight32 = self._weight32
-        if weight != cached_weight:
-            weight32 = float(np.float32(weight))
-            self._weight32 = (weight, weight32)
-        return weight32
 
     def _require_finite(self, action: np.ndarray, cost: float | None = None) -> None:
         """Refuse NaN and infinite actions before they reach MuJoCo.

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled
-from palaestra.utils import EzPickle
+from palaestra.plugin import EzPickle
 from palaestra_mujoco import (
     ant,
     half_cheetah,

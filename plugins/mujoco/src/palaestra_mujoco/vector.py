@@ -29,8 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra.error import UnsupportedMode
-from palaestra.plugin import BatchedVectorEnv, add_info, invalid_actions, per_env_values
-from palaestra.vector import AutoresetMode
+from palaestra.plugin import AutoresetMode, BatchedVectorEnv, add_info, invalid_actions, per_env_values
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco.ant import AntEnv

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from palaestra.vector import SyncVectorEnv, VectorSnapshot
+from palaestra.plugin import SyncVectorEnv, VectorSnapshot
 
 __all__ = ["EnvBlock"]
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.plugin import concatenate, iterate
 from palaestra.spaces import Space
-from palaestra.vector.utils import concatenate, iterate
 
 __all__ = ["join_observations", "merge_infos"]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import Env, logger
+from palaestra import Env
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
@@ -21,11 +21,17 @@ from palaestra.error import (
     WorkerDiedError,
 )
 from palaestra.plugin import (
+    AutoresetMode,
     Snapshot,
     SubEnvVectorEnv,
     VectorSnapshot,
     actions_per_env,
+    batch_differing_spaces,
+    batch_space,
     batched_spaces,
+    concatenate,
+    create_empty_array,
+    logger,
     per_env_values,
     reset_arguments,
     resolve_autoreset_mode,
@@ -33,13 +39,6 @@ from palaestra.plugin import (
     vector_restore_plan,
 )
 from palaestra.spaces import Space
-from palaestra.vector import AutoresetMode
-from palaestra.vector.utils import (
-    batch_differing_spaces,
-    batch_space,
-    concatenate,
-    create_empty_array,
-)
 from palaestra_ray._actor import EnvBlock
 from palaestra_ray._merge import join_observations, merge_infos
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils.canvas import Canvas
+from palaestra.plugin import Canvas
 
 __all__ = ["INSTALL_HINT", "draw_blackjack", "draw_cliff", "draw_frozen_lake", "draw_taxi"]
 

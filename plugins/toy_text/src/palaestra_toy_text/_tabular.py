@@ -7,8 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.plugin import invalid_action
-from palaestra.utils.canvas import CanvasRendering
+from palaestra.plugin import CanvasRendering, invalid_action
 from palaestra_toy_text._drawing import INSTALL_HINT
 
 __all__ = ["TabularEnv", "categorical_sample", "colorize"]

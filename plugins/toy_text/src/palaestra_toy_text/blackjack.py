@@ -7,11 +7,10 @@ from typing import Any
 import numpy as np
 
 from palaestra import Env, spaces
-from palaestra.plugin import invalid_action
-from palaestra.utils.canvas import CanvasRendering
+from palaestra.plugin import CanvasRendering, invalid_action
 from palaestra_toy_text._drawing import INSTALL_HINT, draw_blackjack
 
-__all__ = ["BlackjackEnv", "is_natural", "score", "sum_hand", "usable_ace"]
+__all__ = ["BlackjackEnv", "deal", "is_natural", "observe", "play", "score", "sum_hand", "usable_ace"]
 
 # An infinite deck: face cards count 10, aces 1 (or 11 when that does not bust).
 DECK = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
@@ -39,6 +38,63 @@ def score(hand: list[int]) -> int:
 def is_natural(hand: list[int]) -> bool:
     """Whether the hand is an ace and a ten-card (a blackjack)."""
     return sorted(hand) == [1, 10]
+
+
+def deal(draw: Any) -> tuple[list[int], list[int], tuple[str, str]]:
+    """A new round: the dealer's two cards, the player's two, and the face shown for the dealer's card.
+
+    Args:
+        draw: ``draw(n)`` gives a uniform integer below ``n`` (``Generator.integers``).
+
+    Returns:
+        ``(dealer, player, (face, suit))``. The face and suit are drawn even when nothing is
+        rendered, so seeded streams match Gymnasium 1.4.0.
+    """
+    dealer = [DECK[draw(13)], DECK[draw(13)]]
+    player = [DECK[draw(13)], DECK[draw(13)]]
+    showing = dealer[0]
+    suit = SUITS[draw(4)]
+    face = "A" if showing == 1 else FACES[draw(3)] if showing == 10 else str(showing)
+    return dealer, player, (face, suit)
+
+
+def play(
+    player: list[int], dealer: list[int], hit: int, draw: Any, natural: bool, sab: bool
+) -> tuple[float, bool]:
+    """One move: hit (draw a card) or stick (the dealer draws to 17 and the hands are scored).
+
+    Args:
+        player: The player's hand (a hit appends to it).
+        dealer: The dealer's hand (a stick appends the dealer's draws).
+        hit: 1 to hit, 0 to stick.
+        draw: ``draw(n)`` gives a uniform integer below ``n``.
+        natural: Pay 1.5 for a winning natural (ignored when ``sab``).
+        sab: Sutton & Barto's rules: a natural beats any non-natural dealer hand.
+
+    Returns:
+        The reward and whether the round is over.
+    """
+    if hit:
+        player.append(DECK[draw(13)])
+        bust = sum_hand(player) > 21
+        return (-1.0 if bust else 0.0), bust
+    while sum_hand(dealer) < 17:
+        dealer.append(DECK[draw(13)])
+    mine, theirs = score(player), score(dealer)
+    reward = float(mine > theirs) - float(mine < theirs)
+    if sab and is_natural(player) and not is_natural(dealer):
+        reward = 1.0
+    elif not sab and natural and is_natural(player) and reward == 1.0:
+        reward = 1.5
+    return reward, True
+
+
+def observe(player: list[int], dealer: list[int]) -> tuple[int, int, int]:
+    """``(player's sum, dealer's showing card, usable ace)``."""
+    total = sum(player)
+    if 1 in player and total + 10 <= 21:  # usable_ace and sum_hand, summed once
+        return total + 10, dealer[0], 1
+    return total, dealer[0], 0
 
 
 class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
@@ -73,10 +129,6 @@ class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
         self.dealer_top_card_suit = ""  # drawn at reset
         self.dealer_top_card_value_str = ""
 
-    def _draw(self) -> int:
-        # The same draw as ``np_random.choice(DECK)``, without converting the list each time.
-        return DECK[self.np_random.integers(13)]
-
     def step(self, action: int) -> tuple[tuple[int, int, int], float, bool, bool, dict[str, Any]]:
         """Hit (draw a card) or stick (the dealer plays out and the hand is scored)."""
         if not (action.__class__ in (int, np.int64) and 0 <= action <= 1) and not self.action_space.contains(
@@ -85,46 +137,23 @@ class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
             raise invalid_action(self, action, self.action_space)  # 0 = stick, 1 = hit
         if not self.player:
             raise RuntimeError("BlackjackEnv.step called before reset; call env.reset() first.")
-        if action:
-            self.player.append(self._draw())
-            terminated = sum_hand(self.player) > 21
-            reward = -1.0 if terminated else 0.0
-        else:
-            terminated = True
-            while sum_hand(self.dealer) < 17:
-                self.dealer.append(self._draw())
-            mine, theirs = score(self.player), score(self.dealer)
-            reward = float(mine > theirs) - float(mine < theirs)
-            if self.sab and is_natural(self.player) and not is_natural(self.dealer):
-                reward = 1.0
-            elif not self.sab and self.natural and is_natural(self.player) and reward == 1.0:
-                reward = 1.5
+        reward, terminated = play(
+            self.player, self.dealer, action, self.np_random.integers, self.natural, self.sab
+        )
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), reward, terminated, False, {}
 
     def _get_obs(self) -> tuple[int, int, int]:
-        total = sum(self.player)
-        if 1 in self.player and total + 10 <= 21:
-            return total + 10, self.dealer[0], 1
-        return total, self.dealer[0], 0
+        return observe(self.player, self.dealer)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[tuple[int, int, int], dict[str, Any]]:
         """Deal two cards each; also pick the face and suit shown for the dealer's card."""
         super().reset(seed=seed)
-        self.dealer = [self._draw(), self._draw()]
-        self.player = [self._draw(), self._draw()]
-        showing = self.dealer[0]
-        # Drawn even when not rendering, so seeded streams match Gymnasium 1.4.0.
-        self.dealer_top_card_suit = SUITS[self.np_random.integers(4)]
-        if showing == 1:
-            self.dealer_top_card_value_str = "A"
-        elif showing == 10:
-            self.dealer_top_card_value_str = FACES[self.np_random.integers(3)]
-        else:
-            self.dealer_top_card_value_str = str(showing)
+        self.dealer, self.player, face = deal(self.np_random.integers)
+        self.dealer_top_card_value_str, self.dealer_top_card_suit = face
         if self.render_mode == "human":
             self.render()
         return self._get_obs(), {}

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.utils import seeding
+from palaestra.plugin import np_random
 from palaestra_toy_text._drawing import draw_frozen_lake
 from palaestra_toy_text._tabular import TabularEnv, colorize
 
@@ -54,10 +54,10 @@ def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) 
         raise ValueError(f"generate_random_map needs size >= 2, got {size}")
     if p <= 0:
         raise ValueError(f"generate_random_map needs p > 0 (the probability of a frozen cell), got {p}")
-    np_random, _ = seeding.np_random(seed)
+    rng, _ = np_random(seed)
     while True:
         p = min(1, p)
-        board = np_random.choice(["F", "H"], (size, size), p=[p, 1 - p])
+        board = rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
         board[0][0] = "S"
         board[-1][-1] = "G"
         if is_valid(board, size):

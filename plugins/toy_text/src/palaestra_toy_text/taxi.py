@@ -214,21 +214,41 @@ class TaxiEnv(TabularEnv):
         return {"prob": p, "action_mask": self._masks[self.s].copy()}
 
     def _after_reset(self) -> None:
-        self.fickle_step = self.fickle_passenger and self.np_random.random() < self.fickle_probability
+        self.fickle_step = self.fickle_at_reset(self.np_random)
         self.taxi_orientation = 0
 
     def _reset_info(self) -> dict[str, Any]:
         return {"prob": 1.0, "action_mask": self._masks[self.s].copy()}
 
     def _maybe_change_destination(self, s: int) -> int:
-        old_row, old_col, old_pass, old_dest = self.decode(self.s)
-        row, col, passenger, _ = self.decode(s)
+        changed = self.changed_destination(self.s, s, self.np_random.integers)
+        if changed is None:
+            return s
+        self.fickle_step = False
+        return changed
+
+    def fickle_at_reset(self, rng: np.random.Generator) -> bool:
+        """Whether this episode's passenger is fickle (one draw, made at every reset)."""
+        return self.fickle_passenger and rng.random() < self.fickle_probability
+
+    def changed_destination(self, before: int, after: int, draw: Any) -> int | None:
+        """A fickle passenger's new destination, on the taxi's first move with them aboard.
+
+        Args:
+            before: The state before the step.
+            after: The state the step led to.
+            draw: ``draw(n)`` gives a uniform integer below ``n`` (``Generator.integers``).
+
+        Returns:
+            ``after`` with a destination other than the old one, or None when the taxi did
+            not move with the passenger aboard (then nothing is drawn).
+        """
+        old_row, old_col, old_pass, old_dest = self.decode(before)
+        row, col, passenger, _ = self.decode(after)
         if old_pass == 4 and (row != old_row or col != old_col):
-            self.fickle_step = False
             choices = [i for i in range(4) if i != old_dest]
-            dest = choices[self.np_random.integers(3)]  # the draw of np_random.choice(choices)
-            return self.encode(row, col, passenger, dest)
-        return s
+            return self.encode(row, col, passenger, choices[draw(3)])  # the draw of np_random.choice
+        return None
 
     def draw(self, canvas: Any) -> bool:
         """The city, the taxi, the passenger and the destination."""

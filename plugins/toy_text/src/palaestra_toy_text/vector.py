@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.plugin import invalid_actions
-from palaestra.vector import AutoresetMode, BatchedVectorEnv
-from palaestra_toy_text.blackjack import DECK, FACES, SUITS, BlackjackEnv, is_natural, score, sum_hand
+from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
+from palaestra_toy_text.blackjack import BlackjackEnv, deal, observe, play
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
 from palaestra_toy_text.frozen_lake import FrozenLakeEnv
 from palaestra_toy_text.taxi import TaxiEnv
@@ -245,23 +244,19 @@ class TaxiVectorEnv(_TabularBatched):
         }
 
     def _reset_extras(self, mask: np.ndarray) -> None:
-        model = self.model
-        for i in np.flatnonzero(mask):
-            self.fickle_steps[i] = (
-                model.fickle_passenger and self.rng(int(i)).random() < model.fickle_probability
-            )
+        for i in np.flatnonzero(mask).tolist():
+            self.fickle_steps[i] = self.model.fickle_at_reset(self.rng(i))
 
     def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
         if not self.model.fickle_passenger:
             return states
-        model = self.model
-        for i in np.flatnonzero(stepping & self.fickle_steps):
-            old = model.decode(int(self.states[i]))
-            new = model.decode(int(states[i]))
-            if old[2] == 4 and (new[0] != old[0] or new[1] != old[1]):
+        for i in np.flatnonzero(stepping & self.fickle_steps).tolist():
+            changed = self.model.changed_destination(
+                int(self.states[i]), int(states[i]), self.rng(i).integers
+            )
+            if changed is not None:
                 self.fickle_steps[i] = False
-                choices = [d for d in range(4) if d != old[3]]
-                states[i] = model.encode(new[0], new[1], new[2], choices[self.rng(int(i)).integers(3)])
+                states[i] = changed
         return states
 
 
@@ -299,46 +294,14 @@ class BlackjackVectorEnv(_Batched):
         self.dealers: list[list[int]] = [[] for _ in range(num_envs)]
         self.faces: list[tuple[str, str]] = [("", "")] * num_envs
 
-    def _deal(self, i: int) -> None:
-        draw = self.rng(i).integers
-        self.dealers[i] = [DECK[draw(13)], DECK[draw(13)]]
-        self.players[i] = [DECK[draw(13)], DECK[draw(13)]]
-        showing = self.dealers[i][0]
-        suit = SUITS[draw(4)]  # drawn even when not rendering, as the single env does
-        face = "A" if showing == 1 else FACES[draw(3)] if showing == 10 else str(showing)
-        self.faces[i] = (face, suit)
-
     def _observations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        sums, showing, aces = [], [], []
-        for player, dealer in zip(self.players, self.dealers, strict=True):
-            total = sum(player)
-            ace = 1 in player and total + 10 <= 21
-            sums.append(total + 10 if ace else total)
-            showing.append(dealer[0])
-            aces.append(int(ace))
+        sums, showing, aces = zip(*map(observe, self.players, self.dealers), strict=True)
         return np.array(sums), np.array(showing), np.array(aces)
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Deal new hands at the chosen tables."""
-        for i in np.flatnonzero(mask):
-            self._deal(int(i))
-
-    def _play(self, i: int, action: int) -> tuple[float, bool]:
-        player, dealer = self.players[i], self.dealers[i]
-        draw = self.rng(i).integers
-        if action:
-            player.append(DECK[draw(13)])
-            bust = sum_hand(player) > 21
-            return (-1.0 if bust else 0.0), bust
-        while sum_hand(dealer) < 17:
-            dealer.append(DECK[draw(13)])
-        mine, theirs = score(player), score(dealer)
-        reward = float(mine > theirs) - float(mine < theirs)
-        if self.sab and is_natural(player) and not is_natural(dealer):
-            reward = 1.0
-        elif not self.sab and self.natural and is_natural(player) and reward == 1.0:
-            reward = 1.5
-        return reward, True
+        for i in np.flatnonzero(mask).tolist():
+            self.dealers[i], self.players[i], self.faces[i] = deal(self.rng(i).integers)
 
     def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Play one move at every stepping table."""
@@ -346,8 +309,9 @@ class BlackjackVectorEnv(_Batched):
         rewards = [0.0] * self.num_envs
         ended = [False] * self.num_envs
         playing = range(self.num_envs) if stepping is None else np.flatnonzero(stepping).tolist()
+        players, dealers, natural, sab = self.players, self.dealers, self.natural, self.sab
         for i in playing:
-            rewards[i], ended[i] = self._play(i, moves[i])
+            rewards[i], ended[i] = play(players[i], dealers[i], moves[i], self.rng(i).integers, natural, sab)
         return np.array(rewards), np.array(ended)
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
