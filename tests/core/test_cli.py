@@ -178,7 +178,7 @@ def test_bench_and_play_errors(args, message, capsys, monkeypatch):
 def test_play_passes_the_key_mapping_and_quits_on_escape(monkeypatch):
     import pygame
 
-    from palaestra.utils import play as play_module
+    from palaestra._tools import _play as play_module  # the implementation the CLI calls
 
     real_play, calls = play_module.play, []
 

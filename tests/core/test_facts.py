@@ -8,7 +8,7 @@ import pytest
 import tomllib
 
 import palaestra
-from palaestra._plugins._suites import REFERENCE_SUITES
+from palaestra._discovery._suites import REFERENCE_SUITES
 
 ROOT = Path(__file__).resolve().parents[2]
 

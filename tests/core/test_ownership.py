@@ -250,7 +250,7 @@ def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, i
 
 
 def test_the_version_comparison_follows_pep_440_for_release_numbers():
-    from palaestra._plugins._compat import incompatibility, palaestra_requirement
+    from palaestra._discovery._compat import incompatibility, palaestra_requirement
 
     assert (
         palaestra_requirement("palaestra[render] (>=0.1, <0.2) ; python_version >= '3.10'") == ">=0.1, <0.2"

@@ -239,7 +239,7 @@ def test_registrar_rejects_unknown_fields(site, isolated):
 
 
 def test_install_hint_for_a_suite_that_is_installed_but_lacks_the_env():
-    from palaestra._plugins._suites import install_hint
+    from palaestra._discovery._suites import install_hint
 
     hint = install_hint(None, "CarRacing", {"box2d"})
     assert hint is not None and "`palaestra-box2d` suite, which is installed but does not provide it" in hint
@@ -276,7 +276,7 @@ def test_a_published_vectorizer_that_is_not_installed_names_its_extra(isolated):
 
 
 def test_install_hints_name_the_checkout_route_when_run_from_one():
-    from palaestra._plugins._suites import install_command
+    from palaestra._discovery._suites import install_command
 
     command = install_command("box2d")
     assert command.startswith('pip install "palaestra[box2d]"')

@@ -144,7 +144,7 @@ def test_malformed_registrations_are_refused(site, isolated, body, message):
 
 
 def test_two_distributions_cannot_own_one_set_name(isolated):
-    from palaestra._plugins._discovery import PluginRecord
+    from palaestra._discovery._discovery import PluginRecord
 
     host = isolated
     host._commit_named("Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-a", ""), {"x/s": ()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import load_export
+from palaestra._base._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra import core as core
@@ -22,27 +22,27 @@ if TYPE_CHECKING:
     from palaestra import utils as utils
     from palaestra import vector as vector
     from palaestra import wrappers as wrappers
-    from palaestra._core import ActionWrapper as ActionWrapper
-    from palaestra._core import Env as Env
-    from palaestra._core import ObservationWrapper as ObservationWrapper
-    from palaestra._core import RewardWrapper as RewardWrapper
-    from palaestra._core import Wrapper as Wrapper
-    from palaestra._markers import hookimpl as hookimpl
-    from palaestra._markers import hookspec as hookspec
+    from palaestra._api._functions import make as make
+    from palaestra._api._functions import make_vec as make_vec
+    from palaestra._api._functions import pprint_registry as pprint_registry
+    from palaestra._api._functions import register as register
+    from palaestra._api._functions import register_envs as register_envs
+    from palaestra._api._functions import spec as spec
+    from palaestra._base._markers import hookimpl as hookimpl
+    from palaestra._base._markers import hookspec as hookspec
+    from palaestra._env._core import ActionWrapper as ActionWrapper
+    from palaestra._env._core import Env as Env
+    from palaestra._env._core import ObservationWrapper as ObservationWrapper
+    from palaestra._env._core import RewardWrapper as RewardWrapper
+    from palaestra._env._core import Wrapper as Wrapper
+    from palaestra._env._snapshot import Snapshot as Snapshot
+    from palaestra._env._spec import EnvSpec as EnvSpec
+    from palaestra._env._spec import WrapperSpec as WrapperSpec
     from palaestra._plugins._default import get_host as get_host
     from palaestra._plugins._default import use_host as use_host
     from palaestra._plugins._host import PluginHost as PluginHost
-    from palaestra._registry._api import make as make
-    from palaestra._registry._api import make_vec as make_vec
-    from palaestra._registry._api import pprint_registry as pprint_registry
-    from palaestra._registry._api import register as register
-    from palaestra._registry._api import register_envs as register_envs
-    from palaestra._registry._api import spec as spec
     from palaestra._registry._make_vec import VectorizeMode as VectorizeMode
     from palaestra._registry._registry import Registry  # the type of `registry`, not a name of its own
-    from palaestra._registry._spec import EnvSpec as EnvSpec
-    from palaestra._registry._spec import WrapperSpec as WrapperSpec
-    from palaestra._snapshot import Snapshot as Snapshot
     from palaestra.spaces import Space as Space
 
     registry: Registry
@@ -52,26 +52,26 @@ if TYPE_CHECKING:
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
 # imports above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
-    "ActionWrapper": "palaestra._core",
-    "Env": "palaestra._core",
-    "ObservationWrapper": "palaestra._core",
-    "RewardWrapper": "palaestra._core",
-    "Snapshot": "palaestra._snapshot",
-    "Wrapper": "palaestra._core",
-    "EnvSpec": "palaestra._registry._spec",
-    "WrapperSpec": "palaestra._registry._spec",
+    "ActionWrapper": "palaestra._env._core",
+    "Env": "palaestra._env._core",
+    "ObservationWrapper": "palaestra._env._core",
+    "RewardWrapper": "palaestra._env._core",
+    "Snapshot": "palaestra._env._snapshot",
+    "Wrapper": "palaestra._env._core",
+    "EnvSpec": "palaestra._env._spec",
+    "WrapperSpec": "palaestra._env._spec",
     "PluginHost": "palaestra._plugins._host",
     "get_host": "palaestra._plugins._default",
     "use_host": "palaestra._plugins._default",
-    "hookimpl": "palaestra._markers",
-    "hookspec": "palaestra._markers",
-    "make": "palaestra._registry._api",
-    "make_vec": "palaestra._registry._api",
+    "hookimpl": "palaestra._base._markers",
+    "hookspec": "palaestra._base._markers",
+    "make": "palaestra._api._functions",
+    "make_vec": "palaestra._api._functions",
     "VectorizeMode": "palaestra._registry._make_vec",
-    "pprint_registry": "palaestra._registry._api",
-    "register": "palaestra._registry._api",
-    "register_envs": "palaestra._registry._api",
-    "spec": "palaestra._registry._api",
+    "pprint_registry": "palaestra._api._functions",
+    "register": "palaestra._api._functions",
+    "register_envs": "palaestra._api._functions",
+    "spec": "palaestra._api._functions",
     "Space": "palaestra.spaces",
 }
 _SUBMODULES = (

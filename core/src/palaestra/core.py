@@ -3,7 +3,7 @@
 ``from gymnasium.core import Env, ObsType`` ports as ``from palaestra.core import Env, ObsType``.
 """
 
-from palaestra._core import (
+from palaestra._env._core import (
     ActionWrapper,
     ActType,
     Env,

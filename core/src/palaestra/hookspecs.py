@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from palaestra._markers import hookspec
+from palaestra._base._markers import hookspec
 
 if TYPE_CHECKING:
-    from palaestra.plugin import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
+    from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 
 __all__ = [
     "palaestra_register_envs",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from palaestra.utils._colorize import colorize
+from palaestra._base._colorize import colorize
 
 __all__ = ["deprecation", "error", "plain_text", "warn"]
 

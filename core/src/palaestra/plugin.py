@@ -61,40 +61,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import load_export
+from palaestra._base._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra import logger as logger
-    from palaestra._lazy import lazy_exports as lazy_exports
-    from palaestra._markers import hookimpl as hookimpl
+    from palaestra._base._ezpickle import EzPickle as EzPickle
+    from palaestra._base._lazy import lazy_exports as lazy_exports
+    from palaestra._base._markers import hookimpl as hookimpl
+    from palaestra._base._seeding import np_random as np_random
+    from palaestra._env._canvas import Canvas as Canvas
+    from palaestra._env._canvas import CanvasRendering as CanvasRendering
+    from palaestra._env._canvas import circle as circle
+    from palaestra._env._canvas import import_pygame as import_pygame
+    from palaestra._env._canvas import polygon as polygon
+    from palaestra._env._canvas import rotated_box as rotated_box
+    from palaestra._env._snapshot import Snapshot as Snapshot
+    from palaestra._env._snapshot import VectorSnapshot as VectorSnapshot
+    from palaestra._env._snapshot import vector_restore_plan as vector_restore_plan
+    from palaestra._env._spec import REGISTRATION_FIELDS as REGISTRATION_FIELDS
+    from palaestra._env._suite import asserted_invalid as asserted_invalid
+    from palaestra._env._suite import expected_action as expected_action
+    from palaestra._env._suite import invalid_action as invalid_action
+    from palaestra._env._suite import invalid_actions as invalid_actions
+    from palaestra._env._suite import non_finite_note as non_finite_note
+    from palaestra._env._suite import real_array as real_array
+    from palaestra._env._suite import warn_no_render_mode as warn_no_render_mode
     from palaestra._plugins._registrar import EnvRegistrar as EnvRegistrar
     from palaestra._plugins._registrar import VectorizerRegistrar as VectorizerRegistrar
     from palaestra._plugins._registrar import WrapperSetRegistrar as WrapperSetRegistrar
-    from palaestra._registry._spec import REGISTRATION_FIELDS as REGISTRATION_FIELDS
-    from palaestra._snapshot import Snapshot as Snapshot
-    from palaestra._snapshot import VectorSnapshot as VectorSnapshot
-    from palaestra._snapshot import vector_restore_plan as vector_restore_plan
     from palaestra.experimental.functional import FuncEnv as FuncEnv
     from palaestra.spaces._batching import batch_differing_spaces as batch_differing_spaces
     from palaestra.spaces._batching import batch_space as batch_space
     from palaestra.spaces._batching import concatenate as concatenate
     from palaestra.spaces._batching import create_empty_array as create_empty_array
     from palaestra.spaces._batching import iterate as iterate
-    from palaestra.utils._ezpickle import EzPickle as EzPickle
-    from palaestra.utils.canvas import Canvas as Canvas
-    from palaestra.utils.canvas import CanvasRendering as CanvasRendering
-    from palaestra.utils.canvas import circle as circle
-    from palaestra.utils.canvas import import_pygame as import_pygame
-    from palaestra.utils.canvas import polygon as polygon
-    from palaestra.utils.canvas import rotated_box as rotated_box
-    from palaestra.utils.seeding import np_random as np_random
-    from palaestra.utils.suite import asserted_invalid as asserted_invalid
-    from palaestra.utils.suite import expected_action as expected_action
-    from palaestra.utils.suite import invalid_action as invalid_action
-    from palaestra.utils.suite import invalid_actions as invalid_actions
-    from palaestra.utils.suite import non_finite_note as non_finite_note
-    from palaestra.utils.suite import real_array as real_array
-    from palaestra.utils.suite import warn_no_render_mode as warn_no_render_mode
     from palaestra.vector._autoreset import per_env_values as per_env_values
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
     from palaestra.vector._autoreset import resolve_autoreset_mode as resolve_autoreset_mode
@@ -112,49 +112,49 @@ if TYPE_CHECKING:
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
 # names above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
-    "REGISTRATION_FIELDS": "palaestra._registry._spec",
+    "REGISTRATION_FIELDS": "palaestra._env._spec",
     "AutoresetMode": "palaestra.vector._vector_env",
     "BatchedVectorEnv": "palaestra.vector._batched",
-    "Canvas": "palaestra.utils.canvas",
-    "CanvasRendering": "palaestra.utils.canvas",
+    "Canvas": "palaestra._env._canvas",
+    "CanvasRendering": "palaestra._env._canvas",
     "EnvRegistrar": "palaestra._plugins._registrar",
-    "EzPickle": "palaestra.utils._ezpickle",
+    "EzPickle": "palaestra._base._ezpickle",
     "FuncEnv": "palaestra.experimental.functional",
-    "Snapshot": "palaestra._snapshot",
+    "Snapshot": "palaestra._env._snapshot",
     "SubEnvVectorEnv": "palaestra.vector._vector_env",
     "SyncVectorEnv": "palaestra.vector._sync",
     "VectorEnv": "palaestra.vector._vector_env",
-    "VectorSnapshot": "palaestra._snapshot",
+    "VectorSnapshot": "palaestra._env._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",
     "WrapperSetRegistrar": "palaestra._plugins._registrar",
     "actions_per_env": "palaestra.vector._spaces",
     "add_info": "palaestra.vector._info",
-    "asserted_invalid": "palaestra.utils.suite",
+    "asserted_invalid": "palaestra._env._suite",
     "batch_differing_spaces": "palaestra.spaces._batching",
     "batch_space": "palaestra.spaces._batching",
     "batched_spaces": "palaestra.vector._spaces",
-    "circle": "palaestra.utils.canvas",
+    "circle": "palaestra._env._canvas",
     "concatenate": "palaestra.spaces._batching",
     "create_empty_array": "palaestra.spaces._batching",
-    "expected_action": "palaestra.utils.suite",
-    "hookimpl": "palaestra._markers",
-    "import_pygame": "palaestra.utils.canvas",
-    "invalid_action": "palaestra.utils.suite",
-    "invalid_actions": "palaestra.utils.suite",
+    "expected_action": "palaestra._env._suite",
+    "hookimpl": "palaestra._base._markers",
+    "import_pygame": "palaestra._env._canvas",
+    "invalid_action": "palaestra._env._suite",
+    "invalid_actions": "palaestra._env._suite",
     "iterate": "palaestra.spaces._batching",
-    "lazy_exports": "palaestra._lazy",
+    "lazy_exports": "palaestra._base._lazy",
     "logger": "palaestra",
-    "non_finite_note": "palaestra.utils.suite",
-    "np_random": "palaestra.utils.seeding",
+    "non_finite_note": "palaestra._env._suite",
+    "np_random": "palaestra._base._seeding",
     "per_env_values": "palaestra.vector._autoreset",
-    "polygon": "palaestra.utils.canvas",
-    "real_array": "palaestra.utils.suite",
+    "polygon": "palaestra._env._canvas",
+    "real_array": "palaestra._env._suite",
     "reset_arguments": "palaestra.vector._autoreset",
     "resolve_autoreset_mode": "palaestra.vector._autoreset",
-    "rotated_box": "palaestra.utils.canvas",
+    "rotated_box": "palaestra._env._canvas",
     "split_blocks": "palaestra.vector._processes",
-    "vector_restore_plan": "palaestra._snapshot",
-    "warn_no_render_mode": "palaestra.utils.suite",
+    "vector_restore_plan": "palaestra._env._snapshot",
+    "warn_no_render_mode": "palaestra._env._suite",
     "wrong_action_count": "palaestra.vector._spaces",
 }
 __all__ = sorted(_LAZY_NAMES)

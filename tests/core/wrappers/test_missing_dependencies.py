@@ -39,8 +39,10 @@ def test_video_wrappers_name_the_video_extra(without, tmp_path):
     vector = palaestra.vector.SyncVectorEnv([lambda: ImageEnv(render_mode="rgb_array")] * 2)
     with pytest.raises(DependencyNotInstalled, match=r"palaestra\[video\]"):
         palaestra.wrappers.vector.RecordVideo(vector, str(tmp_path))
+    from palaestra.utils.save_video import save_video
+
     with pytest.raises(DependencyNotInstalled, match=r"palaestra\[video\]"):
-        palaestra.utils.save_video.save_video([np.zeros((4, 4, 3), np.uint8)], str(tmp_path), fps=4)
+        save_video([np.zeros((4, 4, 3), np.uint8)], str(tmp_path), fps=4)
 
 
 def test_pygame_and_matplotlib_tools_name_their_install(without):

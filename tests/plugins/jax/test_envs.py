@@ -214,7 +214,7 @@ def test_without_jax_making_an_env_names_the_extra():
 
 
 def test_without_the_plugin_the_namespace_names_the_extra():
-    from palaestra._plugins._suites import install_hint
+    from palaestra._discovery._suites import install_hint
 
     hint = install_hint("phys2d", "CartPole", set())
     assert hint is not None and 'pip install "palaestra[jax]"' in hint and "palaestra-jax" in hint

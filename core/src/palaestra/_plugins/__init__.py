@@ -1,1 +1,1 @@
-"""The plugin host: discovery, on-demand loading and failure isolation."""
+"""Layer 9, the plugin host: loading plugins on demand, their registrars, failure isolation."""

@@ -10,11 +10,12 @@ from typing import Any, NoReturn
 
 import pluggy
 
-from palaestra import _builtin, hookspecs
-from palaestra._markers import PROJECT_NAME
-from palaestra._plugins._catalog import DeclaredIds
-from palaestra._plugins._diagnose import HOOK_NAMES, hookless_reason
-from palaestra._plugins._discovery import (
+from palaestra import hookspecs
+from palaestra._base._ids import parse_env_id, plugin_namespace
+from palaestra._base._loading import load_env_creator
+from palaestra._base._markers import PROJECT_NAME
+from palaestra._discovery._catalog import DeclaredIds
+from palaestra._discovery._discovery import (
     Declarations,
     PluginRecord,
     allowed_namespaces,
@@ -23,20 +24,20 @@ from palaestra._plugins._discovery import (
     preferred_owners,
     switched_off,
 )
-from palaestra._plugins._owners import NameOwners, same_distribution
-from palaestra._plugins._provenance import Provenance
-from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
-from palaestra._plugins._suites import (
+from palaestra._discovery._owners import NameOwners, same_distribution
+from palaestra._discovery._provenance import Provenance
+from palaestra._discovery._suites import (
     REFERENCE_SUITES,
     install_command,
     install_hint,
     published_names,
     suite_of,
 )
-from palaestra._registry._ids import parse_env_id, plugin_namespace
-from palaestra._registry._loading import load_env_creator
+from palaestra._env._spec import EnvSpec, WrapperSpec
+from palaestra._plugins import _builtin
+from palaestra._plugins._diagnose import HOOK_NAMES, hookless_reason
+from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._registry import Registry
-from palaestra._registry._spec import EnvSpec, WrapperSpec
 from palaestra.error import (
     Error,
     PluginConflictError,
@@ -247,7 +248,7 @@ class PluginHost:
     def authorize(self, env_id: str) -> str | None:
         """Who is writing ``env_id`` into the registry: a plugin's distribution, or None (user code).
 
-        See :mod:`palaestra._plugins._provenance` for how a write is attributed.
+        See :mod:`palaestra._discovery._provenance` for how a write is attributed.
 
         Raises:
             PluginConflictError: A plugin writes an id another distribution owns (names both).
@@ -399,7 +400,7 @@ class PluginHost:
         if not (record.requires and core):
             return None
         # Imported here: version specifiers cost a regex compile most start-ups do not need.
-        from palaestra._plugins._compat import incompatibility
+        from palaestra._discovery._compat import incompatibility
 
         return incompatibility(record.requires, core)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from palaestra._registry._ids import get_env_id, parse_env_id, plugin_namespace
-from palaestra._registry._spec import REGISTRATION_FIELDS, EnvSpec, WrapperSpec
+from palaestra._base._ids import get_env_id, parse_env_id, plugin_namespace
+from palaestra._env._spec import REGISTRATION_FIELDS, EnvSpec, WrapperSpec
 from palaestra.error import RegistrationError
 
 __all__ = ["EnvRegistrar", "VectorizerRegistrar", "WrapperSetRegistrar"]

@@ -1,1 +1,1 @@
-"""Environment specs, the registry, and ``make``."""
+"""Layer 8, the registry: the ``Registry`` of specs and the ``make``/``make_vec`` pipelines."""

@@ -9,15 +9,15 @@ from copy import deepcopy
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from palaestra import logger
-from palaestra._core import Env
-from palaestra._registry._loading import load_env_creator
-from palaestra._registry._wrapper_spec import WrapperSpec
+from palaestra._base._loading import load_env_creator
+from palaestra._base._wrapper_spec import WrapperSpec
+from palaestra._env._core import Env
+from palaestra._env._spec import EnvSpec
 from palaestra.error import Error, InvalidEnvArguments, InvalidEnvId, InvalidMetadata
 from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
 if TYPE_CHECKING:
     from palaestra._registry._registry import Registry
-    from palaestra._registry._spec import EnvSpec
 
 __all__ = [
     "Host",
@@ -42,18 +42,13 @@ class Host(Protocol):
         """The wrapper specs of set ``name``."""
 
 
-def _is_spec(value: object) -> bool:
-    # An EnvSpec, known by its fields (this module sits below the spec's).
-    return dataclasses.is_dataclass(value) and hasattr(value, "entry_point") and hasattr(value, "kwargs")
-
-
 def resolve_spec(env_id: str | EnvSpec, host: Host | None, vector: bool = False) -> EnvSpec:
     """Turn an id (``"[module:][ns/]Name[-vN]"``) or spec into a registered spec.
 
     ``vector``: for ``make_vec``, whose wrong-type message differs in Gymnasium.
     """
-    if _is_spec(env_id):
-        return env_id  # type: ignore[return-value]
+    if isinstance(env_id, EnvSpec):
+        return env_id
     if not isinstance(env_id, str):
         if vector:
             raise InvalidEnvId(f"Invalid id type: {type(env_id)}. Expected `str` or `EnvSpec`")

@@ -8,14 +8,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
-from palaestra._core import Env
-from palaestra._registry._loading import load_env_creator
+from palaestra._base._loading import load_env_creator
+from palaestra._env._core import Env
 from palaestra._registry._make import Host, make_env, resolve_spec, wrapper_set_specs
 from palaestra.error import Error
 from palaestra.vector._vector_env import AutoresetMode
 
 if TYPE_CHECKING:
-    from palaestra._registry._spec import EnvSpec
+    from palaestra._env._spec import EnvSpec
 
 __all__ = ["EnvFactory", "VectorizeMode", "make_vec_env"]
 

@@ -6,8 +6,8 @@ from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, Values
 from typing import Protocol
 
 from palaestra import logger
-from palaestra._registry._ids import get_env_id, parse_env_id
-from palaestra._registry._spec import EnvSpec
+from palaestra._base._ids import get_env_id, parse_env_id
+from palaestra._env._spec import EnvSpec
 from palaestra.error import (
     DeprecatedEnv,
     MissingSuiteError,

@@ -13,9 +13,9 @@ from typing import Any, TextIO
 import numpy as np
 
 from palaestra import logger
-from palaestra._core import Env
+from palaestra._api._functions import make, make_vec
+from palaestra._env._core import Env
 from palaestra._plugins._default import get_host
-from palaestra._registry._api import make, make_vec
 from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
 
 __all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run", "versions"]
@@ -264,7 +264,7 @@ def _check_one(env_id: str, skip_render: bool) -> tuple[list[str], list[str]]:
     Advice is what Gymnasium's checker says about any env with unbounded or unnormalised Box
     spaces (many reference envs are built so); warnings are everything else.
     """
-    from palaestra.utils.env_checker import check_env, check_space_limit  # loaded when the command runs
+    from palaestra._tools._env_checker import check_env, check_space_limit  # loaded when the command runs
 
     notes = []
     with warnings.catch_warnings(record=True) as caught:
@@ -327,7 +327,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Steps per second through ``make`` (or ``make_vec`` with ``--num-envs``), random actions."""
-    from palaestra.utils.performance import benchmark_step  # loaded when the command runs
+    from palaestra._tools._performance import benchmark_step  # loaded when the command runs
 
     out = out or sys.stdout
     if args.seconds <= 0:
@@ -371,7 +371,7 @@ def async_note(env_id: str, sync_rate: float, async_rate: float) -> str | None:
 
 
 def _vector_rate(env_id: str, num_envs: int, mode: str | None, seconds: float) -> tuple[float, str]:
-    from palaestra.utils.performance import benchmark_vector_step
+    from palaestra._tools._performance import benchmark_vector_step
 
     envs = make_vec(env_id, num_envs=num_envs, vectorization_mode=mode)
     try:
@@ -406,7 +406,7 @@ def parse_keys(pairs: list[str], action_space: Any) -> dict[str, Any] | None:
 
 def cmd_play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the env with the keyboard in a window (Escape or closing the window quits)."""
-    from palaestra.utils.play import (
+    from palaestra._tools._play import (
         MissingKeysToAction,
         play,
     )  # pygame's keyboard, loaded when the command runs

@@ -2,8 +2,7 @@
 
 from typing import Any
 
-from palaestra._plugins._default import get_host
-from palaestra._registry._api import (
+from palaestra._api._functions import (
     find_highest_version,
     make,
     make_vec,
@@ -13,11 +12,12 @@ from palaestra._registry._api import (
     register_envs,
     spec,
 )
-from palaestra._registry._ids import get_env_id, parse_env_id
-from palaestra._registry._loading import load_env_creator
+from palaestra._base._ids import get_env_id, parse_env_id
+from palaestra._base._loading import load_env_creator
+from palaestra._env._spec import EnvSpec, WrapperSpec
+from palaestra._plugins._default import get_host
 from palaestra._registry._make_vec import VectorizeMode
 from palaestra._registry._registry import Registry
-from palaestra._registry._spec import EnvSpec, WrapperSpec
 
 __all__ = [
     "EnvSpec",

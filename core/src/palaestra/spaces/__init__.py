@@ -7,7 +7,7 @@ Each space type's module is imported on first use, so an env made of a ``Box`` a
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import load_export
+from palaestra._base._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra.spaces._box import Box as Box

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 
+from palaestra._base import _seeding as seeding
 from palaestra.error import Error, InvalidSeed
-from palaestra.utils import seeding
 
 if TYPE_CHECKING:
     import numpy.typing as npt  # annotations only: numpy.typing costs a millisecond to import

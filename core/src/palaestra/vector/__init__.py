@@ -1,6 +1,6 @@
 """Vectorised environments: several sub-environments stepped as one batch."""
 
-from palaestra._snapshot import VectorSnapshot as VectorSnapshot
+from palaestra._env._snapshot import VectorSnapshot as VectorSnapshot
 from palaestra.vector import utils as utils
 from palaestra.vector._async import AsyncVectorEnv as AsyncVectorEnv
 from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv

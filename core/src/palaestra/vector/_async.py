@@ -17,8 +17,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from palaestra import logger
-from palaestra._core import Env
-from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra._env._core import Env
+from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,

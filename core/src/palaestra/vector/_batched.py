@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra import logger
+from palaestra._base import _seeding as seeding
+from palaestra._env._canvas import Canvas
 from palaestra.error import InvalidAction
-from palaestra.utils import seeding
-from palaestra.utils.canvas import Canvas
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._spaces import wrong_action_count
@@ -44,7 +44,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     - :meth:`observe`: the batched observation of all sub-envs.
     - :meth:`info`: the batched info of some sub-envs (default: none).
     - :meth:`final_observation`: one sub-env's observation as the single env returns it.
-    - :meth:`draw`: draw one sub-env on a :class:`palaestra.utils.canvas.Canvas` (for
+    - :meth:`draw`: draw one sub-env on a :class:`palaestra._env._canvas.Canvas` (for
       ``render_mode="rgb_array"``; set ``canvas_size``).
 
     Set ``shared_generator = True`` for an env whose sub-envs all draw from the vector env's

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra._core import Env
-from palaestra._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra._env._core import Env
+from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info

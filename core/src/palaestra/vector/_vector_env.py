@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from palaestra import _snapshot, logger
+from palaestra import logger
+from palaestra._base import _seeding as seeding
+from palaestra._env import _snapshot
 from palaestra.error import SnapshotNotSupported
-from palaestra.utils import seeding
 from palaestra.vector._info import add_info
 
 if TYPE_CHECKING:
-    from palaestra._registry._spec import EnvSpec
+    from palaestra._env._spec import EnvSpec
     from palaestra.spaces import Space
 
 __all__ = [

@@ -9,7 +9,7 @@ writers) import them only when constructed; renamed Gymnasium 0.x wrappers raise
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from palaestra._lazy import load_export
+from palaestra._base._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra.wrappers import utils as utils

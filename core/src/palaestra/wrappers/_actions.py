@@ -7,10 +7,10 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from palaestra._core import ActionWrapper, Env, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env._core import ActionWrapper, Env, Wrapper
 from palaestra.error import InvalidBound, InvalidProbability
 from palaestra.spaces import Box, Discrete, MultiDiscrete, Space
-from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._bins import bin_grid
 from palaestra.wrappers._checks import require_fraction
 from palaestra.wrappers.utils import rescale_box

@@ -10,9 +10,9 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from palaestra._core import Env, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra._env._core import Env, Wrapper
 from palaestra.spaces import Box
-from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
 from palaestra.wrappers._observations import import_cv2
 
 __all__ = ["AtariPreprocessing"]

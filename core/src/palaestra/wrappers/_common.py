@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from palaestra import logger
-from palaestra._core import Env, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env import _passive_checks as passive
+from palaestra._env._core import Env, Wrapper
 from palaestra.error import InvalidResetOptions, ResetNeeded
-from palaestra.utils import passive_env_checker as passive
-from palaestra.utils._record_constructor import RecordConstructorArgs
 
 if TYPE_CHECKING:
-    from palaestra._registry._spec import EnvSpec
+    from palaestra._env._spec import EnvSpec
 
 __all__ = ["Autoreset", "OrderEnforcing", "PassiveEnvChecker", "RecordEpisodeStatistics", "TimeLimit"]
 

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra._core import Env, ObservationWrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env._core import Env, ObservationWrapper
 from palaestra.error import DependencyNotInstalled
-from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._bins import bin_grid
 from palaestra.wrappers.utils import rescale_box
 

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra.utils.canvas import import_pygame
-from palaestra.utils.save_video import Trigger, _imageio, capped_cubic_video_schedule, write_mp4
+from palaestra._base._save_video import Trigger, _imageio, capped_cubic_video_schedule, write_mp4
+from palaestra._env._canvas import import_pygame
 
 
 class VideoRecorder:

@@ -7,10 +7,10 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra import logger
-from palaestra._core import Env, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra._base._save_video import Trigger
+from palaestra._env._core import Env, Wrapper
 from palaestra.error import InvalidProbability
-from palaestra.utils._record_constructor import RecordConstructorArgs, own_arguments
-from palaestra.utils.save_video import Trigger
 from palaestra.wrappers._checks import require_fraction
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 

@@ -7,9 +7,9 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from palaestra._core import Env, RewardWrapper, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env._core import Env, RewardWrapper, Wrapper
 from palaestra.error import InvalidBound
-from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._checks import require_fraction, require_positive
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch
 

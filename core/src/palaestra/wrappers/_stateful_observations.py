@@ -9,9 +9,9 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra import spaces
-from palaestra._core import Env, ObservationWrapper, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env._core import Env, ObservationWrapper, Wrapper
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array
-from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.wrappers._checks import require_positive
 from palaestra.wrappers._common import TimeLimit
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch, create_zero_array

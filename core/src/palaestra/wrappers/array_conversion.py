@@ -16,9 +16,9 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from palaestra._core import Env, Wrapper
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._env._core import Env, Wrapper
 from palaestra.error import DependencyNotInstalled
-from palaestra.utils._record_constructor import RecordConstructorArgs
 
 __all__ = [
     "ArrayConversion",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, SupportsFloat
 
 from palaestra import logger
-from palaestra._core import Env
+from palaestra._env._core import Env
 from palaestra.error import Error
 
 __all__ = ["EnvCompatibility", "LegacyEnv", "convert_to_terminated_truncated"]

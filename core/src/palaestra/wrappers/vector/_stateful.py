@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra.spaces import Box
-from palaestra.utils._record_constructor import RecordConstructorArgs
 from palaestra.vector import AutoresetMode, VectorEnv, VectorObservationWrapper, VectorWrapper
 from palaestra.vector.utils import batch_space
 from palaestra.wrappers._checks import require_fraction, require_positive

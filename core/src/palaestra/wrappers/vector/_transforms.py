@@ -7,7 +7,7 @@ from copy import deepcopy
 from typing import Any
 
 from palaestra import logger
-from palaestra._core import Env
+from palaestra._env._core import Env
 from palaestra.spaces import Space
 from palaestra.vector import (
     AutoresetMode,

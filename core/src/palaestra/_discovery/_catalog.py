@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from palaestra._plugins._owners import NameOwners, same_distribution
-from palaestra._plugins._scan import IDS_GROUP, PluginRecord, wildcard_prefix
-from palaestra._registry._ids import parse_env_id, plugin_namespace
+from palaestra._base._ids import parse_env_id, plugin_namespace
+from palaestra._discovery._owners import NameOwners, same_distribution
+from palaestra._discovery._scan import IDS_GROUP, PluginRecord, wildcard_prefix
 from palaestra.error import Error, PluginConflictError
 
 __all__ = ["DeclaredIds"]

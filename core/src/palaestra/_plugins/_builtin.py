@@ -1,6 +1,6 @@
 """The core's built-in plugin: registers the core's features through the public hooks."""
 
-from palaestra._markers import hookimpl
+from palaestra._base._markers import hookimpl
 
 NAMESPACE = "palaestra"
 DISTRIBUTION = "palaestra"

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from palaestra._plugins._compat import palaestra_requirement
+from palaestra._discovery._compat import palaestra_requirement
 
 __all__ = [
     "GROUP",

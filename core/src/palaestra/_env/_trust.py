@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from palaestra._plugins._discovery import discover
+from palaestra._discovery._discovery import discover
 
 if TYPE_CHECKING:
-    from palaestra._registry._spec import EnvSpec
+    from palaestra._env._spec import EnvSpec
 
 __all__ = ["refuse_untrusted_entry_points"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from palaestra._plugins._scan import IDS_GROUP, NAMES_GROUP, PluginRecord
-from palaestra._plugins._suites import reference_distribution
+from palaestra._discovery._scan import IDS_GROUP, NAMES_GROUP, PluginRecord
+from palaestra._discovery._suites import reference_distribution
 from palaestra.error import Error, PluginConflictError
 
 __all__ = ["NameOwners", "same_distribution"]

@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from palaestra._plugins._scan import Declarations, PluginRecord, scan
+from palaestra._discovery._scan import Declarations, PluginRecord, scan
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
 

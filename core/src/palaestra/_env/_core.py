@@ -8,18 +8,18 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, SupportsFloat
 import numpy as np
 
 from palaestra import error, logger
-from palaestra._registry._wrapper_spec import WrapperSpec
+from palaestra._base import _seeding as seeding
+from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra.spaces._space import Space
-from palaestra.utils import seeding
-from palaestra.utils._record_constructor import RecordConstructorArgs
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from typing_extensions import Self
 
-    from palaestra._registry._spec import EnvSpec
-    from palaestra._snapshot import Snapshot
+    from palaestra._env._snapshot import Snapshot
+    from palaestra._env._spec import EnvSpec
 
 __all__ = [
     "ActType",
@@ -127,7 +127,7 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         Raises:
             SnapshotNotSupported: The env's simulator cannot save its state.
         """
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         return _snapshot.take_innermost(self, self._snapshot_state())
 
@@ -142,7 +142,7 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
 
     def _check_snapshot(self, snapshot: object) -> None:
         """Raise unless ``snapshot`` fits this stack (before anything is changed)."""
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         layers: list[Env[Any, Any]] = [self]
         while isinstance(layers[-1], Wrapper):
@@ -151,14 +151,14 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
         _snapshot.check_fits(layers, None if spec is None else spec.id, snapshot)
 
     def _restore_snapshot(self, snapshot: Snapshot) -> None:
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         self._restore_state(snapshot.state)
         _snapshot.restore_generator(self, snapshot.rng)
 
     def _snapshot_state(self) -> dict[str, Any]:
         """Copies of the env's state attributes; override for state a simulator holds."""
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         if self.snapshot_fields is None:
             raise error.SnapshotNotSupported(
@@ -170,7 +170,7 @@ class Env(seeding.OwnsGenerator, Generic[ObsType, ActType]):
 
     def _restore_state(self, state: Mapping[str, Any]) -> None:
         """Set the state attributes from a snapshot's copies (which must stay unchanged)."""
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         _snapshot.restore_fields(self, state)
 
@@ -299,7 +299,7 @@ class Wrapper(
 
     def snapshot(self) -> Snapshot:
         """Save the state of the env below and of this wrapper (see :meth:`Env.snapshot`)."""
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         return _snapshot.Snapshot(_snapshot.owner_of(self), self._snapshot_state(), self.env.snapshot())
 
@@ -308,7 +308,7 @@ class Wrapper(
         self._restore_state(snapshot.state)
 
     def _snapshot_state(self) -> dict[str, Any]:
-        from palaestra import _snapshot  # loaded on first use: few programs take snapshots
+        from palaestra._env import _snapshot  # loaded on first use: few programs take snapshots
 
         fields = self.snapshot_fields
         if fields is None:

@@ -10,8 +10,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from palaestra._plugins._cache import cached_scan
-from palaestra._plugins._scan import GROUP, NAMES_GROUP, Declarations, PluginRecord, scan
+from palaestra._discovery._cache import cached_scan
+from palaestra._discovery._scan import GROUP, NAMES_GROUP, Declarations, PluginRecord, scan
 
 __all__ = [
     "ALLOW_ENV",

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from palaestra._registry._ids import parse_env_id
-from palaestra._registry._make import make_env
-from palaestra._registry._wrapper_spec import WrapperSpec
+from palaestra._base._ids import parse_env_id
+from palaestra._base._wrapper_spec import WrapperSpec
 
 if TYPE_CHECKING:
-    from palaestra._core import Env
+    from palaestra._env._core import Env
 
 __all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec"]
 
@@ -59,8 +59,14 @@ class EnvSpec:
         self.namespace, self.name, self.version = parse_env_id(self.id)
 
     def make(self, **kwargs: Any) -> Env[Any, Any]:
-        """Build the env this spec describes, with its wrappers (as ``palaestra.make(self, **kwargs)``)."""
-        return make_env(self, None, **kwargs)
+        """Build the env this spec describes, with its wrappers: ``palaestra.make(self, **kwargs)``.
+
+        A spec is data; building is the ``make`` pipeline's, two layers up. The spec reaches
+        it through the package's public ``make``, looked up when called (the package is
+        always imported before this module), so this record imports nothing above it.
+        """
+        package: Any = sys.modules["palaestra"]
+        return package.make(self, **kwargs)  # type: ignore[no-any-return]
 
     def to_json(self) -> str:
         """Serialise to JSON.
@@ -116,7 +122,7 @@ class EnvSpec:
         spec.additional_wrappers = tuple(wrappers)
         if not allow_import:
             # Imported here: it reads installed metadata, which only this check needs.
-            from palaestra._registry._trust import refuse_untrusted_entry_points
+            from palaestra._env._trust import refuse_untrusted_entry_points
 
             refuse_untrusted_entry_points(spec)
         return spec

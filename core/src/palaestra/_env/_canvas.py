@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from palaestra._env._suite import warn_no_render_mode
 from palaestra.error import DependencyNotInstalled
-from palaestra.utils.suite import warn_no_render_mode
 
 __all__ = ["Canvas", "CanvasRendering", "circle", "import_pygame", "polygon", "rotated_box"]
 
