@@ -137,3 +137,36 @@ def test_env_spec_make_method(grid):
     assert np.array_equal(
         env.reset(seed=2)[0]["agent"], palaestra.make("Grid-v0", size=3).reset(seed=2)[0]["agent"]
     )
+
+
+def test_a_lookup_parses_its_id_once(monkeypatch):
+    """find_spec parses the id into an EnvId that loading and resolving take as it is."""
+    from palaestra._base import _ids
+
+    palaestra.make("CartPole-v1").close()  # its plugin loaded: only the lookup is counted
+    calls = []
+
+    class CountingPattern:
+        def fullmatch(self, text):
+            calls.append(text)
+            return real.fullmatch(text)
+
+    real = _ids.ENV_ID_RE
+    monkeypatch.setattr(_ids, "ENV_ID_RE", CountingPattern())
+    registry = palaestra.registry
+    assert registry.find_spec("CartPole-v1").id == "CartPole-v1"
+    assert calls == ["CartPole-v1"]
+    calls.clear()
+    with pytest.raises(palaestra.error.NamespaceNotFound):
+        registry.find_spec("nosuchplugin/Thing-v0")  # loading and resolving asked
+    assert calls.count("nosuchplugin/Thing-v0") == 1  # (the error's suggestions parse other ids)
+
+
+def test_envid_carries_the_text_and_parts():
+    from palaestra._base._ids import EnvId
+
+    assert EnvId.parse("gymnasium/ALE/Pong-v5") == ("gymnasium/ALE/Pong-v5", "gymnasium/ALE", "Pong", 5)
+    assert EnvId.parse("CartPole") == ("CartPole", None, "CartPole", None)
+    assert EnvId.parse_or_none("a/b/C-v0") is None  # nested outside the bridge: malformed
+    with pytest.raises(palaestra.error.Error, match="Malformed environment ID: a/b/C-v0"):
+        EnvId.parse("a/b/C-v0")

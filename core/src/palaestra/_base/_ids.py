@@ -9,10 +9,11 @@ owns the id.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from palaestra.error import Error
 
-__all__ = ["ENV_ID_RE", "NESTING_NAMESPACES", "get_env_id", "parse_env_id", "plugin_namespace"]
+__all__ = ["ENV_ID_RE", "NESTING_NAMESPACES", "EnvId", "get_env_id", "parse_env_id", "plugin_namespace"]
 
 # Namespaces whose ids carry another registry's namespace inside (the Gymnasium bridge's).
 NESTING_NAMESPACES = frozenset({"gymnasium"})
@@ -48,3 +49,32 @@ def get_env_id(ns: str | None, name: str, version: int | None) -> str:
 def plugin_namespace(namespace: str) -> str:
     """The plugin owning a (possibly nested) namespace: its first segment."""
     return namespace.split("/", 1)[0]
+
+
+class EnvId(NamedTuple):
+    """An id parsed once, carried through a lookup instead of its text being parsed again.
+
+    Attributes:
+        text: The id as given.
+        namespace: Its namespace (``None`` for the default namespace).
+        name: Its name.
+        version: Its version (``None`` when unversioned).
+    """
+
+    text: str
+    namespace: str | None
+    name: str
+    version: int | None
+
+    @classmethod
+    def parse(cls, text: str) -> EnvId:
+        """Parse ``text`` (see :func:`parse_env_id`; raises its ``Error`` for a malformed id)."""
+        return cls(text, *parse_env_id(text))
+
+    @classmethod
+    def parse_or_none(cls, text: str) -> EnvId | None:
+        """:meth:`parse`, or ``None`` for a malformed id (lookups that only load plugins)."""
+        try:
+            return cls.parse(text)
+        except Error:
+            return None

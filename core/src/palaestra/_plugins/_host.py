@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 import pluggy
 
 from palaestra import hookspecs
-from palaestra._base._ids import parse_env_id, plugin_namespace
+from palaestra._base._ids import EnvId, parse_env_id, plugin_namespace
 from palaestra._base._loading import load_env_creator
 from palaestra._base._markers import PROJECT_NAME
 from palaestra._discovery._catalog import DeclaredIds
@@ -313,7 +313,7 @@ class PluginHost:
             distributions=(owner, record.distribution),
         )
 
-    def resolve(self, env_id: str) -> None:
+    def resolve(self, env_id: EnvId) -> None:
         """Ask the plugin owning ``env_id``'s namespace to register the id (its resolve hook).
 
         Raises:
@@ -321,7 +321,7 @@ class PluginHost:
             RegistrationError: It registered something invalid.
             Exception: Whatever the plugin raises to say why the id cannot exist.
         """
-        ns, _, _ = parse_env_id(env_id)
+        ns = env_id.namespace
         if ns is None:
             return
         self.load_namespace(ns)
@@ -333,7 +333,7 @@ class PluginHost:
         registrar = EnvRegistrar(record.namespace, record.distribution)
         with self.provenance.acting(record):
             self.plugin_manager.subset_hook_caller("palaestra_resolve_env", others)(
-                env_id=env_id, registrar=registrar
+                env_id=env_id.text, registrar=registrar
             )
         self._commit(record, registrar.specs, quiet=True)
 

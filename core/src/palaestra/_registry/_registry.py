@@ -6,7 +6,7 @@ from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, Values
 from typing import Protocol
 
 from palaestra import logger
-from palaestra._base._ids import get_env_id, parse_env_id
+from palaestra._base._ids import EnvId, get_env_id
 from palaestra._env._spec import EnvSpec
 from palaestra.error import (
     DeprecatedEnv,
@@ -24,10 +24,8 @@ __all__ = ["Registry", "SpecLoader"]
 
 def _name(env_id: str) -> str | None:
     """The name part of ``env_id`` (None if malformed)."""
-    try:
-        return parse_env_id(env_id)[1]
-    except Exception:
-        return None
+    parsed = EnvId.parse_or_none(env_id)
+    return None if parsed is None else parsed.name
 
 
 def _closest(word: str, candidates: set[str]) -> list[str]:
@@ -67,7 +65,7 @@ class SpecLoader(Protocol):
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Text telling the user how to get ``name`` when nothing provides it."""
 
-    def resolve(self, env_id: str) -> None:
+    def resolve(self, env_id: EnvId) -> None:
         """Let the plugin owning ``env_id``'s namespace register it on demand."""
 
 
@@ -92,10 +90,11 @@ class Registry(MutableMapping[str, EnvSpec]):
     def __getitem__(self, env_id: str) -> EnvSpec:
         spec = self._specs.get(env_id)
         if spec is None:
-            self._load_for(env_id)
+            parsed = EnvId.parse_or_none(env_id) if isinstance(env_id, str) else None
+            self._load_for(parsed)
             spec = self._specs.get(env_id)
-        if spec is None and self._resolve(env_id):
-            spec = self._specs.get(env_id)
+            if spec is None and self._resolve(parsed):
+                spec = self._specs.get(env_id)
         if spec is None:
             raise KeyError(env_id)
         return spec
@@ -171,25 +170,18 @@ class Registry(MutableMapping[str, EnvSpec]):
 
     # -- loading ----------------------------------------------------------------------
 
-    def _load_for(self, env_id: str) -> None:
-        if self._loader is None:
+    def _load_for(self, env_id: EnvId | None) -> None:
+        """Load the plugin owning a (well-formed) id, if any."""
+        if self._loader is None or env_id is None:
             return
-        try:
-            ns, name, _ = parse_env_id(env_id)
-        except Exception:
-            return
-        if ns is None:
-            self._loader.load_owner(name)
+        if env_id.namespace is None:
+            self._loader.load_owner(env_id.name)
         else:
-            self._loader.load_namespace(ns)
+            self._loader.load_namespace(env_id.namespace)
 
-    def _resolve(self, env_id: str) -> bool:
+    def _resolve(self, env_id: EnvId | None) -> bool:
         """Ask the plugin owning a namespaced ``env_id`` to register it; whether it was asked."""
-        if self._loader is None or "/" not in env_id:
-            return False
-        try:
-            parse_env_id(env_id)
-        except Exception:
+        if self._loader is None or env_id is None or env_id.namespace is None:
             return False
         self._loader.resolve(env_id)
         return True
@@ -266,12 +258,13 @@ class Registry(MutableMapping[str, EnvSpec]):
             NamespaceNotFound, NameNotFound, VersionNotFound: Nothing matches.
             DeprecatedEnv: The version is older than every registered one, or retired.
         """
-        ns, name, version = parse_env_id(env_id)
+        parsed = EnvId.parse(env_id)  # once: the loading and resolving below take the parts
+        ns, name, version = parsed.namespace, parsed.name, parsed.version
         spec = self._specs.get(env_id)
         if spec is None:
-            self._load_for(env_id)
+            self._load_for(parsed)
             spec = self._specs.get(env_id)
-        if spec is None and ns is not None and self._resolve(env_id):
+        if spec is None and self._resolve(parsed):
             spec = self._specs.get(env_id)
         latest = self.find_highest_version(ns, name)
         if version is not None and latest is not None and latest > version:
