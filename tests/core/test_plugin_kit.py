@@ -144,3 +144,15 @@ def test_register_table_in_the_default_namespace_and_its_errors_name_the_id():
         registrar.register_table("grid_envs", {"Run-v0": {"entry_point": "run:RunEnv", "speed": 2}})
     with pytest.raises(palaestra.error.RegistrationError, match="'Stop-v0' without an entry_point"):
         registrar.register_table("grid_envs", {"Stop-v0": {"max_episode_steps": 5}})
+
+
+def test_no_constructor_hands_on_its_locals():
+    """A constructor names what it passes on: ``locals()`` hides what it takes."""
+    sources = sorted((ROOT / "core" / "src").rglob("*.py")) + SOURCES
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sources
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "locals"
+    ]
+    assert found == []

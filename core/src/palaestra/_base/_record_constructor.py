@@ -5,7 +5,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
-__all__ = ["RecordConstructorArgs", "own_arguments"]
+__all__ = ["RecordConstructorArgs"]
 
 
 class RecordConstructorArgs:
@@ -19,12 +19,3 @@ class RecordConstructorArgs:
         # The first (outermost) call wins, so subclasses can record their own arguments.
         if not hasattr(self, "_saved_kwargs"):
             self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deepcopy(kwargs)
-
-
-def own_arguments(scope: dict[str, Any]) -> dict[str, Any]:
-    """A wrapper constructor's arguments from its ``locals()``, taken before anything else.
-
-    Everything but ``self``, the wrapped ``env`` and ``__class__``, in signature order:
-    ``RecordConstructorArgs.__init__(self, **own_arguments(locals()))``.
-    """
-    return {name: value for name, value in scope.items() if name not in ("self", "env", "__class__")}

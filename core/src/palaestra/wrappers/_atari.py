@@ -10,7 +10,7 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from palaestra._base._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra._env._core import Env, Wrapper
 from palaestra.spaces import Box
 from palaestra.wrappers._observations import import_cv2
@@ -68,7 +68,16 @@ class AtariPreprocessing(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         grayscale_newaxis: bool = False,
         scale_obs: bool = False,
     ) -> None:
-        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
+        RecordConstructorArgs.__init__(
+            self,
+            noop_max=noop_max,
+            frame_skip=frame_skip,
+            screen_size=screen_size,
+            terminal_on_life_loss=terminal_on_life_loss,
+            grayscale_obs=grayscale_obs,
+            grayscale_newaxis=grayscale_newaxis,
+            scale_obs=scale_obs,
+        )
         Wrapper.__init__(self, env)
         self._cv2 = import_cv2()
         if frame_skip <= 0:

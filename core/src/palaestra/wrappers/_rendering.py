@@ -7,7 +7,7 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra import logger
-from palaestra._base._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra._base._save_video import Trigger
 from palaestra._env._core import Env, Wrapper
 from palaestra.error import InvalidProbability
@@ -271,7 +271,17 @@ class RecordVideo(VideoRecorder, Wrapper[Any, Any, Any, Any], RecordConstructorA
         disable_logger: bool = True,
         gc_trigger: Trigger | None = lambda episode: True,
     ) -> None:
-        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
+        RecordConstructorArgs.__init__(
+            self,
+            video_folder=video_folder,
+            episode_trigger=episode_trigger,
+            step_trigger=step_trigger,
+            video_length=video_length,
+            name_prefix=name_prefix,
+            fps=fps,
+            disable_logger=disable_logger,
+            gc_trigger=gc_trigger,
+        )
         Wrapper.__init__(self, env)
         self._setup_recorder(
             self, video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, gc_trigger

@@ -35,11 +35,12 @@ _MODEL_ARGUMENTS = ("xml_file", "frame_skip", "default_camera_config")
 class SuiteEnv(MujocoEnv, EzPickle):
     """A suite env: its constructor's arguments recorded once, the model loaded.
 
-    Each env's ``__init__`` declares its keyword arguments and passes ``locals()`` here.
-    Every setting becomes ``self._<name>`` (``self._ctrl_cost_weight``, ...); ``xml_file``,
-    ``frame_skip`` and ``default_camera_config`` load the model; the rest of ``**kwargs``
-    are rendering options of :class:`MujocoEnv` (anything else is a ``TypeError``). The
-    same arguments rebuild the env when it is pickled or copied.
+    Each env's ``__init__`` declares its keyword arguments and passes them here by name
+    (``settings``), with its ``**kwargs`` (``options``). Every setting becomes
+    ``self._<name>`` (``self._ctrl_cost_weight``, ...); ``xml_file``, ``frame_skip`` and
+    ``default_camera_config`` load the model; the options are rendering options of
+    :class:`MujocoEnv` (anything else is a ``TypeError``). The same arguments rebuild the
+    env when it is pickled or copied.
     """
 
     # Two collision/solver stages buy nothing for one robot on a floor: splitting the
@@ -78,9 +79,7 @@ class SuiteEnv(MujocoEnv, EzPickle):
     _terminate_when_unhealthy: bool
     _uph_cost_weight: float
 
-    def __init__(self, arguments: dict[str, Any]) -> None:
-        settings = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
-        options = arguments.get("kwargs", {})
+    def __init__(self, settings: dict[str, Any], options: dict[str, Any]) -> None:
         unknown = sorted(set(options) - _RENDER_OPTIONS)
         if unknown:  # Python's own wording first: libraries (TorchRL) probe arguments by it
             more = f" (and {unknown[1:]})" if len(unknown) > 1 else ""

@@ -27,8 +27,8 @@ class UprightWalker(SuiteEnv):
 
     velocity_bound = 10.0
 
-    def __init__(self, arguments: dict[str, Any]) -> None:
-        super().__init__(arguments)
+    def __init__(self, settings: dict[str, Any], options: dict[str, Any]) -> None:
+        super().__init__(settings, options)
         self._layout(1 if self._exclude_current_positions_from_observation else 0)
 
     @property

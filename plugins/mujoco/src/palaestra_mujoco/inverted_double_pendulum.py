@@ -44,7 +44,16 @@ class InvertedDoublePendulumEnv(SuiteEnv):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(locals())
+        super().__init__(
+            {
+                "xml_file": xml_file,
+                "frame_skip": frame_skip,
+                "default_camera_config": default_camera_config,
+                "healthy_reward": healthy_reward,
+                "reset_noise_scale": reset_noise_scale,
+            },
+            kwargs,
+        )
         self._box(9)
         self._tip = self.data.site_xpos[0]
         self._angles = self._qpos[1:]

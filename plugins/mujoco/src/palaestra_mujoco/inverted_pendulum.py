@@ -42,7 +42,15 @@ class InvertedPendulumEnv(SuiteEnv):
         reset_noise_scale: float = 0.01,
         **kwargs: Any,
     ) -> None:
-        super().__init__(locals())
+        super().__init__(
+            {
+                "xml_file": xml_file,
+                "frame_skip": frame_skip,
+                "default_camera_config": default_camera_config,
+                "reset_noise_scale": reset_noise_scale,
+            },
+            kwargs,
+        )
         self._box(4)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
         self._observed, self._observed_at = gather_plan(self._qpos, self._qvel)

@@ -57,7 +57,17 @@ class PusherEnv(PricedArm):
         reward_control_weight: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(locals())
+        super().__init__(
+            {
+                "xml_file": xml_file,
+                "frame_skip": frame_skip,
+                "default_camera_config": default_camera_config,
+                "reward_near_weight": reward_near_weight,
+                "reward_dist_weight": reward_dist_weight,
+                "reward_control_weight": reward_control_weight,
+            },
+            kwargs,
+        )
         self._box(23)
         xpos = self.data.xpos
         self._body_ids = [self._body_id(name) for name in ("tips_arm", "object", "goal")]

@@ -42,7 +42,18 @@ class SwimmerEnv(SuiteEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(locals())
+        super().__init__(
+            {
+                "xml_file": xml_file,
+                "frame_skip": frame_skip,
+                "default_camera_config": default_camera_config,
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
+        )
         self._layout(2 if exclude_current_positions_from_observation else 0)
         self._xy = self._qpos[:2]
 

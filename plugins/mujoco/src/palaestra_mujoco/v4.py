@@ -101,16 +101,19 @@ def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
 
 
 def _build_on_v5(
-    env: Any, v5_class: Any, arguments: dict[str, Any], drop: tuple[str, ...] = (), **v5_settings: Any
+    env: Any,
+    v5_class: Any,
+    task: dict[str, Any],
+    kwargs: dict[str, Any],
+    drop: tuple[str, ...] = (),
+    **v5_settings: Any,
 ) -> None:
-    """Build ``env`` as its v5 env from a v4 constructor's ``locals()``.
+    """Build ``env`` as its v5 env from a v4 constructor's arguments.
 
-    The rendering options are checked, the task arguments (less those in ``drop``, which
-    v5 does not take) go to the v5 constructor with ``v5_settings`` (what v4 fixes), and
-    the v4 arguments are what pickling rebuilds the env from.
+    The rendering options (``kwargs``) are checked, the task arguments (less those in
+    ``drop``, which v5 does not take) go to the v5 constructor with ``v5_settings`` (what
+    v4 fixes), and the v4 arguments are what pickling rebuilds the env from.
     """
-    kwargs = arguments.get("kwargs", {})
-    task = {k: v for k, v in arguments.items() if k not in ("self", "kwargs", "__class__")}
     _only_rendering(type(env).__name__, kwargs)
     v5_class.__init__(env, **{k: v for k, v in task.items() if k not in drop}, **v5_settings, **kwargs)
     EzPickle.__init__(env, **task, **kwargs)
@@ -170,24 +173,37 @@ class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _build_on_v5(self, half_cheetah.HalfCheetahEnv, locals())
+        _build_on_v5(
+            self,
+            half_cheetah.HalfCheetahEnv,
+            {
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
+        )
 
 
-class _UprightV4(_V4Info):
-    """Hopper and Walker2d v4: v4's healthy reward and an info of position and velocity."""
+# Hopper and Walker2d v4: an info of position and velocity, and v4's healthy reward.
+_UPRIGHT_INFO_KEYS = (("x_position", "x_position"), ("x_velocity", "x_velocity"))
 
-    _healthy_reward: float
-    _terminate_when_unhealthy: bool
-    info_keys = (("x_position", "x_position"), ("x_velocity", "x_velocity"))
+
+def _upright_v4_reward(env: Any, reward: Any, info: dict[str, Any]) -> Any:
+    """Hopper's and Walker2d's v4 reward: the healthy reward paid on every step while ending on unhealthy is on."""
+    if not env._terminate_when_unhealthy:  # then both pay healthy_reward only while healthy
+        return reward
+    return np.float64((info["reward_forward"] + _v4_survival(env, True)) + info["reward_ctrl"])
+
+
+class HopperEnv(_V4Info, hopper.HopperEnv):
+    """Hopper-v4: v5's hop with v4's healthy reward and info."""
+
+    info_keys = _UPRIGHT_INFO_KEYS
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
-        if not self._terminate_when_unhealthy:  # then both pay healthy_reward only while healthy
-            return reward
-        return np.float64((info["reward_forward"] + _v4_survival(self, True)) + info["reward_ctrl"])
-
-
-class HopperEnv(_UprightV4, hopper.HopperEnv):
-    """Hopper-v4: v5's hop with v4's healthy reward and info."""
+        return _upright_v4_reward(self, reward, info)
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
@@ -204,11 +220,31 @@ class HopperEnv(_UprightV4, hopper.HopperEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _build_on_v5(self, hopper.HopperEnv, locals())
+        _build_on_v5(
+            self,
+            hopper.HopperEnv,
+            {
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "healthy_reward": healthy_reward,
+                "terminate_when_unhealthy": terminate_when_unhealthy,
+                "healthy_state_range": healthy_state_range,
+                "healthy_z_range": healthy_z_range,
+                "healthy_angle_range": healthy_angle_range,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
+        )
 
 
-class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
+class Walker2dEnv(_V4Info, walker2d.Walker2dEnv):
     """Walker2d-v4: v5's walk on v4's model (right foot friction 0.9), v4's healthy reward and info."""
+
+    info_keys = _UPRIGHT_INFO_KEYS
+
+    def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
+        return _upright_v4_reward(self, reward, info)
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
@@ -227,7 +263,17 @@ class Walker2dEnv(_UprightV4, walker2d.Walker2dEnv):
         _build_on_v5(
             self,
             walker2d.Walker2dEnv,
-            locals(),
+            {
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "healthy_reward": healthy_reward,
+                "terminate_when_unhealthy": terminate_when_unhealthy,
+                "healthy_z_range": healthy_z_range,
+                "healthy_angle_range": healthy_angle_range,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
             xml_file=_model_variant("walker2d_v5.xml", *WALKER2D_V4_MODEL_EDITS),
         )
 
@@ -256,7 +302,17 @@ class SwimmerEnv(_V4Info, swimmer.SwimmerEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _build_on_v5(self, swimmer.SwimmerEnv, locals())
+        _build_on_v5(
+            self,
+            swimmer.SwimmerEnv,
+            {
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
+        )
 
 
 class AntEnv(ant.AntEnv):
@@ -279,7 +335,19 @@ class AntEnv(ant.AntEnv):
         _build_on_v5(
             self,
             ant.AntEnv,
-            locals(),
+            {
+                "xml_file": xml_file,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "use_contact_forces": use_contact_forces,
+                "contact_cost_weight": contact_cost_weight,
+                "healthy_reward": healthy_reward,
+                "terminate_when_unhealthy": terminate_when_unhealthy,
+                "healthy_z_range": healthy_z_range,
+                "contact_force_range": contact_force_range,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
             ("use_contact_forces",),
             main_body="torso",
             include_cfrc_ext_in_observation=False,
@@ -375,7 +443,21 @@ class HumanoidEnv(_HumanoidObservationV4, humanoid.HumanoidEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        _build_on_v5(self, humanoid.HumanoidEnv, locals(), contact_cost_weight=0.0)
+        _build_on_v5(
+            self,
+            humanoid.HumanoidEnv,
+            {
+                "forward_reward_weight": forward_reward_weight,
+                "ctrl_cost_weight": ctrl_cost_weight,
+                "healthy_reward": healthy_reward,
+                "terminate_when_unhealthy": terminate_when_unhealthy,
+                "healthy_z_range": healthy_z_range,
+                "reset_noise_scale": reset_noise_scale,
+                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            },
+            kwargs,
+            contact_cost_weight=0.0,
+        )
         self._observe_every_body(2 if exclude_current_positions_from_observation else 0)
 
     def end_step(
@@ -420,7 +502,7 @@ class HumanoidStandupEnv(_V4Info, _HumanoidObservationV4, humanoid.HumanoidStand
     )
 
     def __init__(self, **kwargs: Any) -> None:
-        _build_on_v5(self, humanoid.HumanoidStandupEnv, locals())
+        _build_on_v5(self, humanoid.HumanoidStandupEnv, {}, kwargs)
         self._observe_every_body(2)
 
 
@@ -430,7 +512,7 @@ class InvertedPendulumEnv(_V4Info, inverted_pendulum.InvertedPendulumEnv):
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(self, **kwargs: Any) -> None:
-        _build_on_v5(self, inverted_pendulum.InvertedPendulumEnv, locals())
+        _build_on_v5(self, inverted_pendulum.InvertedPendulumEnv, {}, kwargs)
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> float:
         return 1.0
@@ -440,7 +522,7 @@ class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumE
     """InvertedDoublePendulum-v4: the alive bonus every step, all three constraint forces observed."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _build_on_v5(self, inverted_double_pendulum.InvertedDoublePendulumEnv, locals())
+        _build_on_v5(self, inverted_double_pendulum.InvertedDoublePendulumEnv, {}, kwargs)
         self._box(11)
 
     def _get_obs(self) -> np.ndarray:
@@ -501,7 +583,7 @@ class ReacherEnv(_ScoredBeforeStep, reacher.ReacherEnv):  # type: ignore[misc]  
     """Reacher-v4: scored before the physics step; the fingertip-to-target vector in 3-D."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _build_on_v5(self, reacher.ReacherEnv, locals())
+        _build_on_v5(self, reacher.ReacherEnv, {}, kwargs)
         self._box(11)
 
     def _get_obs(self) -> np.ndarray:
@@ -521,7 +603,11 @@ class PusherEnv(_ScoredBeforeStep, pusher.PusherEnv):  # type: ignore[misc]  # v
 
     def __init__(self, **kwargs: Any) -> None:
         _build_on_v5(
-            self, pusher.PusherEnv, locals(), xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS)
+            self,
+            pusher.PusherEnv,
+            {},
+            kwargs,
+            xml_file=_model_variant("pusher_v5.xml", *PUSHER_V4_MODEL_EDITS),
         )
 
     def _score_before(self, ctrl: Any) -> tuple[Any, Any]:

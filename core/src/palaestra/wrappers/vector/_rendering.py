@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra._base._record_constructor import RecordConstructorArgs, own_arguments
+from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra._base._save_video import Trigger
 from palaestra.vector import AutoresetMode, VectorEnv, VectorWrapper
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
@@ -154,7 +154,19 @@ class RecordVideo(VideoRecorder, VectorWrapper[Any, Any, Any], RecordConstructor
         disable_logger: bool = True,
         gc_trigger: Trigger | None = lambda episode: True,
     ) -> None:
-        RecordConstructorArgs.__init__(self, **own_arguments(locals()))
+        RecordConstructorArgs.__init__(
+            self,
+            video_folder=video_folder,
+            video_aspect_ratio=video_aspect_ratio,
+            record_first_only=record_first_only,
+            episode_trigger=episode_trigger,
+            step_trigger=step_trigger,
+            video_length=video_length,
+            name_prefix=name_prefix,
+            fps=fps,
+            disable_logger=disable_logger,
+            gc_trigger=gc_trigger,
+        )
         VectorWrapper.__init__(self, env)
         mode = env.metadata.get("autoreset_mode")
         if mode is None:
