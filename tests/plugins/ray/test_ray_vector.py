@@ -275,6 +275,30 @@ def test_bad_arguments_are_named():
         RayVectorEnv([InfoEnv], num_actors=0)
     with pytest.raises(ValueError, match="Invalid autoreset_mode 'later'"):
         RayVectorEnv([InfoEnv], autoreset_mode="later")
+    for name in ("step_timeout", "build_timeout"):
+        for bad in (-1, 0, float("nan"), float("inf"), "5", True):
+            with pytest.raises(ValueError, match=rf"`{name}` must be a positive number of seconds or None"):
+                RayVectorEnv([InfoEnv], **{name: bad})
+    with pytest.raises(
+        ValueError, match=r"`actor_options` has 1 entries for 2 actors; give one dict per actor"
+    ):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, actor_options=[{}])
+    with pytest.raises(TypeError, match="`actor_options` must be a dict .* got int"):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, actor_options=5)
+    with pytest.raises(TypeError, match=r"actor_options\(1\) must be a dict of Ray actor options, got None"):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, actor_options=lambda k: {} if k == 0 else None)
+    with pytest.raises(
+        ValueError, match="Unknown placement 'everywhere': use 'pack', 'spread' or a list of node ids"
+    ):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, placement="everywhere")
+    with pytest.raises(ValueError, match=r"names nodes that are not alive in the cluster: \['nope'\]"):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, placement=["nope"])
+    with pytest.raises(
+        ValueError, match="`placement` and a `scheduling_strategy` in `actor_options` both say"
+    ):
+        RayVectorEnv([InfoEnv] * 2, placement="spread", actor_options={"scheduling_strategy": "SPREAD"})
+    with pytest.raises(ValueError, match="Actor 0 holds no resource"):
+        RayVectorEnv([InfoEnv] * 2, num_actors=2, placement="pack", actor_options={"num_cpus": 0})
 
 
 def test_default_actor_count_is_the_cluster_cpu_count():
@@ -391,6 +415,6 @@ def test_a_sub_env_that_hangs_while_building_times_out():
     with pytest.raises(
         VectorTimeoutError, match=r"sub-env.* 1 did not answer `build` within 5.0 s"
     ) as caught:
-        RayVectorEnv([functools.partial(slow_factory, i) for i in range(2)], num_actors=2, step_timeout=5.0)
+        RayVectorEnv([functools.partial(slow_factory, i) for i in range(2)], num_actors=2, build_timeout=5.0)
     assert time.monotonic() - start < 20
     assert 1 in caught.value.indices

@@ -6,8 +6,8 @@
 
 from palaestra.plugin import lazy_exports
 
-__all__ = ["RayVectorEnv"]
+__all__ = ["ActorsNotPlacedError", "RayVectorEnv"]
 
 
 # Ray takes a second to import: load it with the class, not with the package.
-__getattr__ = lazy_exports(globals(), {"RayVectorEnv": "_vector"})
+__getattr__ = lazy_exports(globals(), {"RayVectorEnv": "_vector", "ActorsNotPlacedError": "_placement"})

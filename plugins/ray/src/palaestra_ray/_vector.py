@@ -41,10 +41,24 @@ from palaestra.plugin import (
 from palaestra.spaces import Space
 from palaestra_ray._actor import EnvBlock
 from palaestra_ray._merge import join_observations, merge_infos
+from palaestra_ray._placement import (
+    ActorOptions,
+    ActorsNotPlacedError,
+    actor_state,
+    alive_node_ids,
+    check_timeout,
+    not_placed_message,
+    options_per_actor,
+    placement_plan,
+)
 
 __all__ = ["RayVectorEnv"]
 
 CLOSE_GRACE = 5.0
+#: Seconds the actors get to be scheduled and build their sub-envs, unless told otherwise.
+BUILD_TIMEOUT = 60.0
+# Ray's actor states before an actor runs anywhere.
+_NOT_SCHEDULED = frozenset({"DEPENDENCIES_UNREADY", "PENDING_CREATION"})
 
 
 @functools.cache
@@ -80,30 +94,44 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             actors (with cloudpickle, so lambdas work).
         num_actors: Number of actors (default: the cluster's CPU count, at most
             ``len(env_fns)``).
-        actor_options: Options for every actor, as ``ActorClass.options(**actor_options)``
-            takes them (``num_cpus``, ``resources``, ``scheduling_strategy``, ``runtime_env``...).
+        actor_options: Ray actor options, as ``ActorClass.options(**options)`` takes them
+            (``num_cpus``, ``resources``, ``scheduling_strategy``, ``runtime_env``...): one dict
+            for every actor, a sequence of dicts (one per actor), or a function
+            ``actor_index -> dict``. An actor that names ``resources`` but no ``num_cpus``
+            holds 1 CPU (Ray's default); give ``num_cpus=0`` to place it by the resource alone.
+        placement: Where the actors go: ``"pack"`` (as few nodes as possible, a PACK
+            placement group), ``"spread"`` (evenly over the alive nodes, exactly: a
+            STRICT_SPREAD placement group with one bundle per node), a list of node ids
+            (``ray.nodes()[i]["NodeID"]``; actor k on node ``k % len``), or None (Ray decides).
         ray_init_kwargs: Arguments of ``ray.init`` when this env starts Ray (e.g.
             ``{"address": "auto"}`` to join a cluster); ignored, with a warning, when Ray runs.
         copy: Return new observation arrays (else one buffer, overwritten every step).
         observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
-        step_timeout: Default timeout in seconds for every ``*_wait``, and for building the
-            sub-envs (None waits forever).
+        step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever).
+        build_timeout: Seconds for the actors to be scheduled and build their sub-envs (None
+            waits forever). Past it, actors Ray never scheduled raise
+            :class:`~palaestra_ray.ActorsNotPlacedError` (a ``VectorTimeoutError``) saying what
+            they asked for and what the cluster has free; actors stuck building raise
+            ``VectorTimeoutError`` naming their sub-envs.
     """
 
     def __init__(
         self,
         env_fns: Sequence[Callable[[], Env[Any, Any]]],
         num_actors: int | None = None,
-        actor_options: dict[str, Any] | None = None,
+        actor_options: ActorOptions = None,
         ray_init_kwargs: dict[str, Any] | None = None,
         copy: bool = True,
         observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         step_timeout: float | None = None,
+        build_timeout: float | None = BUILD_TIMEOUT,
+        placement: str | Sequence[str] | None = None,
     ) -> None:
         self.closed = False
         self._actors: list[Any] = []
+        self._group: Any = None
         self._pending: tuple[str, list[Any], list[int] | None] | None = None
         if len(env_fns) == 0:
             raise ValueError("RayVectorEnv needs at least one env function, got an empty sequence")
@@ -114,12 +142,16 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.copy = copy
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
-        self.step_timeout = step_timeout
-        self.actor_options = dict(actor_options or {})
+        self.step_timeout = check_timeout("step_timeout", step_timeout)
+        self.build_timeout = check_timeout("build_timeout", build_timeout)
+        self.placement = placement
         ray = _ray()
         _start_ray(ray, ray_init_kwargs)
         self.num_actors = min(num_actors or _cluster_cpus(ray), self.num_envs)
         self.blocks = split_blocks(self.num_envs, self.num_actors)
+        #: Each actor's options as given (placement adds its scheduling strategy when starting).
+        self.actor_options = options_per_actor(actor_options, self.num_actors)
+        self._plan = placement_plan(placement, self.actor_options, alive_node_ids(ray))
         try:
             self._start_actors(ray)
         except BaseException:
@@ -130,9 +162,11 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def _start_actors(self, ray: Any) -> None:
         block_class = _remote_block()
-        if self.actor_options:
-            block_class = block_class.options(**self.actor_options)
-        self._actors = [block_class.remote(block.start) for block in self.blocks]
+        per_actor = self._scheduled_options(ray)
+        self._actors = [
+            (block_class.options(**options) if options else block_class).remote(block.start)
+            for options, block in zip(per_actor, self.blocks, strict=True)
+        ]
         built = []
         for actor, block in zip(self._actors, self.blocks, strict=True):
             fns = [self.env_fns[i] for i in block]
@@ -144,16 +178,51 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                     "Use functions Ray can pickle (module-level functions, functools.partial, lambdas "
                     "without unpicklable captures)."
                 ) from e
-        per_env = [s for described in self._get(built, "build", self.step_timeout) for s in described]
+        per_env = [s for described in self._get(built, "build", self.build_timeout) for s in described]
         self._check_spaces(per_env)
         # A custom (batched, single) pair describes the whole batch: blocks then batch with
         # "different" (shapes and dtypes only); every sub-env's space was checked above.
         mode = self.observation_mode if isinstance(self.observation_mode, str) else "different"
         self.actor_pids = tuple(
             self._get(
-                [a.start.remote(mode, self.autoreset_mode) for a in self._actors], "start", self.step_timeout
+                [a.start.remote(mode, self.autoreset_mode) for a in self._actors], "start", self.build_timeout
             )
         )
+
+    def _scheduled_options(self, ray: Any) -> list[dict[str, Any]]:
+        """Each actor's options with the placement's scheduling strategy added."""
+        kind, plan = self._plan
+        per_actor = [dict(options) for options in self.actor_options]
+        if kind == "nodes":
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            for options, node in zip(per_actor, plan, strict=True):
+                options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+        elif kind == "group":
+            from ray.util.placement_group import placement_group
+            from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+            strategy, bundles, bundle_of_actor = plan
+            self._group = placement_group(bundles, strategy=strategy)
+            ready, _ = ray.wait([self._group.ready()], timeout=self.build_timeout)
+            if not ready:
+                raise ActorsNotPlacedError(
+                    f"Ray could not reserve the {strategy} placement group for placement="
+                    f"{self.placement!r} within the build deadline of {self.build_timeout:g} s: bundles "
+                    f"{bundles} (one per {'node' if strategy == 'STRICT_SPREAD' else 'actor'}); the "
+                    f"cluster has free {ray.available_resources()!r}. Ask for less per actor, use fewer "
+                    "actors, or pass build_timeout=None to wait. The vector env has been closed.",
+                    indices=tuple(range(self.num_envs)),
+                )
+            for options, index in zip(per_actor, bundle_of_actor, strict=True):
+                options["scheduling_strategy"] = PlacementGroupSchedulingStrategy(
+                    self._group, placement_group_bundle_index=index
+                )
+        return per_actor
+
+    def actor_nodes(self) -> tuple[str | None, ...]:
+        """The id of the node each actor runs on (None where Ray does not say)."""
+        return tuple(actor_state(actor)[1] for actor in self._actors)
 
     def _check_spaces(self, per_env: list[tuple[Any, Any, dict[str, Any], Any]]) -> None:
         obs_spaces = [s[0] for s in per_env]
@@ -187,31 +256,54 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         _, waiting = ray.wait(refs, num_returns=len(refs), timeout=remaining)
         if waiting:
-            late = [blocks[refs.index(r)] for r in waiting]
+            late_actors = [refs.index(r) for r in waiting]
+            late = [blocks[k] for k in late_actors]
+            if what == "build":
+                self._raise_if_not_placed(late_actors, len(refs), timeout)
             self.close(terminate=True)
             raise VectorTimeoutError(
                 f"The Ray actor(s) running {_describe(late)} did not answer `{what}` within {timeout} s; "
                 "the vector env has been closed.",
                 indices=tuple(i for block in late for i in block),
             )
-        results, failure = [], None
+        results, failure, dead = [], None, []
         for ref, block in zip(refs, blocks, strict=True):
             try:
                 results.append(ray.get(ref))
             except ray.exceptions.RayActorError as e:
-                self.close(terminate=True)
-                raise WorkerDiedError(
-                    f"The Ray actor running {_describe([block])} died during `{what}`; the vector env "
-                    f"has been closed. Ray says: {_first_line(e)}",
-                    indices=tuple(block),
-                    exitcode=None,
-                ) from None
+                dead.append((block, e))
+                results.append(None)
             except ray.exceptions.RayTaskError as e:
                 failure = failure or e
                 results.append(None)
+        if dead:  # every lost sub-env is named, not only the first dead actor's
+            self.close(terminate=True)
+            raise WorkerDiedError(
+                f"The Ray {'actor' if len(dead) == 1 else 'actors'} running {_describe([b for b, _ in dead])} "
+                f"died during `{what}`; the "
+                f"vector env has been closed. Ray says: {_first_line(dead[0][1])}",
+                indices=tuple(i for block, _ in dead for i in block),
+                exitcode=None,
+            ) from None
         if failure is not None:
             _reraise(failure)
         return results
+
+    def _raise_if_not_placed(self, late: list[int], count: int, timeout: float | None) -> None:
+        """Raise ActorsNotPlacedError when some of the late actors were never scheduled."""
+        ray = _ray()
+        unplaced = [k for k in late if actor_state(self._actors[k])[0] in _NOT_SCHEDULED]
+        if not unplaced:
+            return
+        message = not_placed_message(
+            [(_describe([self.blocks[k]]), self.actor_options[k]) for k in unplaced],
+            count - len(unplaced),
+            ray.available_resources(),
+            ray.cluster_resources(),
+            timeout or 0.0,
+        )
+        self.close(terminate=True)
+        raise ActorsNotPlacedError(message, indices=tuple(i for k in unplaced for i in self.blocks[k]))
 
     def _send(self, what: str, calls: list[Any], active: list[int] | None = None) -> None:
         self._pending = (what, calls, active)
@@ -395,6 +487,12 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         for actor in actors:
             with contextlib.suppress(Exception):  # already gone
                 ray.kill(actor)
+        group, self._group = self._group, None
+        if group is not None:
+            from ray.util.placement_group import remove_placement_group
+
+            with contextlib.suppress(Exception):  # already removed with its job
+                remove_placement_group(group)
 
     def close(self, **kwargs: Any) -> None:
         """Close the sub-envs and stop the actors (idempotent); always returns."""
