@@ -1,11 +1,16 @@
-"""RayVectorEnv beside AsyncVectorEnv and Gymnasium's SyncVectorEnv, in one run.
+"""RayVectorEnv beside AsyncVectorEnv and Gymnasium's SyncVectorEnv, then on a two-node cluster.
 
-No goal: this shows where the Ray round trip (about a millisecond per step) stops
-mattering. Ray starts locally with this machine's CPUs.
+No goal: this shows where the Ray round trip stops mattering. First Ray starts locally with
+this machine's CPUs; then two ``ray start`` nodes on this machine (a head and a second
+node, one CPU each, see tests/fixtures/ray_cluster.py) run one actor each, and the run
+reports the round trip (a step of one CartPole per actor) and env-steps/s for CartPole and
+HalfCheetah with 1 and 4 sub-envs per actor (docs/ray.md quotes these).
 """
 
 import os
+import shutil
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -21,6 +26,7 @@ from palaestra_ray import RayVectorEnv
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from benchmarks.bench_vector import play_round
+from tests.fixtures.ray_cluster import TwoNodes
 
 N = 8
 
@@ -54,6 +60,42 @@ def main() -> None:
             f"palaestra ray {ours_ray:9.0f}/s  (ray/gymnasium-sync x{ours_ray / gym_sync:.2f})"
         )
     ray.shutdown()
+    two_nodes()
+
+
+def two_nodes() -> None:
+    """Round trip and env-steps/s with one actor on each of two nodes."""
+    cluster = TwoNodes(shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray")
+    cluster.start()
+    os.environ["RAY_AUTH_MODE"] = "token"
+    try:
+        ray.init(address=cluster.address, log_to_driver=False)
+        for env_id, action in (("CartPole-v1", 1), ("HalfCheetah-v5", np.full(6, 0.3, dtype=np.float32))):
+            for per_actor in (1, 4):
+                n = 2 * per_actor
+                envs = RayVectorEnv(
+                    [lambda env_id=env_id: palaestra.make(env_id)] * n,
+                    num_actors=2,
+                    actor_options={"num_cpus": 1},
+                    placement="spread",
+                )
+                assert len(set(envs.actor_nodes())) == 2
+                actions = np.stack([action] * n)
+                envs.reset(seed=0)
+                best = float("inf")
+                for _ in range(5):
+                    start = time.perf_counter()
+                    for _ in range(200):
+                        envs.step(actions)
+                    best = min(best, (time.perf_counter() - start) / 200)
+                envs.close()
+                print(
+                    f"two nodes, {env_id}, {per_actor} sub-env(s) per actor: {best * 1e3:6.2f} ms per step "
+                    f"(round trip), {n / best:8.0f} env-steps/s"
+                )
+    finally:
+        ray.shutdown()
+        cluster.stop()
 
 
 if __name__ == "__main__":

@@ -60,8 +60,8 @@ def layer_of(module):
     return best
 
 
-def imports_of(path, names):
-    """Every core module a file imports: module level, in functions, and for type checkers."""
+def imports_of(path, names, type_checking=True):
+    """Every core module a file imports: module level, in functions, and (unless told not to) for type checkers."""
     found = set()
 
     def owner(dotted):
@@ -69,7 +69,11 @@ def imports_of(path, names):
             dotted = dotted.rpartition(".")[0]
         return dotted
 
-    for node in ast.walk(ast.parse(path.read_text())):
+    def visit(node):
+        if not type_checking and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
         if isinstance(node, ast.Import):
             found.update(owner(a.name) for a in node.names if a.name.split(".")[0] == "palaestra")
         elif (
@@ -80,6 +84,10 @@ def imports_of(path, names):
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
                 found.add(owner(full if full in names else node.module))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
     found.discard("")
     return found
 
@@ -137,3 +145,45 @@ def test_the_architecture_page_shows_this_table():
 @pytest.mark.parametrize("layer", [name for name, _ in LAYERS])
 def test_each_layer_is_named_once(layer):
     assert [name for name, _ in LAYERS].count(layer) == 1
+
+
+def cycles(graph):
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_the_core_has_no_import_cycle_at_run_time():
+    """Within a layer too: imports that run (type-only ones left out) form no circle."""
+    names = module_names()
+    graph = {name: imports_of(path, names, type_checking=False) - {name} for name, path in names.items()}
+    assert cycles(graph) == []
+
+
+def test_the_check_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

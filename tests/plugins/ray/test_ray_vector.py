@@ -1,6 +1,7 @@
 """RayVectorEnv against SyncVectorEnv on real Ray actors: same batches, same semantics."""
 
 import functools
+import os
 import time
 
 import numpy as np
@@ -418,3 +419,130 @@ def test_a_sub_env_that_hangs_while_building_times_out():
         RayVectorEnv([functools.partial(slow_factory, i) for i in range(2)], num_actors=2, build_timeout=5.0)
     assert time.monotonic() - start < 20
     assert 1 in caught.value.indices
+
+
+def test_restart_mode_rebuilds_a_dead_actor_and_reports_its_rows_truncated():
+    fns = [functools.partial(DieEnv, i, die_index=2, how="sigkill") for i in range(4)]
+    envs = RayVectorEnv(fns, num_actors=2, on_actor_failure="restart")
+    reference = SyncVectorEnv([functools.partial(InfoEnv, 100, i) for i in range(4)])
+    first_pids = envs.actor_pids
+    try:
+        assert_same_tree(envs.reset(seed=1), reference.reset(seed=1))
+        actions = np.zeros(4, int)
+        assert_same_tree(envs.step(actions), reference.step(actions))
+        obs, rewards, terminations, truncations, infos = envs.step(actions)  # sub-env 2 kills its actor
+        expected = reference.step(actions)
+        assert infos["actor_lost"].tolist() == [False, False, True, True] == infos["_actor_lost"].tolist()
+        assert truncations.tolist() == [False, False, True, True] and not terminations.any()
+        assert rewards[2:].tolist() == [0.0, 0.0]
+        assert np.array_equal(obs[:2], expected[0][:2]) and np.array_equal(rewards[:2], expected[1][:2])
+        # NEXT_STEP: the rows reported truncated are reset by the next step, as SyncVectorEnv does.
+        _, rewards, terminations, truncations, infos = envs.step(actions)
+        assert "actor_lost" not in infos and rewards[2:].tolist() == [0.0, 0.0] and not truncations.any()
+        envs.step(actions)
+        # The rebuilt sub-env 2 dies again on its second step: restarted again.
+        assert envs.step(actions)[4]["actor_lost"].tolist() == [False, False, True, True]
+        assert not envs.closed
+    finally:
+        envs.close()
+    assert_processes_gone(first_pids)
+
+
+class DieOnSecondReset(InfoEnv):
+    """Sub-env 0 ends its process on its second reset."""
+
+    def reset(self, *, seed=None, options=None):
+        self.resets = getattr(self, "resets", 0) + 1
+        if self.index == 0 and self.resets >= 2:
+            import os
+
+            os._exit(3)
+        return super().reset(seed=seed, options=options)
+
+
+def test_restart_mode_redoes_a_reset_on_the_rebuilt_actor():
+    fns = [functools.partial(DieOnSecondReset, 100, i) for i in range(2)]
+    envs = RayVectorEnv(fns, num_actors=2, on_actor_failure="restart")
+    reference = SyncVectorEnv([functools.partial(InfoEnv, 100, i) for i in range(2)])
+    try:
+        envs.reset(seed=3)
+        envs.step(np.zeros(2, int))
+        # Sub-env 0's actor dies in this reset; the rebuilt one resets with the same seeds.
+        assert_same_tree(envs.reset(seed=9), reference.reset(seed=9))
+        assert not envs.closed
+    finally:
+        envs.close()
+
+
+def test_on_actor_failure_must_be_raise_or_restart():
+    with pytest.raises(
+        ValueError, match=r"`on_actor_failure` must be one of \('raise', 'restart'\), got 'retry'"
+    ):
+        RayVectorEnv([InfoEnv], on_actor_failure="retry")
+
+
+class DieOnce(palaestra.Wrapper):
+    """Ends its process on its third step, once (a marker file remembers it across actors)."""
+
+    def __init__(self, env, marker):
+        super().__init__(env)
+        self.marker, self.steps = marker, 0
+
+    def step(self, action):
+        self.steps += 1
+        if self.steps == 3 and not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(3)
+        return self.env.step(action)
+
+
+def cartpole_dying_once(index, marker):
+    env = palaestra.make("CartPole-v1")
+    return DieOnce(env, marker) if index == 2 else env
+
+
+def test_restart_mode_restores_lost_sub_envs_from_their_last_kept_snapshot(tmp_path):
+    marker = str(tmp_path / "died")
+    fns = [functools.partial(cartpole_dying_once, i, marker) for i in range(4)]
+    envs = RayVectorEnv(fns, num_actors=2, on_actor_failure="restart", snapshot_every=2)
+    plain = [functools.partial(palaestra.make, "CartPole-v1")] * 4
+    reference = SyncVectorEnv(plain)
+    try:
+        actions = [
+            np.array([1, 0, 1, 0]),
+            np.array([0, 1, 1, 0]),
+            np.array([1, 1, 0, 0]),
+            np.array([0, 0, 1, 1]),
+        ]
+        assert_same_tree(envs.reset(seed=4), reference.reset(seed=4))
+        for a in actions[:2]:
+            at_snapshot = envs.step(a)  # the second step keeps a snapshot
+            assert_same_tree(at_snapshot, reference.step(a))
+        kept = reference.snapshot()
+        obs, rewards, terminations, truncations, infos = envs.step(actions[2])  # sub-env 2's actor dies
+        expected = reference.step(actions[2])
+        lost = infos["actor_lost"]
+        assert lost.tolist() == [False, False, True, True] and truncations[lost].all()
+        assert not terminations[lost].any() and (rewards[lost] == 0).all()
+        assert np.array_equal(obs[lost], at_snapshot[0][lost])  # the rows are where the snapshot was
+        assert np.array_equal(obs[~lost], expected[0][~lost])
+        # The restored sub-envs go on from the snapshot; the others from where they were.
+        after = envs.step(actions[3])
+        survivors_expected = reference.step(actions[3])
+        reference.restore(kept)
+        restored_expected = reference.step(actions[3])
+        assert np.array_equal(after[0][~lost], survivors_expected[0][~lost])
+        assert np.array_equal(after[0][lost], restored_expected[0][lost])
+        assert "actor_lost" not in after[4]
+    finally:
+        envs.close()
+        reference.close()
+
+
+def test_snapshot_every_is_checked():
+    with pytest.raises(
+        ValueError, match="`snapshot_every` must be a positive number of steps or None, got 0"
+    ):
+        RayVectorEnv([InfoEnv], on_actor_failure="restart", snapshot_every=0)
+    with pytest.raises(ValueError, match="it needs on_actor_failure='restart' \\(got 'raise'\\)"):
+        RayVectorEnv([InfoEnv], snapshot_every=10)

@@ -121,6 +121,51 @@ def test_actors_that_cannot_be_placed_fail_the_build_deadline_saying_why():
         envs.close()
 
 
+def test_restart_mode_rebuilds_a_lost_nodes_actors_and_goes_on(two_nodes):
+    """The step that notices the loss reports the lost rows truncated; the survivors' numbers are sync's."""
+    import ray
+
+    head, second = two_nodes.node_ids(ray)
+    ours = RayVectorEnv(
+        CARTPOLE,
+        num_actors=4,
+        actor_options={"num_cpus": 0.25},
+        placement=[head, second],
+        on_actor_failure="restart",
+        build_timeout=120,
+    )
+    reference = SyncVectorEnv(CARTPOLE)
+    try:
+        assert_same_tree(ours.reset(seed=5), reference.reset(seed=5))
+        rng = np.random.default_rng(5)
+        two_nodes.kill_second_node()
+        for _ in range(300):  # the loss shows on the first step after Ray notices it
+            actions = rng.integers(0, 2, 8)
+            result, expected = ours.step(actions), reference.step(actions)
+            if "actor_lost" in result[4]:
+                break
+            assert_same_tree(result, expected)
+        else:
+            pytest.fail("the loss of a node went unnoticed for 300 steps")
+        lost = result[4]["actor_lost"]
+        assert lost.tolist() == [False, False, True, True, False, False, True, True]
+        assert lost.tolist() == result[4]["_actor_lost"].tolist()
+        assert result[3][lost].all() and not result[2][lost].any() and (result[1][lost] == 0).all()
+        survivors = ~lost
+        for got, want in zip(result[:4], expected[:4], strict=True):
+            assert np.array_equal(got[survivors], want[survivors])
+        for _ in range(30):  # and it goes on: the survivors still give sync's numbers
+            actions = rng.integers(0, 2, 8)
+            result, expected = ours.step(actions), reference.step(actions)
+            for got, want in zip(result[:4], expected[:4], strict=True):
+                assert np.array_equal(got[survivors], want[survivors])
+        assert set(ours.actor_nodes()) == {head}  # the rebuilt actors went to the live node
+    finally:
+        ours.close()
+        reference.close()
+        two_nodes.replace_second_node()  # for the tests after this one
+
+
 def test_a_lost_node_names_every_sub_env_it_ran(two_nodes):
     """Killing the second node ends the step with WorkerDiedError listing all its sub-envs. Runs last."""
     import ray

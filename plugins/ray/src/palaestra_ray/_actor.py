@@ -11,6 +11,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from palaestra.plugin import SyncVectorEnv, VectorSnapshot
 
 __all__ = ["EnvBlock"]
@@ -29,6 +31,7 @@ class EnvBlock:
         self.first = first
         self.envs: list[Any] = []
         self.vector: SyncVectorEnv | None = None
+        self.reset_on_next_step = False
 
     def build(self, env_fns: Sequence[Callable[[], Any]]) -> list[tuple[Any, Any, dict[str, Any], Any]]:
         """Build the block's envs; each one's spaces, metadata and render mode."""
@@ -52,11 +55,26 @@ class EnvBlock:
 
     def reset(self, seeds: list[Any], options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
         """``SyncVectorEnv.reset`` with this block's seeds (and part of the reset mask)."""
+        self.reset_on_next_step = False
         return self._run(lambda v: v.reset(seed=seeds, options=options))  # type: ignore[no-any-return]
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """``SyncVectorEnv.step`` with this block's actions."""
+        """``SyncVectorEnv.step`` with this block's actions (or the autoreset a restart left pending)."""
+        if self.reset_on_next_step:  # NEXT_STEP after the truncation a restart reported
+            self.reset_on_next_step = False
+            observations, infos = self._run(lambda v: v.reset())
+            n = len(self.envs)
+            return observations, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos
         return self._run(lambda v: v.step(actions))  # type: ignore[no-any-return]
+
+    def restarted(self, next_step_resets: bool) -> tuple[Any, dict[str, Any]]:
+        """Reset a block rebuilt after its actor was lost; with ``next_step_resets``, the next step resets again.
+
+        The driver reports the block's rows as truncated in the step that noticed the loss;
+        in NEXT_STEP mode the step after a truncation is the autoreset, as in SyncVectorEnv.
+        """
+        self.reset_on_next_step = next_step_resets
+        return self._run(lambda v: v.reset())  # type: ignore[no-any-return]
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Call (or read) ``name`` on every env of the block.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy as copy_module
 import functools
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +56,10 @@ from palaestra_ray._placement import (
 __all__ = ["RayVectorEnv"]
 
 CLOSE_GRACE = 5.0
+#: What a lost actor does: end the run, or be rebuilt (see RayVectorEnv's on_actor_failure).
+FAILURE_MODES = ("raise", "restart")
+# Seconds between attempts to rebuild a lost actor (Ray may still place it on the dead node).
+RESTART_PAUSE = 1.0
 #: Seconds the actors get to be scheduled and build their sub-envs, unless told otherwise.
 BUILD_TIMEOUT = 60.0
 # Ray's actor states before an actor runs anywhere.
@@ -114,6 +119,18 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             :class:`~palaestra_ray.ActorsNotPlacedError` (a ``VectorTimeoutError``) saying what
             they asked for and what the cluster has free; actors stuck building raise
             ``VectorTimeoutError`` naming their sub-envs.
+        on_actor_failure: What a lost actor (killed, crashed, its node gone) does to a step
+            or reset: ``"raise"`` (``WorkerDiedError`` naming every lost sub-env; the env
+            closes) or ``"restart"``: the lost actors are rebuilt on live nodes (retrying
+            until ``build_timeout``, as Ray may need time to declare a node dead), their
+            sub-envs reset, and the step returns their rows truncated, with the info key
+            ``actor_lost`` (and its ``_actor_lost`` mask) marking them; the other sub-envs'
+            results are those of the step. A reset is redone on the rebuilt actors.
+        snapshot_every: With ``on_actor_failure="restart"``, take a snapshot of every
+            sub-env each this many steps (a call to every actor); a rebuilt actor's
+            sub-envs are then restored from their last one instead of reset, their rows
+            (reported truncated) carry the observation of that snapshot's step, and they go
+            on from there. Needs envs that support :meth:`~palaestra.Env.snapshot`.
     """
 
     def __init__(
@@ -128,6 +145,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         step_timeout: float | None = None,
         build_timeout: float | None = BUILD_TIMEOUT,
         placement: str | Sequence[str] | None = None,
+        on_actor_failure: str = "raise",
+        snapshot_every: int | None = None,
     ) -> None:
         self.closed = False
         self._actors: list[Any] = []
@@ -145,6 +164,30 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.step_timeout = check_timeout("step_timeout", step_timeout)
         self.build_timeout = check_timeout("build_timeout", build_timeout)
         self.placement = placement
+        if on_actor_failure not in FAILURE_MODES:
+            raise ValueError(
+                f"`on_actor_failure` must be one of {FAILURE_MODES}, got {on_actor_failure!r}: 'raise' ends "
+                "the run with WorkerDiedError, 'restart' rebuilds the lost actors and goes on"
+            )
+        self.on_actor_failure = on_actor_failure
+        if snapshot_every is not None and (
+            isinstance(snapshot_every, bool)
+            or not isinstance(snapshot_every, (int, np.integer))
+            or snapshot_every < 1
+        ):
+            raise ValueError(
+                f"`snapshot_every` must be a positive number of steps or None, got {snapshot_every!r}"
+            )
+        if snapshot_every is not None and on_actor_failure != "restart":
+            raise ValueError(
+                "`snapshot_every` keeps snapshots to restore restarted actors from; it needs "
+                f"on_actor_failure='restart' (got {on_actor_failure!r})"
+            )
+        self.snapshot_every = snapshot_every
+        self._steps = 0
+        self._kept: dict[int, tuple[VectorSnapshot, Any]] = {}  # actor -> (block snapshot, its observations)
+        self._lost: list[int] = []  # actors a restartable wait found dead
+        self._reset_calls: dict[int, tuple[list[Any], Any]] = {}  # each actor's last reset arguments
         ray = _ray()
         _start_ray(ray, ray_init_kwargs)
         self.num_actors = min(num_actors or _cluster_cpus(ray), self.num_envs)
@@ -245,7 +288,11 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _get(
         self, refs: list[Any], what: str, timeout: float | None = None, active: list[int] | None = None
     ) -> list[Any]:
-        """The answers of the actors ``active`` (default all), errors re-raised naming the culprit."""
+        """The answers of the actors ``active`` (default all), errors re-raised naming the culprit.
+
+        With ``on_actor_failure="restart"``, a step or reset whose actors died returns None
+        for them and lists them in ``self._lost`` instead of raising.
+        """
         ray = _ray()
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
@@ -276,6 +323,12 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             except ray.exceptions.RayTaskError as e:
                 failure = failure or e
                 results.append(None)
+        if dead and self.on_actor_failure == "restart" and what in ("step", "reset"):
+            order = list(range(self.num_actors)) if active is None else active
+            self._lost = [order[blocks.index(block)] for block, _ in dead]
+            if failure is not None:
+                _reraise(failure)
+            return results
         if dead:  # every lost sub-env is named, not only the first dead actor's
             self.close(terminate=True)
             raise WorkerDiedError(
@@ -363,7 +416,9 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             block_options = options
             if mask is not None:
                 block_options = {**(options or {}), "reset_mask": mask[block.start : block.stop].copy()}
-            calls.append(self._actors[k].reset.remote([seeds[i] for i in block], block_options))
+            block_seeds = [seeds[i] for i in block]
+            self._reset_calls[k] = (block_seeds, block_options)
+            calls.append(self._actors[k].reset.remote(block_seeds, block_options))
         self._send("reset", calls, active)
 
     def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
@@ -371,7 +426,19 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         assert self._pending is not None or self.closed
         active = self._pending[2] if self._pending is not None else None
         parts = self._wait("reset", timeout)
-        return self._batch(parts, active or list(range(self.num_actors)))
+        active = active or list(range(self.num_actors))
+        if self._lost:  # rebuilt actors do the reset they missed
+            lost, self._lost = self._lost, []
+            self._restart(lost)
+            redone = self._get(
+                [self._actors[k].reset.remote(*self._reset_calls[k]) for k in lost],
+                "reset",
+                self.step_timeout,
+                lost,
+            )
+            for k, part in zip(lost, redone, strict=True):
+                parts[active.index(k)] = part
+        return self._batch(parts, active)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env."""
@@ -397,9 +464,96 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the step; ``timeout`` seconds (default ``step_timeout``)."""
         parts = self._wait("step", timeout)
+        lost, self._lost = self._lost, []
+        if lost:
+            parts = self._replace_lost(parts, lost)
         observations, infos = self._batch([(p[0], p[4]) for p in parts], list(range(self.num_actors)))
         rewards, terminations, truncations = (np.concatenate([p[k] for p in parts]) for k in (1, 2, 3))
+        if lost:
+            mask = np.zeros(self.num_envs, dtype=np.bool_)
+            for k in lost:
+                mask[self.blocks[k].start : self.blocks[k].stop] = True
+            infos["actor_lost"], infos["_actor_lost"] = mask, mask.copy()
+        self._steps += 1
+        if self.snapshot_every is not None and self._steps % self.snapshot_every == 0:
+            self._keep_snapshots()
         return observations, rewards, terminations, truncations, infos
+
+    def _keep_snapshots(self) -> None:
+        """Each actor's block snapshot, with the block's observations of this step."""
+        parts = self._get([a.snapshot.remote() for a in self._actors], "snapshot", self.step_timeout)
+        self._kept = {k: (part, copy_module.deepcopy(self._block_obs[k])) for k, part in enumerate(parts)}
+
+    # -- restarting lost actors ------------------------------------------------------------
+
+    def _replace_lost(self, parts: list[Any], lost: list[int]) -> list[Any]:
+        """Rebuild the lost actors; their blocks' rows (reported truncated) are fresh resets, or restored snapshots."""
+        self._restart(lost)
+        next_step_resets = self.autoreset_mode is AutoresetMode.NEXT_STEP
+        calls = [
+            self._actors[k].restore.remote(self._kept[k][0])
+            if k in self._kept
+            else self._actors[k].restarted.remote(next_step_resets)
+            for k in lost
+        ]
+        answers = self._get(calls, "reset", self.step_timeout, lost)
+        # Restored blocks show the observations of their snapshot's step; reset ones, their reset's.
+        fresh = [
+            (copy_module.deepcopy(self._kept[k][1]), {}) if k in self._kept else answer
+            for k, answer in zip(lost, answers, strict=True)
+        ]
+        parts = list(parts)
+        for k, (observations, infos) in zip(lost, fresh, strict=True):
+            n = len(self.blocks[k])
+            parts[k] = (
+                observations,
+                np.zeros(n),
+                np.zeros(n, dtype=np.bool_),
+                np.ones(n, dtype=np.bool_),
+                infos,
+            )
+        return parts
+
+    def _restart(self, lost: list[int]) -> None:
+        """New actors for the lost ones, built and started, retrying until ``build_timeout``.
+
+        A restarted actor keeps its own ``actor_options`` but not the placement: its node
+        may be the one that was lost, so Ray places it on any live node.
+        """
+        ray = _ray()
+        deadline = None if self.build_timeout is None else time.monotonic() + self.build_timeout
+        mode = self.observation_mode if isinstance(self.observation_mode, str) else "different"
+        for k in lost:
+            with contextlib.suppress(Exception):  # already gone with its node
+                ray.kill(self._actors[k])
+        block_class = _remote_block()
+        last_error: BaseException | None = None
+        for k in lost:
+            block = self.blocks[k]
+            while True:
+                options = self.actor_options[k]
+                actor = (block_class.options(**options) if options else block_class).remote(block.start)
+                left = None if deadline is None else max(0.1, deadline - time.monotonic())
+                try:
+                    ray.get(actor.build.remote([self.env_fns[i] for i in block]), timeout=left)
+                    ray.get(actor.start.remote(mode, self.autoreset_mode), timeout=left)
+                    self._actors[k] = actor
+                    break
+                except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError) as e:
+                    last_error = e
+                    with contextlib.suppress(Exception):
+                        ray.kill(actor)
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.close(terminate=True)
+                    raise WorkerDiedError(
+                        f"The Ray actor running {_describe([block])} was lost and could not be restarted "
+                        f"within build_timeout={self.build_timeout:g} s (last attempt: "
+                        f"{_first_line(last_error)}); the vector env has been closed. Give the cluster "
+                        "room for the actor, or a longer build_timeout.",
+                        indices=tuple(block),
+                        exitcode=None,
+                    )
+                time.sleep(RESTART_PAUSE)
 
     # -- calls and attributes ---------------------------------------------------------------
 
