@@ -156,3 +156,23 @@ def test_no_constructor_hands_on_its_locals():
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "locals"
     ]
     assert found == []
+
+
+def test_prepare_sdl_environment_gives_sdl_a_private_runtime_dir_only_where_none_is_set(
+    monkeypatch, tmp_path
+):
+    import os
+    import stat
+
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    plugin.prepare_sdl_environment()
+    folder = os.environ.get("XDG_RUNTIME_DIR")
+    if not sys.platform.startswith("linux"):
+        assert folder is None
+        return
+    assert folder == str(tmp_path / f"palaestra-runtime-{os.getuid()}")
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+    plugin.prepare_sdl_environment()
+    assert os.environ["XDG_RUNTIME_DIR"] == "/run/user/1000"  # a session's own is left alone

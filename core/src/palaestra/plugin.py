@@ -36,7 +36,8 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
 Drawing:
     :class:`CanvasRendering` (an env implements only ``draw(canvas)``), :class:`Canvas`,
     :func:`import_pygame` and the primitives :func:`polygon`, :func:`circle`,
-    :func:`rotated_box`.
+    :func:`rotated_box`; :func:`prepare_sdl_environment` (call it before code you do not
+    control starts pygame, so SDL does not complain of a missing ``XDG_RUNTIME_DIR``).
 
 Env helpers:
     :func:`invalid_action` (the error for a bad action, saying what was expected),
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
     from palaestra._env._canvas import circle as circle
     from palaestra._env._canvas import import_pygame as import_pygame
     from palaestra._env._canvas import polygon as polygon
+    from palaestra._env._canvas import prepare_sdl_environment as prepare_sdl_environment
     from palaestra._env._canvas import rotated_box as rotated_box
     from palaestra._env._snapshot import Snapshot as Snapshot
     from palaestra._env._snapshot import VectorSnapshot as VectorSnapshot
@@ -148,6 +150,7 @@ _LAZY_NAMES = {
     "np_random": "palaestra._base._seeding",
     "per_env_values": "palaestra.vector._autoreset",
     "polygon": "palaestra._env._canvas",
+    "prepare_sdl_environment": "palaestra._env._canvas",
     "real_array": "palaestra._env._suite",
     "reset_arguments": "palaestra.vector._autoreset",
     "resolve_autoreset_mode": "palaestra.vector._autoreset",

@@ -1,7 +1,10 @@
 """palaestra envs as Gymnasium envs and back: checkers, round trips, attributes, specs."""
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -294,3 +297,21 @@ def test_adapters_pickle_and_copy_with_their_state():
     for clone in clones:
         assert clone.palaestra_env is not env.palaestra_env
         assert_same_rollouts(steps, [clone.step(1) for _ in range(5)])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SDL asks for XDG_RUNTIME_DIR on Linux only")
+def test_rendering_a_gymnasium_env_without_a_runtime_dir_prints_nothing_from_sdl():
+    """SDL's "XDG_RUNTIME_DIR is invalid or not set" (containers, CI, ssh) does not reach the user."""
+    code = (
+        "import palaestra\n"
+        "env = palaestra.make('gymnasium/CartPole-v1', render_mode='rgb_array')\n"
+        "env.reset(seed=0)\n"
+        "print(env.render().shape)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "(400, 600, 3)"
+    assert "XDG_RUNTIME_DIR" not in result.stderr

@@ -11,6 +11,8 @@ when the first frame is drawn.
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,14 +20,44 @@ import numpy as np
 from palaestra._env._suite import warn_no_render_mode
 from palaestra.error import DependencyNotInstalled
 
-__all__ = ["Canvas", "CanvasRendering", "circle", "import_pygame", "polygon", "rotated_box"]
+__all__ = [
+    "Canvas",
+    "CanvasRendering",
+    "circle",
+    "import_pygame",
+    "polygon",
+    "prepare_sdl_environment",
+    "rotated_box",
+]
 
 INSTALL_HINT = "pip install pygame-ce"
+
+
+def prepare_sdl_environment() -> None:
+    """Give SDL a private ``XDG_RUNTIME_DIR`` where the session has none, so pygame starts quietly.
+
+    On Linux without one (containers, CI, ssh sessions), SDL's video start prints "error:
+    XDG_RUNTIME_DIR is invalid or not set in the environment." to stderr. It only looks
+    there for Wayland's sockets, so an empty folder of the user's own (``0700``, as the
+    XDG spec asks) is all it needs. A session that has one is left alone.
+    """
+    if not sys.platform.startswith("linux") or os.environ.get("XDG_RUNTIME_DIR"):
+        return
+    folder = os.path.join(tempfile.gettempdir(), f"palaestra-runtime-{os.getuid()}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+        if info.st_uid != os.getuid() or info.st_mode & 0o077:  # not private: make one that is
+            folder = tempfile.mkdtemp(prefix="palaestra-runtime-")
+    except OSError:
+        return  # SDL prints its line, and works all the same
+    os.environ["XDG_RUNTIME_DIR"] = folder
 
 
 def import_pygame(install_hint: str = INSTALL_HINT) -> Any:
     """Import pygame, or raise :class:`DependencyNotInstalled` with ``install_hint``."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    prepare_sdl_environment()
     try:
         import pygame
     except ImportError as e:

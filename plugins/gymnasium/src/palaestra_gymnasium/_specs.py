@@ -23,6 +23,7 @@ from gymnasium.envs import registration as gym_registration
 
 import palaestra
 from palaestra.envs.registration import load_env_creator, parse_env_id
+from palaestra.plugin import prepare_sdl_environment
 
 __all__ = [
     "GYMNASIUM_NAMESPACE",
@@ -141,6 +142,7 @@ class GymnasiumCreator(_Creator):
         return _creator_metadata(self.spec.entry_point, gym_registration.load_env_creator)
 
     def __call__(self, **kwargs: Any) -> palaestra.Env[Any, Any]:
+        prepare_sdl_environment()  # Gymnasium's envs start pygame themselves when they render
         return load_env_creator(_FROM_ENV)(gymnasium.make(self.spec, **kwargs))  # type: ignore[no-any-return]
 
 
