@@ -9,6 +9,7 @@ choices only warn, in Gymnasium's words (``docs/checking.md`` says what to do ab
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from copy import deepcopy
 from itertools import combinations
 from typing import Any
@@ -388,6 +389,26 @@ def _require_env(env: Any) -> None:
         )
 
 
+def _one_sampled_step(env: Env[Any, Any]) -> None:
+    env_step_passive_checker(env, env.action_space.sample())
+
+
+# What check_env runs between the space checks and rendering, in Gymnasium's order (a test
+# compares the order of findings with Gymnasium's on broken envs).
+_CONTRACT_CHECKS: tuple[Callable[[Env[Any, Any]], Any], ...] = (
+    check_seed_deprecation,
+    check_reset_return_info_deprecation,
+    check_reset_return_type,
+    check_reset_seed_determinism,
+    check_reset_options,
+    env_reset_passive_checker,
+    _one_sampled_step,
+    check_step_determinism,
+    check_returned_data_not_reused,
+    check_snapshot,
+)
+
+
 def check_env(
     env: Env[Any, Any],
     warn: bool | None = None,
@@ -433,16 +454,8 @@ def check_env(
         space = space_of(env, kind, f"See {CUSTOM_ENV_GUIDE} for more info.")
         check(space)
         check_space_limit(space, kind)
-    check_seed_deprecation(env)
-    check_reset_return_info_deprecation(env)
-    check_reset_return_type(env)
-    check_reset_seed_determinism(env)
-    check_reset_options(env)
-    env_reset_passive_checker(env)
-    env_step_passive_checker(env, env.action_space.sample())
-    check_step_determinism(env)
-    check_returned_data_not_reused(env)
-    check_snapshot(env)
+    for contract_check in _CONTRACT_CHECKS:  # the first failure is the one reported
+        contract_check(env)
     if not skip_render_check:
         _check_render_modes(env)
     if not skip_close_check:
