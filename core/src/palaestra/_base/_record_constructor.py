@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any
 
-__all__ = ["RecordConstructorArgs"]
+__all__ = ["RecordConstructorArgs", "deep_copied"]
+
+# The types copy.deepcopy returns as they are (immutable, holding nothing to copy).
+_SHARED = frozenset({int, float, bool, str, bytes, type(None)})
+
+
+def deep_copied(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``copy.deepcopy(kwargs)``, without importing :mod:`copy` for a dict of plain values.
+
+    deepcopy shares ints, floats, strings and the like rather than copying them, so a new
+    dict of the same items is its exact result; anything else goes through deepcopy.
+    """
+    if type(kwargs) is dict and all(type(k) is str and type(v) in _SHARED for k, v in kwargs.items()):
+        return dict(kwargs)
+    from copy import deepcopy  # the first make of most envs never gets here
+
+    return deepcopy(kwargs)
 
 
 class RecordConstructorArgs:
@@ -18,4 +33,4 @@ class RecordConstructorArgs:
     def __init__(self, *, _disable_deepcopy: bool = False, **kwargs: Any) -> None:
         # The first (outermost) call wins, so subclasses can record their own arguments.
         if not hasattr(self, "_saved_kwargs"):
-            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deepcopy(kwargs)
+            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deep_copied(kwargs)

@@ -14,8 +14,6 @@ import os
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from palaestra._discovery._compat import palaestra_requirement
-
 __all__ = [
     "GROUP",
     "IDS_GROUP",
@@ -204,6 +202,9 @@ def _header(folder: str) -> tuple[str, str, str]:
             elif key == "Version" and not version:
                 version = value.strip()
             elif key == "Requires-Dist" and not requires:
+                # Imported here: its regexes compile only in processes that scan (cache misses).
+                from palaestra._discovery._compat import palaestra_requirement
+
                 requires = palaestra_requirement(value) or ""
         break
     return name or _normalized(os.path.basename(folder)), version, requires

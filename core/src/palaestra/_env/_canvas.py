@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +42,8 @@ def prepare_sdl_environment() -> None:
     """
     if not sys.platform.startswith("linux") or os.environ.get("XDG_RUNTIME_DIR"):
         return
+    import tempfile  # here, not at the top: it pulls in shutil and the compressors (~3 ms per start)
+
     folder = os.path.join(tempfile.gettempdir(), f"palaestra-runtime-{os.getuid()}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)

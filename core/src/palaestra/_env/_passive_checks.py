@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from palaestra import logger, spaces
 from palaestra.error import EnvCheckError, EnvCheckTypeError
+from palaestra.spaces import _imported
 
 __all__ = [
     "check_action_space",
@@ -34,7 +35,8 @@ __all__ = [
 CUSTOM_ENV_GUIDE = "https://gymnasium.farama.org/introduction/create_custom_env/"
 
 
-BoxCheck = Callable[[spaces.Box, str], None]
+if TYPE_CHECKING:
+    BoxCheck = Callable[[spaces.Box, str], None]
 
 # Gymnasium's wording of the bound-shape assertion differs by space and bound ("have have"
 # in two of the four); kept as is so messages match character for character.
@@ -44,6 +46,15 @@ _BOUND_SHAPE_VERB = {
     ("action", "low"): "have have",
     ("action", "high"): "have",
 }
+
+
+def _is(value: Any, *kinds: str) -> bool:
+    """``isinstance(value, spaces.<kind>)`` for any of ``kinds``, importing no space module."""
+    for kind in kinds:
+        cls = _imported(kind)
+        if cls is not None and isinstance(value, cls):
+            return True
+    return False
 
 
 def violation(message: str, kind: type[EnvCheckError] = EnvCheckError) -> EnvCheckError:
@@ -83,9 +94,9 @@ def _require(condition: Any, message: str) -> None:
         raise violation(message)
 
 
-def _check_counts(space: spaces.Space[Any], kind: str) -> None:
+def _check_counts(space: Any, kind: str) -> None:
     """Discrete spaces whose attributes were changed into nonsense after construction."""
-    if isinstance(space, spaces.Discrete):
+    if _is(space, "Discrete"):
         _require(
             space.n > 0,
             f"Discrete {kind} space's number of elements must be positive, actual number of elements: {space.n}",
@@ -93,7 +104,7 @@ def _check_counts(space: spaces.Space[Any], kind: str) -> None:
         _require(
             space.shape == (), f"Discrete {kind} space's shape should be empty, actual shape: {space.shape}"
         )
-    elif isinstance(space, spaces.MultiDiscrete):
+    elif _is(space, "MultiDiscrete"):
         _require(
             space.shape == space.nvec.shape,
             f"Multi-discrete {kind} space's shape must be equal to the nvec shape, space shape: "
@@ -103,7 +114,7 @@ def _check_counts(space: spaces.Space[Any], kind: str) -> None:
             np.all(space.nvec > 0),
             f"Multi-discrete {kind} space's all nvec elements must be greater than 0, actual nvec: {space.nvec}",
         )
-    elif isinstance(space, spaces.MultiBinary):
+    elif _is(space, "MultiBinary"):
         _require(
             np.all(np.asarray(space.shape) > 0),
             f"Multi-binary {kind} space's all shape elements must be greater than 0, actual shape: {space.shape}",
@@ -111,17 +122,17 @@ def _check_counts(space: spaces.Space[Any], kind: str) -> None:
 
 
 def _check_space(space: Any, kind: str, check_box: BoxCheck | None) -> None:
-    if not isinstance(space, spaces.Space):
+    if not _is(space, "Space"):
         raise violation(
             f"{kind} space does not inherit from `gymnasium.spaces.Space`, actual type: {type(space)}",
             EnvCheckTypeError,
         )
-    if isinstance(space, spaces.Box):
+    if _is(space, "Box"):
         (check_box or _check_box)(space, kind)
-    elif isinstance(space, (spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)):
+    elif _is(space, "Discrete", "MultiDiscrete", "MultiBinary"):
         _check_counts(space, kind)
-    elif isinstance(space, (spaces.Tuple, spaces.Dict)):
-        subspaces = space.spaces.values() if isinstance(space, spaces.Dict) else space.spaces
+    elif _is(space, "Tuple", "Dict"):
+        subspaces = space.spaces.values() if _is(space, "Dict") else space.spaces
         _require(len(subspaces) > 0, f"An empty {type(space).__name__} {kind} space is not allowed.")
         for sub in subspaces:
             _check_space(sub, kind, check_box)
@@ -148,22 +159,22 @@ def check_action_space(
 
 
 def _check_obs_type(obs: Any, space: spaces.Space[Any], pre: str) -> None:
-    if isinstance(space, spaces.Discrete):
+    if _is(space, "Discrete"):
         if not isinstance(obs, (np.int64, int)):
             logger.warn(f"{pre} should be an int or np.int64, actual type: {type(obs)}")
-    elif isinstance(space, spaces.Box) and space.shape != ():
+    elif _is(space, "Box") and space.shape != ():
         if not isinstance(obs, np.ndarray):
             logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}")
         elif obs.dtype != space.dtype:
             logger.warn(
                 f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}"
             )
-    elif isinstance(space, (spaces.MultiBinary, spaces.MultiDiscrete)) and not isinstance(obs, np.ndarray):
+    elif _is(space, "MultiBinary", "MultiDiscrete") and not isinstance(obs, np.ndarray):
         logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}")
 
 
-def _check_obs_parts(obs: Any, space: spaces.Space[Any], pre: str, method: str) -> None:
-    if isinstance(space, spaces.Tuple):
+def _check_obs_parts(obs: Any, space: Any, pre: str, method: str) -> None:
+    if _is(space, "Tuple"):
         if not isinstance(obs, tuple):
             logger.warn(f"{pre} was expecting a tuple, actual type: {type(obs)}")
         _require(
@@ -173,7 +184,7 @@ def _check_obs_parts(obs: Any, space: spaces.Space[Any], pre: str, method: str) 
         )
         for sub_obs, sub_space in zip(obs, space.spaces, strict=True):
             check_obs(sub_obs, sub_space, method)
-    elif isinstance(space, spaces.Dict):
+    elif _is(space, "Dict"):
         _require(isinstance(obs, dict), f"{pre} must be a dict, actual type: {type(obs)}")
         _require(
             obs.keys() == space.spaces.keys(),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from types import ModuleType
 
@@ -23,6 +22,8 @@ def hookless_reason(module: ModuleType) -> str:
         if name in HOOK_NAMES:
             found.append(f"{name} is not decorated with @hookimpl (from palaestra.plugin import hookimpl)")
         else:
+            import difflib  # an error path: most processes never need it
+
             close = difflib.get_close_matches(name, HOOK_NAMES, n=1)
             better = f"; did you mean {close[0]}?" if close else ""
             found.append(f"{name} is not a hook name{better}")

@@ -8,12 +8,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
-import pluggy
-
-from palaestra import hookspecs
 from palaestra._base._ids import EnvId, parse_env_id, plugin_namespace
 from palaestra._base._loading import load_env_creator
-from palaestra._base._markers import PROJECT_NAME
 from palaestra._discovery._catalog import DeclaredIds
 from palaestra._discovery._discovery import (
     Declarations,
@@ -36,6 +32,7 @@ from palaestra._discovery._suites import (
 from palaestra._env._spec import EnvSpec, WrapperSpec
 from palaestra._plugins import _builtin
 from palaestra._plugins._diagnose import HOOK_NAMES, hookless_reason
+from palaestra._plugins._hook_calls import PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._registry import Registry
 from palaestra.error import (
@@ -71,8 +68,7 @@ class PluginHost:
         search_path: Sequence[str] | None = None,
         prefer: Mapping[str, str] | None = None,
     ) -> None:
-        self.plugin_manager = pluggy.PluginManager(PROJECT_NAME)
-        self.plugin_manager.add_hookspecs(hookspecs)
+        self._hooks: dict[str, PluginHooks] = {}  # namespace -> its loaded plugin's hooks
         self.registry = Registry(loader=self)
         self._autoload = autoload
         self._allow = None if allow is None else frozenset(allow)
@@ -326,15 +322,12 @@ class PluginHost:
             return
         self.load_namespace(ns)
         record = self._loaded.get(plugin_namespace(ns))
-        module = None if record is None else self.plugin_manager.get_plugin(record.namespace)
-        if record is None or module is None:
+        hooks = None if record is None else self._hooks.get(record.namespace)
+        if record is None or hooks is None:
             return
-        others = [p for p in self.plugin_manager.get_plugins() if p is not module]
         registrar = EnvRegistrar(record.namespace, record.distribution)
         with self.provenance.acting(record):
-            self.plugin_manager.subset_hook_caller("palaestra_resolve_env", others)(
-                env_id=env_id.text, registrar=registrar
-            )
+            hooks.call("palaestra_resolve_env", env_id=env_id.text, registrar=registrar)
         self._commit(record, registrar.specs, quiet=True)
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
@@ -415,47 +408,39 @@ class PluginHost:
         raise error from cause
 
     def _activate(self, record: PluginRecord, module: ModuleType) -> None:
-        """Register the module's hooks and commit what its registration hook describes."""
+        """Collect the module's hooks and commit what its registration hooks describe."""
         try:
-            self.plugin_manager.register(module, name=record.namespace)
+            hooks = PluginHooks(module, record.namespace)
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
-        callers = self.plugin_manager.get_hookcallers(module) or []
-        if not any(caller.name in HOOK_NAMES for caller in callers):  # pluggy accepts unknown hook names
+        if hooks.names.isdisjoint(HOOK_NAMES):  # unknown names are accepted (pluggy's rule), never called
             self._hookless[record.namespace] = hookless_reason(module)
         envs = EnvRegistrar(record.namespace, record.distribution)
         vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
         wrapper_sets = WrapperSetRegistrar(record.namespace, record.distribution)
-        others = [p for p in self.plugin_manager.get_plugins() if p is not module]
         for hook, registrar in (
             ("palaestra_register_envs", envs),
             ("palaestra_register_vectorizers", vectorizers),
             ("palaestra_register_wrapper_sets", wrapper_sets),
         ):
-            caller = self.plugin_manager.subset_hook_caller(hook, others)
             try:
                 with self.provenance.acting(record):
-                    caller(registrar=registrar)
+                    hooks.call(hook, registrar=registrar)
             except KeyboardInterrupt:
                 raise
             except BaseException as e:
-                self.plugin_manager.unregister(module)
                 self._fail(record, f"its {hook} hook raised", e)
         try:
             specs = [s for s in envs.specs if s.namespace is not None or self._may_register(record, s)]
         except Error as e:
-            self.plugin_manager.unregister(module)
             self._fail(record, "it registered badly", e)
         try:
             self._commit(record, specs)
-        except PluginConflictError:
-            self.plugin_manager.unregister(module)
-            raise
         except RegistrationError as e:
-            self.plugin_manager.unregister(module)
             self._fail(record, "it registered badly", e)
         self._commit_named("Vectorizer", self.vectorizers, record, vectorizers.factories)
         self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
+        self._hooks[record.namespace] = hooks
         self._loaded[record.namespace] = record
 
     def _commit(self, record: PluginRecord, specs: list[EnvSpec], *, quiet: bool = False) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Iterable, Sequence
-from copy import deepcopy
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from palaestra import logger
 from palaestra._base._loading import load_env_creator
+from palaestra._base._record_constructor import deep_copied
 from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra._env._core import Env
 from palaestra._env._spec import EnvSpec
@@ -70,7 +70,7 @@ def resolve_spec(env_id: str | EnvSpec, host: Host | None, vector: bool = False)
 
 def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The spec's kwargs (copied) updated with the caller's."""
-    merged = deepcopy(spec.kwargs)
+    merged = deep_copied(spec.kwargs)
     merged.update(kwargs)
     return merged
 
