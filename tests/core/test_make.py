@@ -1,9 +1,14 @@
 """The make pipeline's steps, each tested on its own."""
 
+import re
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import palaestra
+from palaestra._base._ids import ENV_ID_PATTERN
 from palaestra._registry import _make as steps
 from palaestra.envs.registration import load_env_creator
 from palaestra.error import Error, InvalidEnvArguments, ResetNeeded
@@ -146,13 +151,13 @@ def test_a_lookup_parses_its_id_once(monkeypatch):
     palaestra.make("CartPole-v1").close()  # its plugin loaded: only the lookup is counted
     calls = []
 
-    class CountingPattern:
-        def fullmatch(self, text):
-            calls.append(text)
-            return real.fullmatch(text)
+    real = _ids.split_env_id
 
-    real = _ids.ENV_ID_RE
-    monkeypatch.setattr(_ids, "ENV_ID_RE", CountingPattern())
+    def counting(text):
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(_ids, "split_env_id", counting)
     registry = palaestra.registry
     assert registry.find_spec("CartPole-v1").id == "CartPole-v1"
     assert calls == ["CartPole-v1"]
@@ -170,3 +175,40 @@ def test_envid_carries_the_text_and_parts():
     assert EnvId.parse_or_none("a/b/C-v0") is None  # nested outside the bridge: malformed
     with pytest.raises(palaestra.error.Error, match="Malformed environment ID: a/b/C-v0"):
         EnvId.parse("a/b/C-v0")
+
+
+ID_ALPHABET = "aZ09_:.-/v" + "é٣²\n "  # word characters of several kinds, the marks, and strangers
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=ID_ALPHABET, max_size=12) | st.from_regex(ENV_ID_PATTERN, fullmatch=True))
+def test_id_splitting_follows_gymnasiums_pattern(text):
+    from palaestra._base._ids import split_env_id
+
+    match = re.fullmatch(ENV_ID_PATTERN, text)
+    expected = None
+    if match is not None:
+        version = match.group("version")
+        expected = (match.group("namespace"), match.group("name"), None if version is None else int(version))
+    assert split_env_id(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("CartPole-v1", (None, "CartPole", 1)),
+        ("A-v1-v2", (None, "A-v1", 2)),
+        ("-v3", (None, "-v3", None)),
+        ("Foo-v", (None, "Foo-v", None)),
+        ("ns/sub/X-v0", ("ns/sub", "X", 0)),
+        ("/X-v0", None),
+        ("ns//X", None),
+        ("X-v1\n", None),
+        ("a b", None),
+        ("", None),
+    ],
+)
+def test_id_splitting_edge_cases(text, parts):
+    from palaestra._base._ids import split_env_id
+
+    assert split_env_id(text) == parts

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import palaestra
+from palaestra import use_host
 from palaestra.error import PluginConflictError, PluginLoadError
 from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
 
@@ -247,6 +248,49 @@ def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, i
     ):
         palaestra.make("pinned/Env-v0")
     assert "pinned_envs._hooks" not in sys.modules
+
+
+def pinned_to_the_next_core(site):
+    installed_core(site, "0.1.0")
+    make_dist(
+        site,
+        "pinned-envs",
+        {"pinned": "pinned_envs._hooks"},
+        {
+            "pinned_envs._hooks": hooks_source(
+                'registrar.register("Env-v0", entry_point="pinned_envs.env:CounterEnv")'
+            ),
+            "pinned_envs.env": GOOD_ENV,
+        },
+        requires="palaestra>=0.2,<0.3",
+    )
+
+
+def test_a_host_allowing_chosen_plugins_still_checks_their_core_version(site, sandbox):
+    pinned_to_the_next_core(site)
+    host = sandbox(allow=["pinned"])
+    with (
+        use_host(host),
+        pytest.raises(PluginLoadError, match=r"it needs palaestra >=0.2,<0.3, and palaestra 0.1.0"),
+    ):
+        palaestra.make("pinned/Env-v0")
+
+
+def test_a_process_reading_the_discovery_cache_refuses_the_plugin_too(tmp_path):
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    site.mkdir()
+    pinned_to_the_next_core(site)
+    code = (
+        "import json, palaestra\n"
+        "try:\n"
+        "    palaestra.make('pinned/Env-v0')\n"
+        "except palaestra.error.PluginLoadError as e:\n"
+        "    print(json.dumps(str(e)))\n"
+    )
+    first, second = run(code, site, cache), run(code, site, cache)  # the second reads the cache
+    assert list(cache.glob("discovery-*.marshal"))
+    assert first == second
+    assert "it needs palaestra >=0.2,<0.3, and palaestra 0.1.0 is installed" in second
 
 
 def test_the_version_comparison_follows_pep_440_for_release_numbers():

@@ -44,10 +44,10 @@ def error(msg: str, *args: object) -> None:
         warnings.warn(colorize(f"ERROR: {text}", "red"), stacklevel=3)
 
 
-_COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
+_COLOUR_CODE = r"\x1b\[[0-9;]*m"  # compiled (and cached by re) when first used
 
 
 def plain_text(message: str) -> str:
     """A warning's text without its colour codes and ``WARN: ``/``ERROR: `` prefix."""
-    text = _COLOUR_CODE.sub("", message)
+    text = re.sub(_COLOUR_CODE, "", message)
     return text.removeprefix("WARN: ").removeprefix("ERROR: ")

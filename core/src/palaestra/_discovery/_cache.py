@@ -30,7 +30,7 @@ __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 4
+_FORMAT = 5
 
 
 def cache_file(entries: Sequence[str]) -> str | None:
@@ -89,6 +89,7 @@ def _load(path: str, stamps: list[Any]) -> Declarations | None:
             core_version=data["core_version"],
             retired=set(data["retired"]),
             vectorizers={name: PluginRecord(*r) for name, r in data["vectorizers"].items()},
+            incompatible=data["incompatible"],
         )
     except (OSError, ValueError, KeyError, TypeError, EOFError):
         return None
@@ -105,6 +106,7 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "core_version": found.core_version,
         "retired": sorted(found.retired),
         "vectorizers": {name: _fields(r) for name, r in found.vectorizers.items()},
+        "incompatible": found.incompatible,
     }
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)

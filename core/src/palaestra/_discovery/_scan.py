@@ -62,6 +62,8 @@ class Declarations:
             says what replaced them, so listings show them apart.
         files: The ``entry_points.txt`` files the declarations came from.
         core_version: The installed ``palaestra``'s version ("" if not found on the path).
+        incompatible: Each version specifier plugins state that ``core_version`` falls
+            outside -> why (decided when scanning, so a cached start compiles no regex).
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class Declarations:
         core_version: str = "",
         retired: set[str] | None = None,
         vectorizers: dict[str, PluginRecord] | None = None,
+        incompatible: dict[str, str] | None = None,
     ) -> None:
         self.plugins = {} if plugins is None else plugins
         self.names = {} if names is None else names
@@ -81,6 +84,7 @@ class Declarations:
         self.core_version = core_version
         self.retired = set() if retired is None else retired
         self.vectorizers = {} if vectorizers is None else vectorizers
+        self.incompatible = {} if incompatible is None else incompatible
 
 
 def scan(entries: Iterable[str]) -> Declarations:
@@ -100,7 +104,21 @@ def scan(entries: Iterable[str]) -> Declarations:
             if text is not None and "[palaestra." in text:
                 _add(found, os.path.join(entry or ".", folder), _groups(text))
                 found.files.append(path)
+    _judge_requirements(found)
     return found
+
+
+def _judge_requirements(found: Declarations) -> None:
+    """Fill ``found.incompatible``: the stated core versions the installed core falls outside."""
+    specifiers = {r.requires for rs in found.plugins.values() for r in rs if r.requires}
+    if not (specifiers and found.core_version):
+        return
+    from palaestra._discovery._compat import incompatibility  # regexes: compiled only when scanning
+
+    for specifier in specifiers:
+        reason = incompatibility(specifier, found.core_version)
+        if reason is not None:
+            found.incompatible[specifier] = reason
 
 
 def _info_folders(entry: str) -> list[str]:

@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from palaestra._base._ids import parse_env_id
+from palaestra._base._plain_dataclass import FACTORY, TwinAttribute
 from palaestra._base._wrapper_spec import WrapperSpec
 
 if TYPE_CHECKING:
+    from dataclasses import Field
+
     from palaestra._env._core import Env
 
-__all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec"]
+__all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec", "replaced"]
 
 
-@dataclass
+# Every field in Gymnasium 1.4.0's order (positional construction, repr, equality, to_json).
+_FIELD_NAMES = (
+    "id",
+    "entry_point",
+    "reward_threshold",
+    "nondeterministic",
+    "max_episode_steps",
+    "order_enforce",
+    "disable_env_checker",
+    "kwargs",
+    "namespace",
+    "name",
+    "version",
+    "additional_wrappers",
+    "vector_entry_point",
+    "apply_api_compatibility",
+)
+_field_values = attrgetter(*_FIELD_NAMES)
+
+
 class EnvSpec:
     """Everything ``make`` needs to build an environment.
+
+    A dataclass, as Gymnasium's is (``dataclasses.replace``, ``fields`` and ``asdict``
+    work), written out by hand so that building it costs nothing at start-up: see
+    :mod:`palaestra._base._plain_dataclass`.
 
     Attributes:
         id: ``[namespace/]name[-vN]``.
@@ -38,7 +63,6 @@ class EnvSpec:
         version: Parsed from ``id``.
     """
 
-    # Field order is Gymnasium 1.4.0's: positional construction and to_json's key order.
     id: str
     entry_point: Any = None
     reward_threshold: float | None = None
@@ -46,17 +70,69 @@ class EnvSpec:
     max_episode_steps: int | None = None
     order_enforce: bool = True
     disable_env_checker: bool = False
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    # Parsed from the id by __post_init__.
-    namespace: str | None = field(init=False)
-    name: str = field(init=False)
-    version: int | None = field(init=False)
-    additional_wrappers: tuple[WrapperSpec, ...] = field(default_factory=tuple)
+    kwargs: dict[str, Any]
+    namespace: str | None
+    name: str
+    version: int | None
+    additional_wrappers: tuple[WrapperSpec, ...]
     vector_entry_point: Any = None
     apply_api_compatibility: bool = False
 
-    def __post_init__(self) -> None:
-        self.namespace, self.name, self.version = parse_env_id(self.id)
+    if TYPE_CHECKING:  # what type checkers expect of a dataclass (dataclasses.replace etc.)
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    else:
+        __dataclass_fields__ = TwinAttribute("EnvSpec")
+        __dataclass_params__ = TwinAttribute("EnvSpec")
+    __match_args__ = (  # the init fields (all but those parsed from the id)
+        "id",
+        "entry_point",
+        "reward_threshold",
+        "nondeterministic",
+        "max_episode_steps",
+        "order_enforce",
+        "disable_env_checker",
+        "kwargs",
+        "additional_wrappers",
+        "vector_entry_point",
+        "apply_api_compatibility",
+    )
+    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass
+
+    def __init__(
+        self,
+        id: str,
+        entry_point: Any = None,
+        reward_threshold: float | None = None,
+        nondeterministic: bool = False,
+        max_episode_steps: int | None = None,
+        order_enforce: bool = True,
+        disable_env_checker: bool = False,
+        kwargs: dict[str, Any] = FACTORY,
+        additional_wrappers: tuple[WrapperSpec, ...] = FACTORY,
+        vector_entry_point: Any = None,
+        apply_api_compatibility: bool = False,
+    ) -> None:
+        self.id = id
+        self.entry_point = entry_point
+        self.reward_threshold = reward_threshold
+        self.nondeterministic = nondeterministic
+        self.max_episode_steps = max_episode_steps
+        self.order_enforce = order_enforce
+        self.disable_env_checker = disable_env_checker
+        self.kwargs = {} if kwargs is FACTORY else kwargs
+        self.additional_wrappers = () if additional_wrappers is FACTORY else additional_wrappers
+        self.vector_entry_point = vector_entry_point
+        self.apply_api_compatibility = apply_api_compatibility
+        self.namespace, self.name, self.version = parse_env_id(id)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELD_NAMES)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return bool(_field_values(self) == _field_values(other))
 
     def make(self, **kwargs: Any) -> Env[Any, Any]:
         """Build the env this spec describes, with its wrappers: ``palaestra.make(self, **kwargs)``.
@@ -74,6 +150,8 @@ class EnvSpec:
         Raises:
             ValueError: A field holds a callable, which JSON cannot represent.
         """
+        import dataclasses  # loaded on use, like json below
+
         data = dataclasses.asdict(self)
         for derived in ("namespace", "name", "version"):
             data.pop(derived)
@@ -147,7 +225,7 @@ class EnvSpec:
             "order_enforce",
             "disable_env_checker",
         ):
-            value, default = getattr(self, name), _FIELDS[name].default
+            value, default = getattr(self, name), getattr(EnvSpec, name)
             if print_all or value is not default:
                 lines.append(f"{name}={value}")
         if self.apply_api_compatibility:
@@ -170,8 +248,15 @@ class EnvSpec:
         return f"additional_wrappers=[{','.join(items)}\n]"
 
 
-_FIELDS = {f.name: f for f in dataclasses.fields(EnvSpec)}
+def replaced(spec: EnvSpec, **changes: Any) -> EnvSpec:
+    """``dataclasses.replace(spec, **changes)``, without importing :mod:`dataclasses` (every make uses it)."""
+    values = {
+        name: changes.pop(name) if name in changes else getattr(spec, name) for name in spec.__match_args__
+    }
+    if changes:
+        raise TypeError(f"EnvSpec has no init field {next(iter(changes))!r}")
+    return spec.__class__(**values)
+
+
 #: The fields a registration may set besides the id and entry point, in EnvSpec's order.
-REGISTRATION_FIELDS = tuple(
-    name for name, f in _FIELDS.items() if f.init and name not in ("id", "entry_point")
-)
+REGISTRATION_FIELDS = tuple(name for name in EnvSpec.__match_args__ if name not in ("id", "entry_point"))

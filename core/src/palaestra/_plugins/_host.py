@@ -142,6 +142,10 @@ class PluginHost:
                 },
                 [(record, ids) for record, ids in found.ids if record.namespace in allow],
                 found.files,
+                found.core_version,
+                found.retired,
+                {name: r for name, r in found.vectorizers.items() if r.namespace in allow},
+                found.incompatible,
             )
         return found
 
@@ -370,9 +374,9 @@ class PluginHost:
             self._failures[namespace] = error
             raise error
         record = records[0]
-        core = self.declarations.core_version
-        reason = self._incompatibility(record, core)
+        reason = self.declarations.incompatible.get(record.requires) if record.requires else None
         if reason is not None:
+            core = self.declarations.core_version
             self._fail(
                 record,
                 "it was built for another palaestra",
@@ -386,16 +390,6 @@ class PluginHost:
         except BaseException as e:  # SystemExit too: a plugin must not end the process
             self._fail(record, f"its module {record.module!r} failed to import", e)
         self._activate(record, module)
-
-    @staticmethod
-    def _incompatibility(record: PluginRecord, core: str) -> str | None:
-        """Why ``record``'s plugin cannot run on core version ``core`` (None if it can)."""
-        if not (record.requires and core):
-            return None
-        # Imported here: version specifiers cost a regex compile most start-ups do not need.
-        from palaestra._discovery._compat import incompatibility
-
-        return incompatibility(record.requires, core)
 
     def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> NoReturn:
         error = PluginLoadError(

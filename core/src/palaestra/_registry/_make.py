@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -12,7 +11,7 @@ from palaestra._base._loading import load_env_creator
 from palaestra._base._record_constructor import deep_copied
 from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra._env._core import Env
-from palaestra._env._spec import EnvSpec
+from palaestra._env._spec import EnvSpec, replaced
 from palaestra.error import Error, InvalidEnvArguments, InvalidEnvId, InvalidMetadata
 from palaestra.wrappers._common import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
@@ -192,7 +191,7 @@ def stamp_spec(env: Env[Any, Any], spec: EnvSpec, kwargs: dict[str, Any]) -> int
         ValueError: The env applied wrappers that contradict the spec's.
     """
     # The bare env's spec: its own fields and kwargs, none of make's wrappers.
-    env.unwrapped.spec = dataclasses.replace(
+    env.unwrapped.spec = replaced(
         spec,
         kwargs=kwargs,
         max_episode_steps=None,
@@ -287,7 +286,7 @@ def make_env(
     spec = resolve_spec(env_id, host)
     extra = wrapper_set_specs(wrappers, host)
     if extra:
-        spec = dataclasses.replace(spec, additional_wrappers=(*spec.additional_wrappers, *extra))
+        spec = replaced(spec, additional_wrappers=(*spec.additional_wrappers, *extra))
     creator = _creator_of(spec)
     plan = negotiate_render_mode(creator, merge_kwargs(spec, kwargs))
     env = construct(creator, spec, plan.kwargs)
