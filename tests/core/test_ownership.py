@@ -311,3 +311,24 @@ def test_the_version_comparison_follows_pep_440_for_release_numbers():
         ("<=1.0", "1.0.0", True),
     ]:
         assert (incompatibility(spec, version) is None) is ok, (spec, version)
+
+
+def test_a_cached_scan_reads_back_exactly_what_the_scan_found(tmp_path, monkeypatch):
+    from palaestra._discovery._cache import cached_scan
+    from palaestra._discovery._scan import scan
+
+    site = tmp_path / "site"
+    site.mkdir()
+    suite(site, "first-suite", "first", ["Alpha", "Beta"])
+    suite(site, "second-suite", "second", ["Alpha"])  # a shared name: two records for it
+    pinned_to_the_next_core(site)
+    monkeypatch.setenv("PALAESTRA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PALAESTRA_DISCOVERY_CACHE", raising=False)
+    fresh = scan([str(site)])
+    written, read = cached_scan([str(site)]), cached_scan([str(site)])
+    assert list((tmp_path / "cache").glob("discovery-*.marshal"))
+    assert vars(written) == vars(fresh) == vars(read)
+    assert read.incompatible == {
+        ">=0.2,<0.3": "it needs palaestra >=0.2,<0.3, and palaestra 0.1.0 is installed"
+    }
+    assert len(read.names["Alpha"]) == 2

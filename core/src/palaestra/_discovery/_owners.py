@@ -12,14 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from palaestra._discovery._scan import IDS_GROUP, NAMES_GROUP, PluginRecord
-from palaestra._discovery._suites import reference_distribution
 from palaestra.error import Error, PluginConflictError
 
 __all__ = ["NameOwners", "same_distribution"]
 
 
+_KEYS: dict[str, str] = {}  # a plugin load compares its distribution's name once per id
+
+
 def _key(distribution: str) -> str:
-    return distribution.lower().replace("_", "-").replace(".", "-")
+    key = _KEYS.get(distribution)
+    if key is None:
+        key = _KEYS[distribution] = distribution.lower().replace("_", "-").replace(".", "-")
+    return key
 
 
 def same_distribution(a: str, b: str) -> bool:
@@ -36,7 +41,10 @@ class NameOwners:
     """
 
     def __init__(self, declared: Mapping[str, list[PluginRecord]], prefer: Mapping[str, str]) -> None:
-        self._declared = {name: self._distinct(records) for name, records in declared.items()}
+        self._declared = {
+            name: records if len(records) < 2 else self._distinct(records)
+            for name, records in declared.items()
+        }
         self._prefer = {name: _key(dist) for name, dist in prefer.items()}
 
     @staticmethod
@@ -112,6 +120,8 @@ class NameOwners:
     def _conflict(name: str, records: list[PluginRecord]) -> PluginConflictError:
         dists = tuple(r.distribution for r in records)
         # Recommend no one, unless one of them is the published suite that owns the name.
+        from palaestra._discovery._suites import reference_distribution  # a conflict's message only
+
         reference = [d for d in dists if _key(d) == _key(reference_distribution(name) or "")]
         pick = reference[0] if reference else "<distribution>"
         advice = (

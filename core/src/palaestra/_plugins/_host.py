@@ -22,17 +22,9 @@ from palaestra._discovery._discovery import (
 )
 from palaestra._discovery._owners import NameOwners, same_distribution
 from palaestra._discovery._provenance import Provenance
-from palaestra._discovery._suites import (
-    REFERENCE_SUITES,
-    install_command,
-    install_hint,
-    published_names,
-    suite_of,
-)
 from palaestra._env._spec import EnvSpec, WrapperSpec
 from palaestra._plugins import _builtin
-from palaestra._plugins._diagnose import HOOK_NAMES, hookless_reason
-from palaestra._plugins._hook_calls import PluginHooks
+from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._registry import Registry
 from palaestra.error import (
@@ -216,6 +208,8 @@ class PluginHost:
 
     def known_names(self) -> set[str]:
         """Default-namespace env names declared by installed plugins or published suites."""
+        from palaestra._discovery._suites import published_names
+
         return set(self.owners.names()) | published_names()
 
     def declares(self, name: str) -> bool:
@@ -261,9 +255,11 @@ class PluginHost:
         self._check_write(record, env_id)
         return record.distribution
 
-    def _check_write(self, record: PluginRecord, env_id: str) -> None:
-        """Raise unless ``record``'s plugin may write ``env_id`` (its own, declared id)."""
-        ns, name, _ = parse_env_id(env_id)
+    def _check_write(
+        self, record: PluginRecord, env_id: str, parts: tuple[str | None, str, int | None] | None = None
+    ) -> None:
+        """Raise unless ``record``'s plugin may write ``env_id`` (its own, declared id; ``parts`` parsed)."""
+        ns, name, _ = parse_env_id(env_id) if parts is None else parts
         current = self.registry.owner(env_id)
         if current is not None and not same_distribution(current, record.distribution):
             raise self._taken(record, env_id, current)
@@ -336,6 +332,8 @@ class PluginHost:
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
+        from palaestra._discovery._suites import install_hint, suite_of
+
         owner = suite_of(namespace, name)
         if owner is not None and owner not in self.table:
             reason = switched_off(owner, autoload=self._autoload, allow=self._allow, path=self._search_path)
@@ -407,7 +405,9 @@ class PluginHost:
             hooks = PluginHooks(module, record.namespace)
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
-        if hooks.names.isdisjoint(HOOK_NAMES):  # unknown names are accepted (pluggy's rule), never called
+        if hooks.names.isdisjoint(HOOK_ARGUMENTS):  # unknown names are accepted (pluggy's rule), never called
+            from palaestra._plugins._diagnose import hookless_reason
+
             self._hookless[record.namespace] = hookless_reason(module)
         envs = EnvRegistrar(record.namespace, record.distribution)
         vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
@@ -448,7 +448,7 @@ class PluginHost:
             specs = [s for s in specs if s.id not in loaded]
         try:
             for spec in specs:
-                self._check_write(record, spec.id)
+                self._check_write(record, spec.id, (spec.namespace, spec.name, spec.version))
         except PluginConflictError as error:
             self._failures[record.namespace] = error
             raise
@@ -498,6 +498,8 @@ class PluginHost:
         entry = table.get(name)
         if entry is None:
             import difflib  # an error path: loaded only to suggest a name
+
+            from palaestra._discovery._suites import REFERENCE_SUITES, install_command
 
             namespace = name.split("/", 1)[0] if "/" in name else None
             if namespace in REFERENCE_SUITES and namespace not in self.table:

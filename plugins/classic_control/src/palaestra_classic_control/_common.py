@@ -9,6 +9,7 @@ from palaestra.error import InvalidResetOptions
 from palaestra.plugin import asserted_invalid, invalid_action, warn_no_render_mode
 
 __all__ = [
+    "INSTALL_HINT",
     "Constant",
     "asserted_invalid",
     "invalid_action",
@@ -16,6 +17,9 @@ __all__ = [
     "to_float",
     "warn_no_render_mode",
 ]
+
+# What to install for rendering, named in the error when pygame is missing.
+INSTALL_HINT = 'pip install "palaestra[render]"  (or: pip install pygame-ce)'
 
 
 def to_float(value: SupportsFloat, name: str = "option") -> float:

@@ -8,10 +8,9 @@ from collections.abc import Callable
 from palaestra.plugin import Canvas, circle, polygon, rotated_box
 from palaestra_classic_control._valley import height, slope_angle
 
-__all__ = ["INSTALL_HINT", "draw_acrobot", "draw_cartpole", "draw_mountain_car", "draw_pendulum"]
+__all__ = ["draw_acrobot", "draw_cartpole", "draw_mountain_car", "draw_pendulum"]
 
 #: How to get pygame for this suite's pictures.
-INSTALL_HINT = 'pip install "palaestra[render]"  (or: pip install pygame-ce)'
 
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)

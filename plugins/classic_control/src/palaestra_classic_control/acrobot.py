@@ -9,8 +9,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering
-from palaestra_classic_control._common import invalid_action, parse_reset_bounds
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot
+from palaestra_classic_control._common import INSTALL_HINT, invalid_action, parse_reset_bounds
 from palaestra_classic_control._ops import SCALAR, Ops
 
 __all__ = ["AcrobotEnv", "bound", "dsdt", "initial_state", "observation", "rk4", "step_state", "wrap"]
@@ -168,5 +167,7 @@ class AcrobotEnv(CanvasRendering, Env[np.ndarray, Any]):
         """Both links and the goal height."""
         if self.state is None:
             return False
+        from palaestra_classic_control._drawing import draw_acrobot  # loaded with the first frame
+
         draw_acrobot(canvas, float(self.state[0]), float(self.state[1]), self.LINK_LENGTH_1)
         return True

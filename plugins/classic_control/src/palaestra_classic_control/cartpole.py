@@ -10,12 +10,12 @@ import numpy as np
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, logger
 from palaestra_classic_control._common import (
+    INSTALL_HINT,
     Constant,
     asserted_invalid,
     invalid_action,
     parse_reset_bounds,
 )
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_cartpole
 
 __all__ = ["PHYSICS", "CartPoleEnv", "failed", "integrate", "observation_bounds"]
 
@@ -225,5 +225,7 @@ class CartPoleEnv(CanvasRendering, Env[np.ndarray, Any]):
         """The track, the cart and the pole."""
         if self._s is None:
             return False
+        from palaestra_classic_control._drawing import draw_cartpole  # loaded with the first frame
+
         draw_cartpole(canvas, self._s[0], self._s[2], self.x_threshold, self.length)
         return True

@@ -9,8 +9,7 @@ import numpy as np
 from palaestra import spaces
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, asserted_invalid, invalid_actions
 from palaestra_classic_control import _kernels
-from palaestra_classic_control._common import parse_reset_bounds
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_cartpole
+from palaestra_classic_control._common import INSTALL_HINT, parse_reset_bounds
 from palaestra_classic_control.cartpole import PHYSICS, dynamics_constants, observation_bounds
 
 __all__ = ["CartPoleVectorEnv"]
@@ -118,4 +117,6 @@ class CartPoleVectorEnv(BatchedVectorEnv):
     def draw(self, canvas: Any, i: int) -> None:
         """Cart-pole ``i``."""
         state = self.state
+        from palaestra_classic_control._drawing import draw_cartpole  # loaded with the first frame
+
         draw_cartpole(canvas, float(state[0, i]), float(state[2, i]), self.x_threshold, self.length)  # type: ignore[index]

@@ -13,11 +13,11 @@ from palaestra.error import ActionOverflowError
 from palaestra.plugin import CanvasRendering
 from palaestra_classic_control import _kernels
 from palaestra_classic_control._common import (
+    INSTALL_HINT,
     Constant,
     invalid_action,
     parse_reset_bounds,
 )
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
 from palaestra_classic_control._valley import GRAVITY
 
 __all__ = ["Continuous_MountainCarEnv"]
@@ -192,6 +192,8 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         """The valley, the car and the flag."""
         if self.state is None:
             return False
+        from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
+
         draw_mountain_car(
             canvas, float(self.state[0]), self.min_position, self.max_position, self.goal_position
         )

@@ -9,12 +9,12 @@ import numpy as np
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering
 from palaestra_classic_control._common import (
+    INSTALL_HINT,
     Constant,
     asserted_invalid,
     invalid_action,
     parse_reset_bounds,
 )
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_mountain_car
 from palaestra_classic_control._ops import SCALAR, Ops
 from palaestra_classic_control._valley import GRAVITY
 
@@ -155,5 +155,7 @@ class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
         """The valley, the car and the flag."""
         if self._s is None:
             return False
+        from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
+
         draw_mountain_car(canvas, self._s[0], self.min_position, self.max_position, self.goal_position)
         return True

@@ -9,8 +9,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering
-from palaestra_classic_control._common import invalid_action, to_float
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_pendulum
+from palaestra_classic_control._common import INSTALL_HINT, invalid_action, to_float
 from palaestra_classic_control._ops import SCALAR, Ops
 
 __all__ = ["PendulumEnv", "angle_normalize", "dynamics", "initial_state"]
@@ -152,5 +151,7 @@ class PendulumEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
         """The rod and the last torque."""
         if self._s is None:
             return False
+        from palaestra_classic_control._drawing import draw_pendulum  # loaded with the first frame
+
         draw_pendulum(canvas, self._s[0], None if self.last_u is None else float(self.last_u))
         return True

@@ -16,7 +16,7 @@ import numpy as np
 from palaestra import spaces
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
 from palaestra_classic_control import acrobot, mountain_car, pendulum
-from palaestra_classic_control._drawing import INSTALL_HINT, draw_acrobot, draw_mountain_car, draw_pendulum
+from palaestra_classic_control._common import INSTALL_HINT
 from palaestra_classic_control._ops import ARRAY
 from palaestra_classic_control.acrobot import AcrobotEnv
 from palaestra_classic_control.cartpole_vector import CartPoleVectorEnv
@@ -106,6 +106,8 @@ class MountainCarVectorEnv(_StateArrays):
 
     def draw(self, canvas: Any, i: int) -> None:
         """Car ``i`` in the valley."""
+        from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
+
         draw_mountain_car(
             canvas, float(self.state[i, 0]), self.min_position, self.max_position, self.goal_position
         )
@@ -167,6 +169,8 @@ class PendulumVectorEnv(_StateArrays):
     def draw(self, canvas: Any, i: int) -> None:
         """Pendulum ``i`` and its last torque."""
         torque = None if self.last_u is None or np.isnan(self.last_u[i]) else float(self.last_u[i])
+        from palaestra_classic_control._drawing import draw_pendulum  # loaded with the first frame
+
         draw_pendulum(canvas, float(self.state[i, 0]), torque)
 
 
@@ -223,6 +227,8 @@ class AcrobotVectorEnv(_StateArrays):
 
     def draw(self, canvas: Any, i: int) -> None:
         """Acrobot ``i``."""
+        from palaestra_classic_control._drawing import draw_acrobot  # loaded with the first frame
+
         draw_acrobot(canvas, float(self.state[i, 0]), float(self.state[i, 1]), self.model.LINK_LENGTH_1)
 
 
@@ -282,6 +288,8 @@ class ContinuousMountainCarVectorEnv(_StateArrays):
     def draw(self, canvas: Any, i: int) -> None:
         """Car ``i`` in the valley."""
         env = self.envs[i]
+        from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
+
         draw_mountain_car(
             canvas, float(self.state[i, 0]), env.min_position, env.max_position, env.goal_position
         )

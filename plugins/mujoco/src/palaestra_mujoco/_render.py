@@ -7,16 +7,19 @@ are created on the first ``render`` call, so an env that never renders never tou
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from palaestra.error import UnsupportedMode
 from palaestra_mujoco._gl import cannot_render, import_mujoco
-from palaestra_mujoco.rendering import OFFSCREEN_MODES, WindowViewer
+
+if TYPE_CHECKING:
+    from palaestra_mujoco.rendering import WindowViewer
 
 __all__ = ["OFFSCREEN_MODES", "RENDER_MODES", "SceneRenderer"]
 
+OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 RENDER_MODES = ("human", *OFFSCREEN_MODES)
 
 
@@ -146,6 +149,8 @@ class SceneRenderer:
 
     def _show(self) -> None:
         if self._window is None:
+            from palaestra_mujoco.rendering import WindowViewer  # windows only: loaded on the first
+
             self._window = WindowViewer(
                 self.model,
                 self.data,

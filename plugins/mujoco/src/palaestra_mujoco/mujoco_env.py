@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -439,6 +438,8 @@ class _DataCopy:
         return (_DataCopy, (self.data, None))  # unpickled elsewhere, it belongs to no env
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _DataCopy:
+        import copy  # snapshots only: most processes never deep-copy an env
+
         return _DataCopy(copy.copy(self.data), None)
 
     def __del__(self) -> None:

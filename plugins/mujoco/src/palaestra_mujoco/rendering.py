@@ -24,10 +24,10 @@ import numpy as np
 
 from palaestra.error import UnsupportedMode
 from palaestra_mujoco._gl import cannot_render, has_display, import_mujoco
+from palaestra_mujoco._render import OFFSCREEN_MODES
 
 __all__ = ["OFFSCREEN_MODES", "MujocoRenderer", "OffScreenViewer", "WindowViewer"]
 
-OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 _DEFAULT_MARKER = {
     "size": (0.01, 0.01, 0.01),
     "pos": (0.0, 0.0, 0.0),
