@@ -1,4 +1,7 @@
-"""EnvSpec and WrapperSpec, written by hand, behave as their @dataclass twins (the specification)."""
+"""Classes written out by hand behave as their generated twins (the specification).
+
+EnvSpec and WrapperSpec as @dataclass classes; EnvId and PluginRecord as NamedTuples.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,16 @@ import inspect
 import pickle
 import subprocess
 import sys
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
 from palaestra import EnvSpec
 from palaestra._base import _spec_dataclasses as twins
+from palaestra._base._ids import EnvId
 from palaestra._base._wrapper_spec import WrapperSpec
+from palaestra._discovery._scan import PluginRecord
 from palaestra._env._spec import _FIELD_NAMES, replaced
 
 WRAPPERS = (WrapperSpec("TimeLimit", "palaestra.wrappers:TimeLimit", {"max_episode_steps": 5}),)
@@ -118,3 +124,45 @@ def test_making_a_spec_imports_no_dataclasses():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+class EnvIdTwin(NamedTuple):
+    text: str
+    namespace: str | None
+    name: str
+    version: int | None
+
+
+class PluginRecordTwin(NamedTuple):
+    namespace: str
+    module: str
+    distribution: str
+    version: str
+    requires: str = ""
+
+
+@pytest.mark.parametrize(
+    ("record", "twin"),
+    [
+        (EnvId("ns/A-v1", "ns", "A", 1), EnvIdTwin("ns/A-v1", "ns", "A", 1)),
+        (EnvId("A", None, "A", None), EnvIdTwin("A", None, "A", None)),
+        (PluginRecord("ns", "m._hooks", "dist", "1.0"), PluginRecordTwin("ns", "m._hooks", "dist", "1.0")),
+        (PluginRecord("ns", "m", "d", "2", ">=0.1"), PluginRecordTwin("ns", "m", "d", "2", ">=0.1")),
+    ],
+)
+def test_records_behave_as_their_named_tuple_twins(record, twin):
+    assert record == twin and tuple(record) == tuple(twin) and hash(record) == hash(twin)
+    assert repr(record) == repr(twin).replace("Twin", "")
+    assert record._fields == twin._fields
+    assert record._asdict() == twin._asdict()
+    for field in twin._fields:
+        assert getattr(record, field) == getattr(twin, field)
+    first = twin._fields[0]
+    assert record._replace(**{first: "x"}) == twin._replace(**{first: "x"})
+    assert type(record._replace(**{first: "x"})) is type(record)
+    with pytest.raises(ValueError, match="unexpected field names"):
+        record._replace(bogus=1)
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert type(pickle.loads(pickle.dumps(record))) is type(record)
+    with pytest.raises(AttributeError):
+        record.extra = 1  # slots, as a named tuple

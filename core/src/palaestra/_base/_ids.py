@@ -8,8 +8,7 @@ owns the id.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from palaestra._base._record import Record
 from palaestra.error import Error
 
 __all__ = ["ENV_ID_PATTERN", "NESTING_NAMESPACES", "EnvId", "get_env_id", "parse_env_id", "plugin_namespace"]
@@ -77,8 +76,10 @@ def plugin_namespace(namespace: str) -> str:
     return namespace.split("/", 1)[0]
 
 
-class EnvId(NamedTuple):
+class EnvId(Record):
     """An id parsed once, carried through a lookup instead of its text being parsed again.
+
+    A named tuple ``(text, namespace, name, version)``:
 
     Attributes:
         text: The id as given.
@@ -87,10 +88,27 @@ class EnvId(NamedTuple):
         version: Its version (``None`` when unversioned).
     """
 
-    text: str
-    namespace: str | None
-    name: str
-    version: int | None
+    __slots__ = ()
+    _fields = ("text", "namespace", "name", "version")
+
+    def __new__(cls, text: str, namespace: str | None, name: str, version: int | None) -> EnvId:
+        return tuple.__new__(cls, (text, namespace, name, version))
+
+    @property
+    def text(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def namespace(self) -> str | None:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def name(self) -> str:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def version(self) -> int | None:
+        return self[3]  # type: ignore[no-any-return]
 
     @classmethod
     def parse(cls, text: str) -> EnvId:

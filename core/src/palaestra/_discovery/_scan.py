@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import NamedTuple
+
+from palaestra._base._record import Record
 
 __all__ = [
     "GROUP",
@@ -36,16 +37,46 @@ VECTORIZERS_GROUP = "palaestra.vectorizers"
 _INFO_SUFFIXES = (".dist-info", ".egg-info")
 
 
-# Plain classes, not dataclasses: a dataclass costs most of a millisecond to create, and this
-# module is imported by every process that makes an env.
-class PluginRecord(NamedTuple):
-    """One declared plugin: its namespace, module and declaring distribution."""
+# Plain classes, not dataclasses or NamedTuples (each costs a fraction of a millisecond to
+# create), as this module is imported by every process that makes an env.
+class PluginRecord(Record):
+    """One declared plugin, a named tuple: its namespace, module and declaring distribution.
 
-    namespace: str
-    module: str
-    distribution: str
-    version: str
-    requires: str = ""  # the distribution's palaestra version specifier, if it states one
+    Attributes:
+        namespace: The plugin's namespace (its entry point's name).
+        module: Its hook module.
+        distribution: The distribution declaring it.
+        version: That distribution's version.
+        requires: Its ``palaestra`` version specifier, if it states one.
+    """
+
+    __slots__ = ()
+    _fields = ("namespace", "module", "distribution", "version", "requires")
+
+    def __new__(
+        cls, namespace: str, module: str, distribution: str, version: str, requires: str = ""
+    ) -> PluginRecord:
+        return tuple.__new__(cls, (namespace, module, distribution, version, requires))
+
+    @property
+    def namespace(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def module(self) -> str:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def distribution(self) -> str:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def version(self) -> str:
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def requires(self) -> str:
+        return self[4]  # type: ignore[no-any-return]
 
 
 class Declarations:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
 from palaestra._base._loading import load_env_creator
@@ -99,8 +99,11 @@ class _LegacyCreator:
         return EnvCompatibility(self.creator(**kwargs), render_mode)
 
 
-class RenderPlan(NamedTuple):  # not a dataclass: one costs most of a millisecond to create
+class RenderPlan:
     """What the render-mode negotiation decided.
+
+    (A plain class: a NamedTuple or dataclass costs every process a fraction of a
+    millisecond to create, and nothing here needs their extras.)
 
     Attributes:
         kwargs: Constructor kwargs with the render mode the env will actually get.
@@ -108,8 +111,21 @@ class RenderPlan(NamedTuple):  # not a dataclass: one costs most of a millisecon
             RenderCollection) or ``None``.
     """
 
-    kwargs: dict[str, Any]
-    wrapper: str | None = None
+    __slots__ = ("kwargs", "wrapper")
+
+    def __init__(self, kwargs: dict[str, Any], wrapper: str | None = None) -> None:
+        self.kwargs = kwargs
+        self.wrapper = wrapper
+
+    def __repr__(self) -> str:
+        return f"RenderPlan(kwargs={self.kwargs!r}, wrapper={self.wrapper!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RenderPlan):
+            return NotImplemented
+        return (self.kwargs, self.wrapper) == (other.kwargs, other.wrapper)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _declared_render_modes(creator: Any) -> list[str] | None:
