@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import subprocess
 import sys
 import types
@@ -241,13 +242,38 @@ def test_unmarked_functions_are_not_hooks():
     hooks.call("palaestra_register_envs", registrar="r")
 
 
-def test_making_an_env_imports_no_pluggy():
+# What a first make has no use for: each was on that path once and cost every process.
+NOT_ON_THE_MAKE_PATH = (
+    "pluggy",  # hook functions are called directly
+    "dataclasses",  # EnvSpec's fields are read from its twin only when asked for
+    "copy",  # kwargs of plain values are copied without it
+    "tempfile",  # SDL's runtime folder, made with the first window
+    "difflib",  # suggestions, on error paths
+    "palaestra._discovery._compat",  # version matching, when discovery scans
+    "palaestra._discovery._suites",  # the published suites, for hints and listings
+    "palaestra._plugins._builtin",  # sync/async and the core's wrapper sets, on first lookup
+    "palaestra_classic_control._drawing",  # with the first frame
+)
+
+
+def test_making_an_env_imports_nothing_it_does_not_use(tmp_path):
+    importlib.import_module("palaestra_classic_control")
+    env = {**os.environ, "PALAESTRA_CACHE_DIR": str(tmp_path)}
+    warm = subprocess.run(
+        [sys.executable, "-c", "import palaestra; palaestra.make('CartPole-v1')"], env=env, timeout=120
+    )
+    assert warm.returncode == 0  # this first process scanned and wrote the discovery cache
     code = (
         "import sys, palaestra\n"
         "env = palaestra.make('CartPole-v1'); env.reset(seed=0); env.step(0)\n"
-        "print(sorted(m for m in ('pluggy', 'tempfile', 'difflib') if m in sys.modules))"
+        f"print(sorted(m for m in {NOT_ON_THE_MAKE_PATH!r} if m in sys.modules))\n"
+        "envs = palaestra.make_vec('CartPole-v1', 2, vectorization_mode='sync', wrappers='normalize')\n"
+        "print(type(envs.unwrapped).__name__, 'palaestra._plugins._builtin' in sys.modules)"
     )
-    importlib.import_module("palaestra_classic_control")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    loaded, vectorized = result.stdout.strip().splitlines()
+    assert loaded == "[]"
+    assert vectorized == "SyncVectorEnv True"  # the built-in plugin loads when first asked

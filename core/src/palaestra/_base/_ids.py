@@ -8,7 +8,7 @@ owns the id.
 
 from __future__ import annotations
 
-from palaestra._base._record import Record
+from palaestra._base._plain import Record
 from palaestra.error import Error
 
 __all__ = ["ENV_ID_PATTERN", "NESTING_NAMESPACES", "EnvId", "get_env_id", "parse_env_id", "plugin_namespace"]

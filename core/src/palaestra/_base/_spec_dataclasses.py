@@ -1,7 +1,7 @@
 """The dataclass twins of ``EnvSpec`` and ``WrapperSpec``: their fields, declared once as dataclasses.
 
 Imported only when something asks one of the two classes for its dataclass fields (see
-:mod:`palaestra._base._plain_dataclass`). Each twin declares the fields in Gymnasium
+:mod:`palaestra._base._plain`). Each twin declares the fields in Gymnasium
 1.4.0's order, which is the order of the class's ``__init__``, repr and ``to_json``.
 """
 

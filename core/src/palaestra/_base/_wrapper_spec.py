@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from palaestra._base._plain_dataclass import TwinAttribute
+from palaestra._base._plain import TwinAttribute
 
 if TYPE_CHECKING:
     from dataclasses import Field
@@ -13,7 +13,7 @@ __all__ = ["WrapperSpec"]
 
 
 class WrapperSpec:
-    """How to rebuild one wrapper (a dataclass, as Gymnasium's: see ``_plain_dataclass``).
+    """How to rebuild one wrapper (a dataclass, as Gymnasium's: see ``_plain``).
 
     Attributes:
         name: The wrapper's class name.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from palaestra._base._record import Record
+from palaestra._base._plain import Record
 
 __all__ = [
     "GROUP",

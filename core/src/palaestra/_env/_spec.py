@@ -7,7 +7,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from palaestra._base._ids import parse_env_id
-from palaestra._base._plain_dataclass import FACTORY, TwinAttribute
+from palaestra._base._plain import FACTORY, TwinAttribute
 from palaestra._base._wrapper_spec import WrapperSpec
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class EnvSpec:
 
     A dataclass, as Gymnasium's is (``dataclasses.replace``, ``fields`` and ``asdict``
     work), written out by hand so that building it costs nothing at start-up: see
-    :mod:`palaestra._base._plain_dataclass`.
+    :mod:`palaestra._base._plain`.
 
     Attributes:
         id: ``[namespace/]name[-vN]``.

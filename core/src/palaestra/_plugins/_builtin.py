@@ -1,8 +1,10 @@
-"""The core's built-in plugin: registers the core's features through the public hooks."""
+"""The core's built-in plugin (namespace ``palaestra``): the core's features through the public hooks.
+
+Loaded by the host when a vectorizer or wrapper set is first looked up.
+"""
 
 from palaestra._base._markers import hookimpl
 
-NAMESPACE = "palaestra"
 DISTRIBUTION = "palaestra"
 
 

@@ -23,7 +23,6 @@ from palaestra._discovery._discovery import (
 from palaestra._discovery._owners import NameOwners, same_distribution
 from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
-from palaestra._plugins import _builtin
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._registry import Registry
@@ -36,7 +35,9 @@ from palaestra.error import (
     WrapperSetNotFound,
 )
 
-__all__ = ["PluginHost"]
+__all__ = ["BUILTIN_NAMESPACE", "PluginHost"]
+
+BUILTIN_NAMESPACE = "palaestra"  # the core's own plugin (see palaestra._plugins._builtin)
 
 
 class PluginHost:
@@ -76,14 +77,35 @@ class PluginHost:
         self._failures: dict[str, PluginLoadError | PluginConflictError] = {}
         self._hookless: dict[str, str] = {}  # namespace -> why its plugin implements no hook
         self.current_namespace: str | None = None
-        self.vectorizers: dict[str, tuple[str, str]] = {}
-        self.wrapper_sets: dict[str, tuple[tuple[WrapperSpec, ...], str]] = {}
-        self._load_builtin()
+        self._vectorizers: dict[str, tuple[str, str]] = {}
+        self._wrapper_sets: dict[str, tuple[tuple[WrapperSpec, ...], str]] = {}
+        self._local.add(BUILTIN_NAMESPACE)
+        self._builtin_loaded = False
 
     def _load_builtin(self) -> None:
-        record = PluginRecord(_builtin.NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
-        self._local.add(record.namespace)
+        """Load the core's own plugin (``sync``/``async``, the core's wrapper sets) on first need.
+
+        Not at construction: making an env needs neither, and every process would pay for it.
+        """
+        if self._builtin_loaded:
+            return
+        self._builtin_loaded = True
+        from palaestra._plugins import _builtin
+
+        record = PluginRecord(BUILTIN_NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
         self._activate(record, _builtin)
+
+    @property
+    def vectorizers(self) -> dict[str, tuple[str, str]]:
+        """Registered vectorizers: name -> (``"module:callable"``, the distribution registering it)."""
+        self._load_builtin()
+        return self._vectorizers
+
+    @property
+    def wrapper_sets(self) -> dict[str, tuple[tuple[WrapperSpec, ...], str]]:
+        """Registered wrapper sets: name -> (their wrapper specs, the distribution registering it)."""
+        self._load_builtin()
+        return self._wrapper_sets
 
     # -- discovery --------------------------------------------------------------------
 
@@ -432,8 +454,8 @@ class PluginHost:
             self._commit(record, specs)
         except RegistrationError as e:
             self._fail(record, "it registered badly", e)
-        self._commit_named("Vectorizer", self.vectorizers, record, vectorizers.factories)
-        self._commit_named("Wrapper set", self.wrapper_sets, record, wrapper_sets.sets)
+        self._commit_named("Vectorizer", self._vectorizers, record, vectorizers.factories)
+        self._commit_named("Wrapper set", self._wrapper_sets, record, wrapper_sets.sets)
         self._hooks[record.namespace] = hooks
         self._loaded[record.namespace] = record
 
