@@ -474,9 +474,9 @@ class PluginHost:
         except PluginConflictError as error:
             self._failures[record.namespace] = error
             raise
-        with self.provenance.acting(record):
+        with self.provenance.acting(record):  # a warning or error names the plugin
             for spec in specs:
-                self.registry.add(spec)
+                self.registry.add_authorized(spec, record.distribution)  # checked just above
 
     def _may_register(self, record: PluginRecord, spec: EnvSpec) -> bool:
         """Whether the plugin may register default-namespace ``spec`` (declared, and its to own).

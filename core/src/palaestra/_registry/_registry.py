@@ -203,7 +203,13 @@ class Registry(MutableMapping[str, EnvSpec]):
                 a plugin registers an id it does not declare.
             PluginConflictError: A plugin registers an id another distribution owns.
         """
-        owner = self._authorize(spec.id)
+        self.add_authorized(spec, self._authorize(spec.id))
+
+    def add_authorized(self, spec: EnvSpec, owner: str | None) -> None:
+        """:meth:`add` for a writer already checked: ``owner``'s right to the id is not asked again.
+
+        The plugin host checks a plugin's whole batch of specs before adding any of them.
+        """
         self._check_versioning(spec)
         if spec.id in self._specs:
             logger.warn(f"Overriding environment {spec.id} already in registry.")
