@@ -50,7 +50,8 @@ Env helpers:
 
 Packaging:
     :func:`lazy_exports`, the ``__getattr__`` that keeps ``import your_plugin`` cheap by
-    importing each exported class's module on first use.
+    importing each exported class's module on first use; :func:`cache_folder`, where a
+    plugin may keep files that speed up the next process (honours ``PALAESTRA_CACHE_DIR``).
 
 Compatibility:
     A plugin states the core versions it supports as its dependency on ``palaestra``
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from palaestra._base._lazy import lazy_exports as lazy_exports
     from palaestra._base._markers import hookimpl as hookimpl
     from palaestra._base._seeding import np_random as np_random
+    from palaestra._discovery._cache import cache_folder as cache_folder
     from palaestra._env._canvas import Canvas as Canvas
     from palaestra._env._canvas import CanvasRendering as CanvasRendering
     from palaestra._env._canvas import circle as circle
@@ -135,6 +137,7 @@ _LAZY_NAMES = {
     "batch_differing_spaces": "palaestra.spaces._batching",
     "batch_space": "palaestra.spaces._batching",
     "batched_spaces": "palaestra.vector._spaces",
+    "cache_folder": "palaestra._discovery._cache",
     "circle": "palaestra._env._canvas",
     "concatenate": "palaestra.spaces._batching",
     "create_empty_array": "palaestra.spaces._batching",

@@ -26,20 +26,29 @@ from typing import Any
 
 from palaestra._discovery._scan import Declarations, PluginRecord, scan
 
-__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cached_scan"]
+__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
 _FORMAT = 6
 
 
+def cache_folder() -> str:
+    """Palaestra's cache folder: ``PALAESTRA_CACHE_DIR``, else ``$XDG_CACHE_HOME/palaestra``.
+
+    (``~/.cache/palaestra`` without ``XDG_CACHE_HOME``.) It may not exist yet; a plugin that
+    keeps files there makes its own subfolder and treats a failed write as no cache.
+    """
+    return os.environ.get(CACHE_DIR_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "palaestra"
+    )
+
+
 def cache_file(entries: Sequence[str]) -> str | None:
     """Where the scan of ``entries`` is cached, or None when caching is off."""
     if os.environ.get(CACHE_ENV, "").strip().lower() in ("0", "false", "no", "off"):
         return None
-    folder = os.environ.get(CACHE_DIR_ENV) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "palaestra"
-    )
+    folder = cache_folder()
     # One file per interpreter and path; the file itself records both, so a clash only rescans.
     key = zlib.crc32("\0".join([sys.executable, *entries]).encode())
     return os.path.join(folder, f"discovery-{key:08x}.marshal")

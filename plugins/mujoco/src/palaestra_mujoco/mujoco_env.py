@@ -13,6 +13,7 @@ from palaestra import Env, spaces
 from palaestra.error import SnapshotError, UnsupportedMode
 from palaestra.plugin import invalid_action, real_array, warn_no_render_mode
 from palaestra_mujoco._gl import import_mujoco
+from palaestra_mujoco._model_cache import compile_model
 from palaestra_mujoco._render import RENDER_MODES, SceneRenderer
 
 __all__ = ["DEFAULT_SIZE", "MODELS_DIR", "MujocoEnv", "expand_model_path", "gather_plan", "load_model"]
@@ -61,7 +62,7 @@ def load_model(source: str | os.PathLike[str]) -> tuple[Any, Any]:
     if isinstance(source, str) and source.lstrip().startswith("<"):
         model = mujoco.MjModel.from_xml_string(source)
     else:
-        model = mujoco.MjModel.from_xml_path(expand_model_path(source))
+        model = compile_model(mujoco, expand_model_path(source), str(MODELS_DIR))
     data = mujoco.MjData(model)
     total_mass = _declared_total_mass(mujoco, model)
     if total_mass is not None:
