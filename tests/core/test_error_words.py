@@ -113,7 +113,9 @@ def _gymnasium_error_names():
 
 def test_every_shared_exception_class_has_a_scenario_or_a_reason():
     shared = _gymnasium_error_names()
-    assert shared <= set(vars(palaestra.error))  # palaestra has every one of Gymnasium's names
+    assert shared <= set(
+        dir(palaestra.error)
+    )  # palaestra has every one of Gymnasium's names (some load lazily)
     compared = set(SCENARIOS) | set(REFERENCE_SCENARIOS)
     assert compared | set(NOT_COMPARED) == shared
     assert not compared & set(NOT_COMPARED)
@@ -140,3 +142,24 @@ def test_the_same_mistake_raises_the_same_class_with_gymnasiums_words_first(name
 def test_the_same_mistake_with_a_reference_env_reads_the_same(name):
     pytest.importorskip("Box2D", reason="Gymnasium raises InvalidAction only in CarRacing (Box2D)")
     assert_same_class_and_words_first(name, REFERENCE_SCENARIOS[name])
+
+
+def test_errors_defined_on_first_use_are_palaestra_error_classes():
+    import pickle
+    import subprocess
+    import sys
+
+    lazy = palaestra.error._LAZY_ERRORS
+    assert lazy, "no lazily defined errors to check"
+    for name in lazy:
+        cls = getattr(palaestra.error, name)
+        assert cls.__module__ == "palaestra.error" and cls.__name__ == name
+        assert name in dir(palaestra.error)
+        assert issubclass(cls, Exception)
+    error = palaestra.error.InvalidSampleArgument("bad mask")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is palaestra.error.InvalidSampleArgument and str(again) == "bad mask"
+    assert isinstance(again, ValueError) and isinstance(again, palaestra.error.Error)
+    code = "import sys, palaestra.error as e; print(sorted(m for m in sys.modules if m.endswith('_errors')))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "[]", result.stderr  # none is defined until asked for

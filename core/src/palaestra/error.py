@@ -161,38 +161,6 @@ class ActionOverflowError(InvalidAction, OverflowError):
     """An action so large that the env's arithmetic overflows (Gymnasium raises ``OverflowError``)."""
 
 
-class MissingArgument(Error):
-    """A required argument is missing."""
-
-
-class InvalidProbability(Error):
-    """A probability is outside ``[0, 1]``."""
-
-
-class InvalidBound(Error):
-    """A lower bound exceeds the upper bound."""
-
-
-class InvalidSampleArgument(Error, ValueError, AssertionError):
-    """A ``sample`` mask, probability or size argument is malformed.
-
-    An ``AssertionError`` too: Gymnasium checks these with ``assert``, and code written for it
-    may catch that.
-    """
-
-
-class InvalidSampleArgumentType(InvalidSampleArgument, TypeError):
-    """A ``sample`` mask or probability is of the wrong type or dtype (also a ``TypeError``)."""
-
-
-class InvalidVectorInfo(Error, TypeError, ValueError, AssertionError):
-    """A vector env's info is not a dict of one entry per sub-env.
-
-    Catchable as the ``TypeError``/``ValueError`` palaestra raised before and as the
-    ``AssertionError`` Gymnasium raises.
-    """
-
-
 class InvalidSeed(Error, ValueError):
     """A seed is not a non-negative Python integer."""
 
@@ -221,70 +189,6 @@ class DeprecatedWrapper(ImportError):
     """A wrapper was renamed or removed; the message names its replacement."""
 
 
-class AlreadyPendingCallError(Exception):
-    """An asynchronous call is already pending on a vector environment."""
-
-    def __init__(self, message: str, name: str):
-        super().__init__(message)
-        self.name = name
-
-
-class NoAsyncCallError(Exception):
-    """A ``*_wait`` call was made without a pending asynchronous call."""
-
-    def __init__(self, message: str, name: str):
-        super().__init__(message)
-        self.name = name
-
-
-class ClosedEnvironmentError(Exception):
-    """An operation was attempted on a closed environment."""
-
-
-class CustomSpaceError(Exception):
-    """A custom space lacks an implementation of a space utility."""
-
-
-class DynamicSpaceError(CustomSpaceError, TypeError):
-    """A space of dynamic shape (Graph, Sequence) was asked for a fixed-size buffer.
-
-    A ``TypeError`` too, as Gymnasium raises there.
-    """
-
-
-class SubEnvError(Error):
-    """A sub-environment of a vector env raised; carries the worker's traceback.
-
-    Raised directly when the original exception cannot be rebuilt in the parent, and
-    otherwise attached as the ``__cause__`` of the re-raised original exception.
-
-    Attributes:
-        index: The sub-environment's index.
-        error_type: The original exception's class name.
-        worker_traceback: The traceback text from the worker process.
-    """
-
-    def __init__(self, message: str, *, index: int, error_type: str, worker_traceback: str):
-        super().__init__(message)
-        self.index = index
-        self.error_type = error_type
-        self.worker_traceback = worker_traceback
-
-
-class WorkerDiedError(Error, RuntimeError):
-    """A vector env's worker process exited unexpectedly.
-
-    Attributes:
-        indices: The sub-environments the worker ran.
-        exitcode: The process exit code (negative: killed by that signal).
-    """
-
-    def __init__(self, message: str, *, indices: tuple[int, ...], exitcode: int | None):
-        super().__init__(message)
-        self.indices = indices
-        self.exitcode = exitcode
-
-
 def _define_vector_timeout_error() -> type[Error]:
     # It also subclasses multiprocessing.TimeoutError (what Gymnasium raises and code catches);
     # multiprocessing costs milliseconds to import, so the class is made on first use.
@@ -304,6 +208,22 @@ def _define_vector_timeout_error() -> type[Error]:
     VectorTimeoutError.__module__ = __name__
     VectorTimeoutError.__qualname__ = "VectorTimeoutError"
     return VectorTimeoutError
+
+
+if TYPE_CHECKING:
+    from palaestra._base._space_errors import CustomSpaceError as CustomSpaceError
+    from palaestra._base._space_errors import DynamicSpaceError as DynamicSpaceError
+    from palaestra._base._space_errors import InvalidBound as InvalidBound
+    from palaestra._base._space_errors import InvalidProbability as InvalidProbability
+    from palaestra._base._space_errors import InvalidSampleArgument as InvalidSampleArgument
+    from palaestra._base._space_errors import InvalidSampleArgumentType as InvalidSampleArgumentType
+    from palaestra._base._space_errors import MissingArgument as MissingArgument
+    from palaestra._base._vector_errors import AlreadyPendingCallError as AlreadyPendingCallError
+    from palaestra._base._vector_errors import ClosedEnvironmentError as ClosedEnvironmentError
+    from palaestra._base._vector_errors import InvalidVectorInfo as InvalidVectorInfo
+    from palaestra._base._vector_errors import NoAsyncCallError as NoAsyncCallError
+    from palaestra._base._vector_errors import SubEnvError as SubEnvError
+    from palaestra._base._vector_errors import WorkerDiedError as WorkerDiedError
 
 
 if TYPE_CHECKING:
@@ -347,8 +267,35 @@ class PluginConflictError(PluginError, RegistrationError):
         self.distributions = distributions
 
 
+# Errors defined in their own modules when first asked for (see palaestra._base._vector_errors).
+_LAZY_ERRORS = {
+    "AlreadyPendingCallError": "palaestra._base._vector_errors",
+    "ClosedEnvironmentError": "palaestra._base._vector_errors",
+    "CustomSpaceError": "palaestra._base._space_errors",
+    "DynamicSpaceError": "palaestra._base._space_errors",
+    "InvalidBound": "palaestra._base._space_errors",
+    "InvalidProbability": "palaestra._base._space_errors",
+    "InvalidSampleArgument": "palaestra._base._space_errors",
+    "InvalidSampleArgumentType": "palaestra._base._space_errors",
+    "InvalidVectorInfo": "palaestra._base._vector_errors",
+    "MissingArgument": "palaestra._base._space_errors",
+    "NoAsyncCallError": "palaestra._base._vector_errors",
+    "SubEnvError": "palaestra._base._vector_errors",
+    "WorkerDiedError": "palaestra._base._vector_errors",
+}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _LAZY_ERRORS:
+        import importlib
+
+        value = globals()[name] = getattr(importlib.import_module(_LAZY_ERRORS[name]), name)
+        return value
     if name == "VectorTimeoutError":
         value = globals()[name] = _define_vector_timeout_error()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_ERRORS, "VectorTimeoutError"})
