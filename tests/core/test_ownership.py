@@ -1,6 +1,7 @@
 """Default-namespace names belong to the plugin that declares them, whatever the install order."""
 
 import json
+import marshal
 import os
 import re
 import shutil
@@ -332,3 +333,39 @@ def test_a_cached_scan_reads_back_exactly_what_the_scan_found(tmp_path, monkeypa
         ">=0.2,<0.3": "it needs palaestra >=0.2,<0.3, and palaestra 0.1.0 is installed"
     }
     assert len(read.names["Alpha"]) == 2
+
+
+def test_a_script_folder_that_gains_files_keeps_the_cache_and_a_new_distribution_does_not(
+    tmp_path, monkeypatch
+):
+    from palaestra._discovery import _cache
+
+    site = tmp_path / "site"
+    site.mkdir()
+    suite(site, "first-suite", "first", ["Alpha"])
+    monkeypatch.setenv("PALAESTRA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PALAESTRA_DISCOVERY_CACHE", raising=False)
+    scans = []
+    real_scan = _cache.scan
+    monkeypatch.setattr(_cache, "scan", lambda entries: scans.append(1) or real_scan(entries))
+
+    def touched(name):
+        (site / name).write_text("x")  # a new file: the folder's time moves
+        stat = site.stat()
+        os.utime(site, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+
+    first = _cache.cached_scan([str(site)])
+    assert len(scans) == 1
+    touched("checkpoint.pt")
+    kept = _cache.cached_scan([str(site)])
+    assert len(scans) == 1, "a new plain file should not cost a scan"
+    assert vars(kept) == vars(first)
+    cache_file = _cache.cache_file([str(site)])
+    with open(cache_file, "rb") as f:
+        stored = marshal.loads(f.read())
+    assert stored["stamps"][1] == [[str(site), site.stat().st_mtime_ns]]  # the new time written back
+    suite(site, "second-suite", "second", ["Beta"])
+    touched("log.txt")
+    grown = _cache.cached_scan([str(site)])
+    assert len(scans) == 2
+    assert "second" in grown.plugins and "first" in grown.plugins

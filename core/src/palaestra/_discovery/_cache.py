@@ -5,8 +5,11 @@ packages that is most of the time to a first ``make``, paid again by every spawn
 and CLI call. The cache stores the scan's result with the modification time of every path
 folder (installing or removing a distribution adds or removes a folder in one of them) and
 of every ``entry_points.txt`` it used (a plugin upgraded in place). A process whose stamps
-all match takes the stored result; any difference, or any trouble reading, means a fresh
-scan, written back for the next process (atomically; a read-only cache folder is fine).
+all match takes the stored result. A path folder whose time moved is listed again, and if
+it holds the same distributions (a script's folder, first on ``sys.path``, that gained a
+log file or a checkpoint) the result stands and the new time is written back. Any other
+difference, or any trouble reading, means a fresh scan, written back for the next process
+(atomically; a read-only cache folder is fine).
 The file is written with :mod:`marshal` (built into the interpreter: nothing to import and
 fast to read); its format belongs to one Python version, which the file's name and stamps
 include, and an unreadable file only means a scan.
@@ -24,13 +27,13 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from palaestra._discovery._scan import Declarations, PluginRecord, scan
+from palaestra._discovery._scan import Declarations, PluginRecord, info_folders, scan
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 6
+_FORMAT = 7
 
 
 def cache_folder() -> str:
@@ -71,39 +74,75 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
     if path is None:
         return scan(entries)
     stamps = [sys.executable, _stamps(entries)]
-    stored = _load(path, stamps)
-    if stored is not None:
-        return stored
+    data = _read(path)
+    if data is not None and _fresh(data, stamps):
+        try:
+            found = _declarations(data)
+        except (ValueError, KeyError, TypeError, IndexError):
+            pass
+        else:
+            if data["stamps"] != stamps:  # only folder times moved: remember the new ones
+                _store(path, stamps, found)
+            return found
     found = scan(entries)
     _store(path, stamps, found)
     return found
 
 
-def _load(path: str, stamps: list[Any]) -> Declarations | None:
+def _listing_key(entry: str) -> list[int]:
+    """A short fingerprint of the distributions in path folder ``entry`` (their folder names)."""
+    names = info_folders(entry)
+    return [len(names), zlib.crc32("\n".join(names).encode())]
+
+
+def _read(path: str) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as f:
             data = marshal.loads(f.read())  # marshal.load(f) reads object by object: 8x slower
-        if (
-            data["format"] != _FORMAT
-            or data["stamps"] != stamps
-            or data["files"] != _stamps([file for file, _ in data["files"]])
-        ):
-            return None
-        # Each plugin's record is stored once; the tables refer to it by its index.
-        record = [PluginRecord(*fields) for fields in data["records"]]
-        return Declarations(
-            plugins={ns: [record[i] for i in refs] for ns, refs in data["plugins"].items()},
-            names={name: [record[i] for i in refs] for name, refs in data["names"].items()},
-            # One string per plugin: a large id list costs one string to decode, not thousands.
-            ids=[(record[i], tuple(ids.split("\n"))) for i, ids in data["ids"]],
-            files=[file for file, _ in data["files"]],
-            core_version=data["core_version"],
-            retired=set(data["retired"]),
-            vectorizers={name: record[i] for name, i in data["vectorizers"].items()},
-            incompatible=data["incompatible"],
-        )
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
+    except (OSError, ValueError, EOFError, TypeError):
         return None
+    return data if isinstance(data, dict) and data.get("format") == _FORMAT else None
+
+
+def _fresh(data: dict[str, Any], stamps: list[Any]) -> bool:
+    """Whether the stored scan still describes what is installed.
+
+    Every ``entry_points.txt`` it read must be unchanged. A path folder whose time moved
+    (a script's folder gets new files all the time; installing into site-packages adds a
+    folder) is listed again: the scan still holds if the same distributions are there.
+    """
+    try:
+        if data["files"] != _stamps([file for file, _ in data["files"]]):
+            return False
+        if data["stamps"] == stamps:
+            return True
+        executable, entries = data["stamps"]
+        if executable != stamps[0] or [e for e, _ in entries] != [e for e, _ in stamps[1]]:
+            return False
+        listings = data["listings"]
+        return all(
+            _listing_key(entry) == listings.get(entry)
+            for (entry, then), (_, now) in zip(entries, stamps[1], strict=True)
+            if then != now
+        )
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _declarations(data: dict[str, Any]) -> Declarations:
+    # Each plugin's record is stored once; the tables refer to it by its index.
+    record = [PluginRecord(*fields) for fields in data["records"]]
+    return Declarations(
+        plugins={ns: [record[i] for i in refs] for ns, refs in data["plugins"].items()},
+        names={name: [record[i] for i in refs] for name, refs in data["names"].items()},
+        # One string per plugin: a large id list costs one string to decode, not thousands.
+        ids=[(record[i], tuple(ids.split("\n"))) for i, ids in data["ids"]],
+        files=[file for file, _ in data["files"]],
+        core_version=data["core_version"],
+        retired=set(data["retired"]),
+        vectorizers={name: record[i] for name, i in data["vectorizers"].items()},
+        incompatible=data["incompatible"],
+    )
 
 
 def _store(path: str, stamps: list[Any], found: Declarations) -> None:
@@ -123,6 +162,7 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "retired": sorted(found.retired),
         "vectorizers": {name: ref(r) for name, r in found.vectorizers.items()},
         "incompatible": found.incompatible,
+        "listings": {entry: _listing_key(entry) for entry, _ in stamps[1]},
     }
     data["records"] = [list(record) for record in index]  # in index order
     try:

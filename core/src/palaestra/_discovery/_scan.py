@@ -22,6 +22,7 @@ __all__ = [
     "VECTORIZERS_GROUP",
     "Declarations",
     "PluginRecord",
+    "info_folders",
     "scan",
     "wildcard_prefix",
 ]
@@ -123,7 +124,7 @@ def scan(entries: Iterable[str]) -> Declarations:
     found = Declarations()
     seen: set[str] = set()
     for entry in entries:
-        for folder in _info_folders(entry):
+        for folder in info_folders(entry):
             key = _normalized(folder)
             if key in seen:  # the same distribution further down the path is shadowed
                 continue
@@ -152,7 +153,8 @@ def _judge_requirements(found: Declarations) -> None:
             found.incompatible[specifier] = reason
 
 
-def _info_folders(entry: str) -> list[str]:
+def info_folders(entry: str) -> list[str]:
+    """The names of the distribution metadata folders in path folder ``entry``, sorted."""
     try:
         with os.scandir(entry or ".") as listing:
             return sorted(e.name for e in listing if e.name.endswith(_INFO_SUFFIXES) and e.is_dir())
