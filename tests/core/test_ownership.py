@@ -217,16 +217,8 @@ def installed_core(site, version):
     )
 
 
-@pytest.mark.parametrize(
-    ("requires", "loads"),
-    [
-        ("palaestra>=0.1,<0.2", True),
-        ("palaestra (>=0.1)", True),
-        ("palaestra>=0.2,<0.3", False),
-        ("palaestra==0.0.*", False),
-    ],
-)
-def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, isolated, requires, loads):
+def pinned_plugin(site, requires="palaestra>=0.2,<0.3"):
+    """Core 0.1.0 installed, and a plugin stating the core versions it needs (by default, later ones)."""
     installed_core(site, "0.1.0")
     make_dist(
         site,
@@ -240,6 +232,19 @@ def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, i
         },
         requires=requires,
     )
+
+
+@pytest.mark.parametrize(
+    ("requires", "loads"),
+    [
+        ("palaestra>=0.1,<0.2", True),
+        ("palaestra (>=0.1)", True),
+        ("palaestra>=0.2,<0.3", False),
+        ("palaestra==0.0.*", False),
+    ],
+)
+def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, isolated, requires, loads):
+    pinned_plugin(site, requires)
     if loads:
         assert palaestra.make("pinned/Env-v0").spec.id == "pinned/Env-v0"
         return
@@ -251,24 +256,8 @@ def test_a_plugin_built_for_another_core_is_refused_naming_both_versions(site, i
     assert "pinned_envs._hooks" not in sys.modules
 
 
-def pinned_to_the_next_core(site):
-    installed_core(site, "0.1.0")
-    make_dist(
-        site,
-        "pinned-envs",
-        {"pinned": "pinned_envs._hooks"},
-        {
-            "pinned_envs._hooks": hooks_source(
-                'registrar.register("Env-v0", entry_point="pinned_envs.env:CounterEnv")'
-            ),
-            "pinned_envs.env": GOOD_ENV,
-        },
-        requires="palaestra>=0.2,<0.3",
-    )
-
-
 def test_a_host_allowing_chosen_plugins_still_checks_their_core_version(site, sandbox):
-    pinned_to_the_next_core(site)
+    pinned_plugin(site)
     host = sandbox(allow=["pinned"])
     with (
         use_host(host),
@@ -280,7 +269,7 @@ def test_a_host_allowing_chosen_plugins_still_checks_their_core_version(site, sa
 def test_a_process_reading_the_discovery_cache_refuses_the_plugin_too(tmp_path):
     site, cache = tmp_path / "site", tmp_path / "cache"
     site.mkdir()
-    pinned_to_the_next_core(site)
+    pinned_plugin(site)
     code = (
         "import json, palaestra\n"
         "try:\n"
@@ -322,7 +311,7 @@ def test_a_cached_scan_reads_back_exactly_what_the_scan_found(tmp_path, monkeypa
     site.mkdir()
     suite(site, "first-suite", "first", ["Alpha", "Beta"])
     suite(site, "second-suite", "second", ["Alpha"])  # a shared name: two records for it
-    pinned_to_the_next_core(site)
+    pinned_plugin(site)
     monkeypatch.setenv("PALAESTRA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PALAESTRA_DISCOVERY_CACHE", raising=False)
     fresh = scan([str(site)])

@@ -18,26 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec", "replaced"]
 
 
-# Every field in Gymnasium 1.4.0's order (positional construction, repr, equality, to_json).
-_FIELD_NAMES = (
-    "id",
-    "entry_point",
-    "reward_threshold",
-    "nondeterministic",
-    "max_episode_steps",
-    "order_enforce",
-    "disable_env_checker",
-    "kwargs",
-    "namespace",
-    "name",
-    "version",
-    "additional_wrappers",
-    "vector_entry_point",
-    "apply_api_compatibility",
-)
-_field_values = attrgetter(*_FIELD_NAMES)
-
-
 class EnvSpec:
     """Everything ``make`` needs to build an environment.
 
@@ -246,6 +226,12 @@ class EnvSpec:
             entry = f", entry_point={w.entry_point}" if include_entry_points else ""
             items.append(f"\n\tname={w.name}{entry}, kwargs={w.kwargs}")
         return f"additional_wrappers=[{','.join(items)}\n]"
+
+
+# Every field in Gymnasium 1.4.0's order (repr, equality, to_json): the init fields with the
+# three parsed from the id after kwargs.
+_FIELD_NAMES = (*EnvSpec.__match_args__[:8], "namespace", "name", "version", *EnvSpec.__match_args__[8:])
+_field_values = attrgetter(*_FIELD_NAMES)
 
 
 def replaced(spec: EnvSpec, **changes: Any) -> EnvSpec:
