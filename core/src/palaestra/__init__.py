@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from palaestra._env._snapshot import Snapshot as Snapshot
     from palaestra._env._spec import EnvSpec as EnvSpec
     from palaestra._env._spec import WrapperSpec as WrapperSpec
-    from palaestra._plugins._default import get_host as get_host
-    from palaestra._plugins._default import use_host as use_host
     from palaestra._plugins._host import PluginHost as PluginHost
+    from palaestra._plugins._host import get_host as get_host
+    from palaestra._plugins._host import use_host as use_host
     from palaestra._registry._make_vec import VectorizeMode as VectorizeMode
     from palaestra._registry._registry import Registry  # the type of `registry`, not a name of its own
     from palaestra.spaces import Space as Space
@@ -61,8 +61,8 @@ _LAZY_NAMES = {
     "EnvSpec": "palaestra._env._spec",
     "WrapperSpec": "palaestra._env._spec",
     "PluginHost": "palaestra._plugins._host",
-    "get_host": "palaestra._plugins._default",
-    "use_host": "palaestra._plugins._default",
+    "get_host": "palaestra._plugins._host",
+    "use_host": "palaestra._plugins._host",
     "hookimpl": "palaestra._base._markers",
     "hookspec": "palaestra._base._markers",
     "make": "palaestra._api._functions",
@@ -96,7 +96,7 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module(f"palaestra.{name}")
     if name == "registry":
         # Not cached: it belongs to whichever host is the default right now.
-        from palaestra._plugins._default import get_host
+        from palaestra._plugins._host import get_host
 
         return get_host().registry
     if name == "__version__":

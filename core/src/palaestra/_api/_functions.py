@@ -13,7 +13,7 @@ from palaestra import logger
 from palaestra._base._ids import get_env_id, parse_env_id
 from palaestra._env._core import Env
 from palaestra._env._spec import EnvSpec, WrapperSpec
-from palaestra._plugins._default import get_host
+from palaestra._plugins._host import get_host
 from palaestra._registry._make import make_env
 from palaestra._registry._registry import Registry
 from palaestra.error import UnregisteredEnv

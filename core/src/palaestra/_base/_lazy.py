@@ -1,4 +1,4 @@
-"""Names a package exports without importing their modules until first use."""
+"""Importing by name: names a package exports lazily, and the attribute an entry point names."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports", "load_export"]
+__all__ = ["lazy_exports", "load_env_creator", "load_export"]
 
 
 def load_export(namespace: dict[str, Any], where: Mapping[str, str], name: str) -> Any:
@@ -38,3 +38,32 @@ def lazy_exports(namespace: dict[str, Any], where: Mapping[str, str]) -> Callabl
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def load_env_creator(name: str) -> Callable[..., Any]:
+    """Import ``"module:attr"`` and return the attribute.
+
+    Raises:
+        Error: The string is not of the form ``module:attr``.
+        ModuleNotFoundError: The module cannot be imported (message names the entry point).
+        AttributeError: The module lacks the attribute.
+    """
+    if name.count(":") != 1:
+        from palaestra.error import Error  # here: importing palaestra itself needs no errors
+
+        raise Error(f"Entry point {name!r} must have the form 'module.path:AttributeName'")
+    module_name, attr = name.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(
+            f"{e}. Could not import module {module_name!r} of entry point {name!r}; "
+            "is the package that provides it installed?",
+            name=e.name,
+        ) from e
+    try:
+        return getattr(module, attr)  # type: ignore[no-any-return]
+    except AttributeError as e:
+        raise AttributeError(
+            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})"
+        ) from e

@@ -8,8 +8,7 @@ import numpy as np
 
 from palaestra import error, logger
 from palaestra._base import _seeding as seeding
-from palaestra._base._record_constructor import RecordConstructorArgs
-from palaestra._base._wrapper_spec import WrapperSpec
+from palaestra._base._wrapper_spec import RecordConstructorArgs, WrapperSpec
 from palaestra.spaces._space import Space
 
 if TYPE_CHECKING:

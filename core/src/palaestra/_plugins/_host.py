@@ -1,15 +1,19 @@
-"""PluginHost: owns the registry and loads plugins when something of theirs is needed."""
+"""PluginHost: owns the registry and loads plugins when something of theirs is needed.
+
+Also the process-wide default host, created on first use (never at import).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
 from palaestra._base._ids import EnvId, parse_env_id, plugin_namespace
-from palaestra._base._loading import load_env_creator
+from palaestra._base._lazy import load_env_creator
 from palaestra._discovery._catalog import DeclaredIds
 from palaestra._discovery._discovery import (
     Declarations,
@@ -35,7 +39,7 @@ from palaestra.error import (
     WrapperSetNotFound,
 )
 
-__all__ = ["BUILTIN_NAMESPACE", "PluginHost"]
+__all__ = ["BUILTIN_NAMESPACE", "PluginHost", "get_host", "use_host"]
 
 BUILTIN_NAMESPACE = "palaestra"  # the core's own plugin (see palaestra._plugins._builtin)
 
@@ -590,3 +594,31 @@ class PluginHost:
             yield
         finally:
             self.current_namespace = previous
+
+
+# -- the process-wide default host ---------------------------------------------------
+
+_lock = threading.Lock()
+_host: PluginHost | None = None
+
+
+def get_host() -> PluginHost:
+    """The default :class:`PluginHost`, created on first call."""
+    global _host
+    if _host is None:
+        with _lock:
+            if _host is None:
+                _host = PluginHost()
+    return _host
+
+
+@contextlib.contextmanager
+def use_host(host: PluginHost) -> Iterator[PluginHost]:
+    """Make ``host`` the default for the duration of the block (tests, sandboxes)."""
+    global _host
+    previous = _host
+    _host = host
+    try:
+        yield host
+    finally:
+        _host = previous

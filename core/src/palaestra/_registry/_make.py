@@ -7,9 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
-from palaestra._base._loading import load_env_creator
-from palaestra._base._record_constructor import deep_copied
-from palaestra._base._wrapper_spec import WrapperSpec
+from palaestra._base._lazy import load_env_creator
+from palaestra._base._wrapper_spec import WrapperSpec, deep_copied
 from palaestra._env._core import Env
 from palaestra._env._spec import EnvSpec, replaced
 from palaestra.error import Error, InvalidEnvArguments, InvalidEnvId, InvalidMetadata

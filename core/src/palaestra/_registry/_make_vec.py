@@ -8,7 +8,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
-from palaestra._base._loading import load_env_creator
+from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._registry._make import Host, make_env, resolve_spec, wrapper_set_specs
 from palaestra.error import Error

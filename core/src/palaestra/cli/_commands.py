@@ -15,7 +15,7 @@ import numpy as np
 from palaestra import logger
 from palaestra._api._functions import make, make_vec
 from palaestra._env._core import Env
-from palaestra._plugins._default import get_host
+from palaestra._plugins._host import get_host
 from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
 
 __all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run", "versions"]

@@ -13,9 +13,9 @@ from palaestra._api._functions import (
     spec,
 )
 from palaestra._base._ids import get_env_id, parse_env_id
-from palaestra._base._loading import load_env_creator
+from palaestra._base._lazy import load_env_creator
 from palaestra._env._spec import EnvSpec, WrapperSpec
-from palaestra._plugins._default import get_host
+from palaestra._plugins._host import get_host
 from palaestra._registry._make_vec import VectorizeMode
 from palaestra._registry._registry import Registry
 

@@ -10,7 +10,7 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env._core import Env, Wrapper
 from palaestra.spaces import Box
 from palaestra.wrappers._observations import import_cv2

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from palaestra import logger
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env import _passive_checks as passive
 from palaestra._env._core import Env, Wrapper
 from palaestra.error import InvalidResetOptions, ResetNeeded

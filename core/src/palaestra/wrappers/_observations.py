@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env._core import Env, ObservationWrapper
 from palaestra.error import DependencyNotInstalled
 from palaestra.wrappers._bins import bin_grid

@@ -7,8 +7,8 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra import logger
-from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra._base._save_video import Trigger
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env._core import Env, Wrapper
 from palaestra.error import InvalidProbability
 from palaestra.wrappers._checks import require_fraction

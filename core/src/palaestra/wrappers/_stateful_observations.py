@@ -9,7 +9,7 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra import spaces
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env._core import Env, ObservationWrapper, Wrapper
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array
 from palaestra.wrappers._checks import require_positive

@@ -16,7 +16,7 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env._core import Env, Wrapper
 from palaestra.error import DependencyNotInstalled
 

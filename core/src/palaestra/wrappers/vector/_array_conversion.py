@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra.vector import VectorEnv, VectorWrapper
 from palaestra.wrappers.array_conversion import ConvertingWrapper
 

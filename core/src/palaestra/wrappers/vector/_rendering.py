@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra._base._record_constructor import RecordConstructorArgs
 from palaestra._base._save_video import Trigger
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra.vector import AutoresetMode, VectorEnv, VectorWrapper
 from palaestra.wrappers._recording import FrameWindow, VideoRecorder
 

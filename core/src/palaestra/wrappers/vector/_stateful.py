@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra._base._record_constructor import RecordConstructorArgs
+from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra.spaces import Box
 from palaestra.vector import AutoresetMode, VectorEnv, VectorObservationWrapper, VectorWrapper
 from palaestra.vector.utils import batch_space
