@@ -11,7 +11,7 @@ Both libraries must pay the interpreter and numpy (and, for MuJoCo ids, ``import
 that is the *floor*, timed the same way (a process importing just those). What each library
 adds is its time above the floor, taken round by round (floor, Gymnasium, palaestra in turn,
 each compared with the floor of its own round, medians over the rounds; ``BENCH_ROUNDS``,
-default 15), so a stretch of slowness on a shared machine cancels instead of landing on
+default 31), so a stretch of slowness on a shared machine cancels instead of landing on
 one side.
 
 Each sample also records the child's CPU time (user + system, from the OS's accounting):
@@ -176,7 +176,7 @@ def above_floor(label: str, times: FirstStep, goal: float) -> None:
 def main() -> None:
     """Compile, make the filler venvs, and time."""
     compile_bytecode()
-    rounds = int(os.environ.get("BENCH_ROUNDS", "15"))
+    rounds = int(os.environ.get("BENCH_ROUNDS", "31"))
     with tempfile.TemporaryDirectory() as tmp:
         results = {}
         for count in (0, 300, 1000):
