@@ -21,13 +21,19 @@ PROJECT_NAME = "palaestra"
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-class HookspecMarker:
-    """Decorator marking a function as a hook specification of project ``project_name``."""
+class _Marker:
+    """A decorator factory for one project's hooks (its attribute prefix: ``project_name``)."""
 
     __slots__ = ("project_name",)
 
     def __init__(self, project_name: str) -> None:
         self.project_name = project_name
+
+
+class HookspecMarker(_Marker):
+    """Decorator marking a function as a hook specification of project ``project_name``."""
+
+    __slots__ = ()
 
     @overload
     def __call__(
@@ -71,13 +77,10 @@ class HookspecMarker:
         return _marking(f"{self.project_name}_spec", options, function)
 
 
-class HookimplMarker:
+class HookimplMarker(_Marker):
     """Decorator marking a function as an implementation of a hook of project ``project_name``."""
 
-    __slots__ = ("project_name",)
-
-    def __init__(self, project_name: str) -> None:
-        self.project_name = project_name
+    __slots__ = ()
 
     @overload
     def __call__(
