@@ -19,6 +19,7 @@ from palaestra.error import DependencyNotInstalled
 __all__ = [
     "GL_INSTALL_HINT",
     "INSTALL_HINT",
+    "OFFSCREEN_MODES",
     "cannot_render",
     "has_display",
     "headless_backend",
@@ -26,6 +27,8 @@ __all__ = [
 ]
 
 INSTALL_HINT = 'pip install "palaestra[mujoco]"  (or: pip install mujoco)'
+# The render modes drawn in an offscreen GL context (no window): what a headless backend serves.
+OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 GL_INSTALL_HINT = (
     "install an offscreen OpenGL library: `apt-get install libegl1 libgl1-mesa-dri` (EGL) or "
     "`apt-get install libosmesa6` (OSMesa), or set MUJOCO_GL to a backend that works here "

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from palaestra.error import UnsupportedMode
-from palaestra_mujoco._gl import cannot_render, import_mujoco
+from palaestra_mujoco._gl import OFFSCREEN_MODES, cannot_render, import_mujoco
 
 if TYPE_CHECKING:
     from palaestra_mujoco.rendering import WindowViewer
 
 __all__ = ["OFFSCREEN_MODES", "RENDER_MODES", "SceneRenderer"]
 
-OFFSCREEN_MODES = ("rgb_array", "depth_array", "rgbd_tuple")
 RENDER_MODES = ("human", *OFFSCREEN_MODES)
 
 

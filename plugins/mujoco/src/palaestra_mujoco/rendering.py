@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import UnsupportedMode
-from palaestra_mujoco._gl import cannot_render, has_display, import_mujoco
-from palaestra_mujoco._render import OFFSCREEN_MODES
+from palaestra_mujoco._gl import OFFSCREEN_MODES, cannot_render, has_display, import_mujoco
 
 __all__ = ["OFFSCREEN_MODES", "MujocoRenderer", "OffScreenViewer", "WindowViewer"]
 
