@@ -5,12 +5,12 @@ from __future__ import annotations
 import inspect
 from types import ModuleType
 
-from palaestra import hookspecs
+from palaestra._plugins._hook_calls import HOOK_ARGUMENTS
 
 __all__ = ["HOOK_NAMES", "hookless_reason"]
 
 # The hooks a plugin implements, each with @hookimpl: those palaestra.hookspecs specifies.
-HOOK_NAMES = tuple(sorted(name for name in vars(hookspecs) if name.startswith("palaestra_")))
+HOOK_NAMES = tuple(sorted(HOOK_ARGUMENTS))
 
 
 def hookless_reason(module: ModuleType) -> str:
