@@ -358,3 +358,24 @@ def test_a_script_folder_that_gains_files_keeps_the_cache_and_a_new_distribution
     grown = _cache.cached_scan([str(site)])
     assert len(scans) == 2
     assert "second" in grown.plugins and "first" in grown.plugins
+
+
+def test_a_distribution_reinstalled_at_the_same_version_is_scanned_again(tmp_path, monkeypatch):
+    from palaestra._discovery import _cache
+
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setenv("PALAESTRA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PALAESTRA_DISCOVERY_CACHE", raising=False)
+    info = site / "dev_envs-0.1.0.dist-info"  # a plugin in the making, not yet declaring its hooks
+    info.mkdir()
+    (info / "METADATA").write_text("Name: dev-envs\nVersion: 0.1.0\n")
+    assert "dev" not in _cache.cached_scan([str(site)]).plugins
+    shutil.rmtree(info)  # `pip install -e .` again, same version, now with an entry point
+    make_dist(
+        site, "dev-envs", {"dev": "dev_envs._hooks"}, {"dev_envs._hooks": hooks_source("")}, version="0.1.0"
+    )
+    for path in (info, site):  # the same second as the first install on a coarse clock: move the times on
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert "dev" in _cache.cached_scan([str(site)]).plugins

@@ -82,7 +82,7 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
             pass
         else:
             if data["stamps"] != stamps:  # only folder times moved: remember the new ones
-                _store(path, stamps, found)
+                _store(path, stamps, found, data["listings"])
             return found
     found = scan(entries)
     _store(path, stamps, found)
@@ -90,9 +90,14 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
 
 
 def _listing_key(entry: str) -> list[int]:
-    """A short fingerprint of the distributions in path folder ``entry`` (their folder names)."""
+    """A short fingerprint of the distributions in path folder ``entry``.
+
+    Their metadata folders' names and times: reinstalling a distribution (a plugin author's
+    ``pip install -e .`` at an unchanged version) makes its folder anew, with a new time.
+    """
     names = info_folders(entry)
-    return [len(names), zlib.crc32("\n".join(names).encode())]
+    text = "\n".join(f"{name}:{_mtime(os.path.join(entry or '.', name))}" for name in names)
+    return [len(names), zlib.crc32(text.encode())]
 
 
 def _read(path: str) -> dict[str, Any] | None:
@@ -145,7 +150,10 @@ def _declarations(data: dict[str, Any]) -> Declarations:
     )
 
 
-def _store(path: str, stamps: list[Any], found: Declarations) -> None:
+def _store(
+    path: str, stamps: list[Any], found: Declarations, listings: dict[str, list[int]] | None = None
+) -> None:
+    """Write ``found`` with its stamps; ``listings`` (the path folders' fingerprints) if known."""
     index: dict[PluginRecord, int] = {}
 
     def ref(record: PluginRecord) -> int:
@@ -162,7 +170,9 @@ def _store(path: str, stamps: list[Any], found: Declarations) -> None:
         "retired": sorted(found.retired),
         "vectorizers": {name: ref(r) for name, r in found.vectorizers.items()},
         "incompatible": found.incompatible,
-        "listings": {entry: _listing_key(entry) for entry, _ in stamps[1]},
+        "listings": listings
+        if listings is not None
+        else {entry: _listing_key(entry) for entry, _ in stamps[1]},
     }
     data["records"] = [list(record) for record in index]  # in index order
     try:
