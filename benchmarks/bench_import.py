@@ -9,7 +9,7 @@ RUNS = 15
 
 # numpy and the core are imported first: make() needs them anyway, and they are not discovery.
 DISCOVERY = """
-import time, palaestra, palaestra._env._core, palaestra._api._functions
+import time, palaestra, palaestra._env._core, palaestra._api
 start = time.perf_counter()
 palaestra.get_host().registry.find_spec("CartPole-v1")
 print(f"{(time.perf_counter() - start) * 1e3:.1f} ms")

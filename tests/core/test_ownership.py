@@ -327,7 +327,7 @@ def test_a_cached_scan_reads_back_exactly_what_the_scan_found(tmp_path, monkeypa
 def test_a_script_folder_that_gains_files_keeps_the_cache_and_a_new_distribution_does_not(
     tmp_path, monkeypatch
 ):
-    from palaestra._discovery import _cache
+    from palaestra._discovery import _cache, _scan
 
     site = tmp_path / "site"
     site.mkdir()
@@ -335,8 +335,8 @@ def test_a_script_folder_that_gains_files_keeps_the_cache_and_a_new_distribution
     monkeypatch.setenv("PALAESTRA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PALAESTRA_DISCOVERY_CACHE", raising=False)
     scans = []
-    real_scan = _cache.scan
-    monkeypatch.setattr(_cache, "scan", lambda entries: scans.append(1) or real_scan(entries))
+    real_scan = _scan.scan
+    monkeypatch.setattr(_scan, "scan", lambda entries: scans.append(1) or real_scan(entries))
 
     def touched(name):
         (site / name).write_text("x")  # a new file: the folder's time moves

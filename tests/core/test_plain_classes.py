@@ -19,7 +19,7 @@ from palaestra import EnvSpec
 from palaestra._base import _spec_dataclasses as twins
 from palaestra._base._ids import EnvId
 from palaestra._base._wrapper_spec import WrapperSpec
-from palaestra._discovery._scan import PluginRecord
+from palaestra._discovery import PluginRecord
 from palaestra._env._spec import _FIELD_NAMES, replaced
 
 WRAPPERS = (WrapperSpec("TimeLimit", "palaestra.wrappers:TimeLimit", {"max_episode_steps": 5}),)

@@ -249,9 +249,13 @@ NOT_ON_THE_MAKE_PATH = (
     "copy",  # kwargs of plain values are copied without it
     "tempfile",  # SDL's runtime folder, made with the first window
     "difflib",  # suggestions, on error paths
+    "palaestra._discovery._scan",  # reading metadata folders, on a cache miss
     "palaestra._discovery._compat",  # version matching, when discovery scans
     "palaestra._discovery._suites",  # the published suites, for hints and listings
     "palaestra._plugins._builtin",  # sync/async and the core's wrapper sets, on first lookup
+    "palaestra._env._wrapper_kinds",  # observation, reward and action wrappers
+    "palaestra._base._lookup_errors",  # unknown ids and names, when raised
+    "palaestra._base._usage_errors",  # snapshots, retired wrappers, odd actions, when raised
     "palaestra_classic_control._drawing",  # with the first frame
 )
 

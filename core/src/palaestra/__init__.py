@@ -22,22 +22,22 @@ if TYPE_CHECKING:
     from palaestra import utils as utils
     from palaestra import vector as vector
     from palaestra import wrappers as wrappers
-    from palaestra._api._functions import make as make
-    from palaestra._api._functions import make_vec as make_vec
-    from palaestra._api._functions import pprint_registry as pprint_registry
-    from palaestra._api._functions import register as register
-    from palaestra._api._functions import register_envs as register_envs
-    from palaestra._api._functions import spec as spec
+    from palaestra._api import make as make
+    from palaestra._api import make_vec as make_vec
+    from palaestra._api import pprint_registry as pprint_registry
+    from palaestra._api import register as register
+    from palaestra._api import register_envs as register_envs
+    from palaestra._api import spec as spec
     from palaestra._base._markers import hookimpl as hookimpl
     from palaestra._base._markers import hookspec as hookspec
-    from palaestra._env._core import ActionWrapper as ActionWrapper
     from palaestra._env._core import Env as Env
-    from palaestra._env._core import ObservationWrapper as ObservationWrapper
-    from palaestra._env._core import RewardWrapper as RewardWrapper
     from palaestra._env._core import Wrapper as Wrapper
     from palaestra._env._snapshot import Snapshot as Snapshot
     from palaestra._env._spec import EnvSpec as EnvSpec
     from palaestra._env._spec import WrapperSpec as WrapperSpec
+    from palaestra._env._wrapper_kinds import ActionWrapper as ActionWrapper
+    from palaestra._env._wrapper_kinds import ObservationWrapper as ObservationWrapper
+    from palaestra._env._wrapper_kinds import RewardWrapper as RewardWrapper
     from palaestra._plugins._host import PluginHost as PluginHost
     from palaestra._plugins._host import get_host as get_host
     from palaestra._plugins._host import use_host as use_host
@@ -52,10 +52,10 @@ if TYPE_CHECKING:
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
 # imports above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
-    "ActionWrapper": "palaestra._env._core",
+    "ActionWrapper": "palaestra._env._wrapper_kinds",
     "Env": "palaestra._env._core",
-    "ObservationWrapper": "palaestra._env._core",
-    "RewardWrapper": "palaestra._env._core",
+    "ObservationWrapper": "palaestra._env._wrapper_kinds",
+    "RewardWrapper": "palaestra._env._wrapper_kinds",
     "Snapshot": "palaestra._env._snapshot",
     "Wrapper": "palaestra._env._core",
     "EnvSpec": "palaestra._env._spec",
@@ -65,13 +65,13 @@ _LAZY_NAMES = {
     "use_host": "palaestra._plugins._host",
     "hookimpl": "palaestra._base._markers",
     "hookspec": "palaestra._base._markers",
-    "make": "palaestra._api._functions",
-    "make_vec": "palaestra._api._functions",
+    "make": "palaestra._api",
+    "make_vec": "palaestra._api",
     "VectorizeMode": "palaestra._registry._make_vec",
-    "pprint_registry": "palaestra._api._functions",
-    "register": "palaestra._api._functions",
-    "register_envs": "palaestra._api._functions",
-    "spec": "palaestra._api._functions",
+    "pprint_registry": "palaestra._api",
+    "register": "palaestra._api",
+    "register_envs": "palaestra._api",
+    "spec": "palaestra._api",
     "Space": "palaestra.spaces",
 }
 _SUBMODULES = (

@@ -69,22 +69,6 @@ class UnregisteredEnv(Error, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-class NamespaceNotFound(UnregisteredEnv):
-    """The namespace part of an env id is unknown."""
-
-
-class NameNotFound(UnregisteredEnv):
-    """The name part of an env id is unknown in its namespace."""
-
-
-class VersionNotFound(UnregisteredEnv):
-    """The requested version is newer than every registered version."""
-
-
-class MissingSuiteError(NameNotFound):
-    """The id belongs to a published suite whose plugin distribution is not installed."""
-
-
 class InvalidEnvArguments(Error, TypeError):
     """An environment's constructor rejected the keyword arguments ``make`` passed."""
 
@@ -96,41 +80,12 @@ class InvalidEnvId(Error, TypeError):
     """
 
 
-class InvalidEnvArgumentValue(InvalidEnvArguments, ValueError):
-    """A constructor argument has the right type but an impossible value (NaN, a negative size...)."""
-
-
-class VectorizerNotFound(Error, KeyError, ValueError):
-    """``make_vec`` was asked for a vectorization mode nobody registered.
-
-    A ``ValueError`` too, as Gymnasium raises for an invalid mode.
-    """
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-class WrapperSetNotFound(Error, KeyError):
-    """``make(..., wrappers=name)`` named a wrapper set nobody registered."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-class DeprecatedEnv(Error):
-    """The requested version is older than the registered one, or was retired."""
-
-
 class RegistrationError(Error, ValueError):
     """An environment (or other description) cannot be registered as given."""
 
 
 class DependencyNotInstalled(Error, ImportError):
     """An optional dependency needed by the requested feature is missing."""
-
-
-class UnsupportedMode(Error):
-    """The requested render mode is not supported by the environment."""
 
 
 class InvalidMetadata(Error):
@@ -153,14 +108,6 @@ class InvalidResetOptions(Error, TypeError):
     """``reset``'s ``options`` is not a mapping (a dict) or ``None``."""
 
 
-class InvalidActionType(InvalidAction, TypeError):
-    """An action (or batch of actions) of a type the space cannot hold (Gymnasium raises ``TypeError``)."""
-
-
-class ActionOverflowError(InvalidAction, OverflowError):
-    """An action so large that the env's arithmetic overflows (Gymnasium raises ``OverflowError``)."""
-
-
 class InvalidSeed(Error, ValueError):
     """A seed is not a non-negative Python integer."""
 
@@ -175,18 +122,6 @@ class EnvCheckError(Error, AssertionError):
 
 class EnvCheckTypeError(EnvCheckError, TypeError):
     """An env's attribute is of the wrong type (a space that is not a palaestra space)."""
-
-
-class SnapshotNotSupported(Error, NotImplementedError):
-    """The environment cannot save and restore its state (``Env.snapshot``)."""
-
-
-class SnapshotError(Error, ValueError):
-    """A snapshot does not fit the environment it is restored into, or cannot be taken."""
-
-
-class DeprecatedWrapper(ImportError):
-    """A wrapper was renamed or removed; the message names its replacement."""
 
 
 def _define_vector_timeout_error() -> type[Error]:
@@ -211,6 +146,13 @@ def _define_vector_timeout_error() -> type[Error]:
 
 
 if TYPE_CHECKING:
+    from palaestra._base._lookup_errors import DeprecatedEnv as DeprecatedEnv
+    from palaestra._base._lookup_errors import MissingSuiteError as MissingSuiteError
+    from palaestra._base._lookup_errors import NameNotFound as NameNotFound
+    from palaestra._base._lookup_errors import NamespaceNotFound as NamespaceNotFound
+    from palaestra._base._lookup_errors import VectorizerNotFound as VectorizerNotFound
+    from palaestra._base._lookup_errors import VersionNotFound as VersionNotFound
+    from palaestra._base._lookup_errors import WrapperSetNotFound as WrapperSetNotFound
     from palaestra._base._space_errors import CustomSpaceError as CustomSpaceError
     from palaestra._base._space_errors import DynamicSpaceError as DynamicSpaceError
     from palaestra._base._space_errors import InvalidBound as InvalidBound
@@ -218,6 +160,13 @@ if TYPE_CHECKING:
     from palaestra._base._space_errors import InvalidSampleArgument as InvalidSampleArgument
     from palaestra._base._space_errors import InvalidSampleArgumentType as InvalidSampleArgumentType
     from palaestra._base._space_errors import MissingArgument as MissingArgument
+    from palaestra._base._usage_errors import ActionOverflowError as ActionOverflowError
+    from palaestra._base._usage_errors import DeprecatedWrapper as DeprecatedWrapper
+    from palaestra._base._usage_errors import InvalidActionType as InvalidActionType
+    from palaestra._base._usage_errors import InvalidEnvArgumentValue as InvalidEnvArgumentValue
+    from palaestra._base._usage_errors import SnapshotError as SnapshotError
+    from palaestra._base._usage_errors import SnapshotNotSupported as SnapshotNotSupported
+    from palaestra._base._usage_errors import UnsupportedMode as UnsupportedMode
     from palaestra._base._vector_errors import AlreadyPendingCallError as AlreadyPendingCallError
     from palaestra._base._vector_errors import ClosedEnvironmentError as ClosedEnvironmentError
     from palaestra._base._vector_errors import InvalidVectorInfo as InvalidVectorInfo
@@ -267,21 +216,36 @@ class PluginConflictError(PluginError, RegistrationError):
         self.distributions = distributions
 
 
-# Errors defined in their own modules when first asked for (see palaestra._base._vector_errors).
+# Errors defined in their own modules when first asked for (see palaestra._base._vector_errors):
+# none of them is raised on the way to a first step.
 _LAZY_ERRORS = {
+    "ActionOverflowError": "palaestra._base._usage_errors",
     "AlreadyPendingCallError": "palaestra._base._vector_errors",
     "ClosedEnvironmentError": "palaestra._base._vector_errors",
     "CustomSpaceError": "palaestra._base._space_errors",
+    "DeprecatedEnv": "palaestra._base._lookup_errors",
+    "DeprecatedWrapper": "palaestra._base._usage_errors",
     "DynamicSpaceError": "palaestra._base._space_errors",
+    "InvalidActionType": "palaestra._base._usage_errors",
     "InvalidBound": "palaestra._base._space_errors",
+    "InvalidEnvArgumentValue": "palaestra._base._usage_errors",
     "InvalidProbability": "palaestra._base._space_errors",
     "InvalidSampleArgument": "palaestra._base._space_errors",
     "InvalidSampleArgumentType": "palaestra._base._space_errors",
     "InvalidVectorInfo": "palaestra._base._vector_errors",
     "MissingArgument": "palaestra._base._space_errors",
+    "MissingSuiteError": "palaestra._base._lookup_errors",
+    "NameNotFound": "palaestra._base._lookup_errors",
+    "NamespaceNotFound": "palaestra._base._lookup_errors",
     "NoAsyncCallError": "palaestra._base._vector_errors",
+    "SnapshotError": "palaestra._base._usage_errors",
+    "SnapshotNotSupported": "palaestra._base._usage_errors",
     "SubEnvError": "palaestra._base._vector_errors",
+    "UnsupportedMode": "palaestra._base._usage_errors",
+    "VectorizerNotFound": "palaestra._base._lookup_errors",
+    "VersionNotFound": "palaestra._base._lookup_errors",
     "WorkerDiedError": "palaestra._base._vector_errors",
+    "WrapperSetNotFound": "palaestra._base._lookup_errors",
 }
 
 

@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from palaestra._discovery._scan import Declarations, PluginRecord, info_folders, scan
+from palaestra._discovery import Declarations, PluginRecord, info_folders
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan"]
 
@@ -72,7 +72,7 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
     """:func:`scan` of ``entries``, from the cache when nothing changed since it was written."""
     path = cache_file(entries)
     if path is None:
-        return scan(entries)
+        return _scan(entries)
     stamps = [sys.executable, _stamps(entries)]
     data = _read(path)
     if data is not None and _fresh(data, stamps):
@@ -84,9 +84,15 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
             if data["stamps"] != stamps:  # only folder times moved: remember the new ones
                 _store(path, stamps, found, data["listings"])
             return found
-    found = scan(entries)
+    found = _scan(entries)
     _store(path, stamps, found)
     return found
+
+
+def _scan(entries: Sequence[str]) -> Declarations:
+    from palaestra._discovery._scan import scan  # a cache miss: the scanner loads only then
+
+    return scan(entries)
 
 
 def _listing_key(entry: str) -> list[int]:

@@ -1,7 +1,8 @@
 """Which plugins are installed: entry points read from metadata (no plugin code runs).
 
-The scan itself (:mod:`._scan`) and its cache (:mod:`._cache`) sit below this module; here
-are the switches that decide what discovery may see and whom a user prefers.
+The scan itself (:mod:`._scan`, loaded only on a cache miss) and its cache
+(:mod:`._cache`) sit below this module; here are the switches that decide what discovery
+may see and whom a user prefers.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from palaestra._discovery import GROUP, NAMES_GROUP, Declarations, PluginRecord
 from palaestra._discovery._cache import cached_scan
-from palaestra._discovery._scan import GROUP, NAMES_GROUP, Declarations, PluginRecord, scan
 
 __all__ = [
     "ALLOW_ENV",
@@ -66,7 +67,11 @@ def discover(path: Sequence[str] | None = None) -> Declarations:
     Args:
         path: Directories to scan instead of ``sys.path`` (tests and sandboxes; not cached).
     """
-    return cached_scan(list(sys.path)) if path is None else scan(path)
+    if path is None:
+        return cached_scan(list(sys.path))
+    from palaestra._discovery._scan import scan  # an explicit path is never cached
+
+    return scan(path)
 
 
 def switched_off(

@@ -22,7 +22,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 
-from palaestra._discovery._scan import PluginRecord
+from palaestra._discovery import PluginRecord
 
 __all__ = ["Provenance"]
 

@@ -14,7 +14,6 @@ from typing import Any, NoReturn
 
 from palaestra._base._ids import EnvId, parse_env_id, plugin_namespace
 from palaestra._base._lazy import load_env_creator
-from palaestra._discovery._catalog import DeclaredIds
 from palaestra._discovery._discovery import (
     Declarations,
     PluginRecord,
@@ -24,7 +23,7 @@ from palaestra._discovery._discovery import (
     preferred_owners,
     switched_off,
 )
-from palaestra._discovery._owners import NameOwners, same_distribution
+from palaestra._discovery._ownership import DeclaredIds, NameOwners, same_distribution
 from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
@@ -35,8 +34,6 @@ from palaestra.error import (
     PluginConflictError,
     PluginLoadError,
     RegistrationError,
-    VectorizerNotFound,
-    WrapperSetNotFound,
 )
 
 __all__ = ["BUILTIN_NAMESPACE", "PluginHost", "get_host", "use_host"]
@@ -510,11 +507,12 @@ class PluginHost:
         kind: str,
         table: dict[str, tuple[Any, str]],
         name: str,
-        error: type[Exception],
+        error_class: str,
         also_known: tuple[str, ...] = (),
     ) -> Any:
         """``table[name]``, loading plugin ``ns`` for ``ns/...`` names; a did-you-mean error if unknown.
 
+        ``error_class`` names the ``palaestra.error`` class to raise (defined only when raised);
         ``also_known`` are names the caller handles itself, listed in the error.
         """
         if not isinstance(name, str):
@@ -525,8 +523,10 @@ class PluginHost:
         if entry is None:
             import difflib  # an error path: loaded only to suggest a name
 
+            from palaestra import error as errors
             from palaestra._discovery._suites import REFERENCE_SUITES, install_command
 
+            error = getattr(errors, error_class)
             namespace = name.split("/", 1)[0] if "/" in name else None
             if namespace in REFERENCE_SUITES and namespace not in self.table:
                 raise error(
@@ -553,7 +553,7 @@ class PluginHost:
             PluginLoadError: The owning plugin is broken.
         """
         factory = self._lookup(
-            "vectorizer", self.vectorizers, name, VectorizerNotFound, ("vector_entry_point",)
+            "vectorizer", self.vectorizers, name, "VectorizerNotFound", ("vector_entry_point",)
         )
         return load_env_creator(factory)
 
@@ -566,7 +566,7 @@ class PluginHost:
             WrapperSetNotFound: No such set; the message lists the known ones.
             PluginLoadError: The owning plugin is broken.
         """
-        return self._lookup("wrapper set", self.wrapper_sets, name, WrapperSetNotFound)  # type: ignore[no-any-return]
+        return self._lookup("wrapper set", self.wrapper_sets, name, "WrapperSetNotFound")  # type: ignore[no-any-return]
 
     def add_plugin(self, module: ModuleType | str, namespace: str, distribution: str = "<local>") -> None:
         """Load a plugin module directly, without an entry point (tests, notebooks).

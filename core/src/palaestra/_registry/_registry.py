@@ -5,19 +5,10 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from typing import Protocol
 
-from palaestra import logger
+from palaestra import error, logger  # error: its not-found classes are defined when first raised
 from palaestra._base._ids import EnvId, get_env_id
 from palaestra._env._spec import EnvSpec
-from palaestra.error import (
-    DeprecatedEnv,
-    MissingSuiteError,
-    NameNotFound,
-    NamespaceNotFound,
-    PluginError,
-    RegistrationError,
-    UnregisteredEnv,
-    VersionNotFound,
-)
+from palaestra.error import PluginError, RegistrationError, UnregisteredEnv
 
 __all__ = ["Registry", "SpecLoader"]
 
@@ -310,7 +301,7 @@ class Registry(MutableMapping[str, EnvSpec]):
             suggestion = f"Did you mean: `{close[0]}`?"
         else:
             suggestion = f"Have you installed the proper package for {ns}?"
-        raise NamespaceNotFound(f"Namespace {ns} not found. {suggestion}")
+        raise error.NamespaceNotFound(f"Namespace {ns} not found. {suggestion}")
 
     def check_name_exists(self, ns: str | None, name: str) -> None:
         """Raise a helpful :class:`NameNotFound` when ``ns/name`` has no envs."""
@@ -321,8 +312,8 @@ class Registry(MutableMapping[str, EnvSpec]):
         namespace_msg = f" in namespace {ns}" if ns else ""
         hint = self._loader.missing_hint(ns, name) if self._loader else None
         if hint:
-            raise MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
-        raise NameNotFound(
+            raise error.MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
+        raise error.NameNotFound(
             f"Environment `{name}` doesn't exist{namespace_msg}.{self._suggest(ns, name, names)}"
         )
 
@@ -362,7 +353,7 @@ class Registry(MutableMapping[str, EnvSpec]):
         if unversioned:
             message += f" It provides the default version `{unversioned[0].id}`."
             if len(specs) == 1:
-                raise DeprecatedEnv(message)
+                raise error.DeprecatedEnv(message)
         versioned = [s for s in specs if s.version is not None]
         if not versioned:
             return
@@ -370,9 +361,9 @@ class Registry(MutableMapping[str, EnvSpec]):
         assert latest.version is not None
         if version > latest.version:
             listed = ", ".join(f"`v{s.version}`" for s in specs)
-            raise VersionNotFound(f"{message} It provides versioned environments: [ {listed} ].")
+            raise error.VersionNotFound(f"{message} It provides versioned environments: [ {listed} ].")
         if version < latest.version:
-            raise DeprecatedEnv(
+            raise error.DeprecatedEnv(
                 f"Environment version v{version} for `{get_env_id(ns, name, None)}` is deprecated. "
                 f"Please use `{latest.id}` instead."
             )

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from palaestra import logger
-from palaestra._api._functions import make, make_vec
+from palaestra._api import make, make_vec
 from palaestra._env._core import Env
 from palaestra._plugins._host import get_host
 from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported

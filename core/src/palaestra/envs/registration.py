@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from palaestra._api._functions import (
+from palaestra._api import (
     find_highest_version,
     make,
     make_vec,

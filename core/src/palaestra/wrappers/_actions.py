@@ -8,7 +8,8 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra._base._wrapper_spec import RecordConstructorArgs
-from palaestra._env._core import ActionWrapper, Env, Wrapper
+from palaestra._env._core import Env, Wrapper
+from palaestra._env._wrapper_kinds import ActionWrapper
 from palaestra.error import InvalidBound, InvalidProbability
 from palaestra.spaces import Box, Discrete, MultiDiscrete, Space
 from palaestra.wrappers._bins import bin_grid

@@ -9,7 +9,8 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra._base._wrapper_spec import RecordConstructorArgs
-from palaestra._env._core import Env, ObservationWrapper
+from palaestra._env._core import Env
+from palaestra._env._wrapper_kinds import ObservationWrapper
 from palaestra.error import DependencyNotInstalled
 from palaestra.wrappers._bins import bin_grid
 from palaestra.wrappers.utils import rescale_box

@@ -8,7 +8,8 @@ from typing import Any, SupportsFloat
 import numpy as np
 
 from palaestra._base._wrapper_spec import RecordConstructorArgs
-from palaestra._env._core import Env, RewardWrapper, Wrapper
+from palaestra._env._core import Env, Wrapper
+from palaestra._env._wrapper_kinds import RewardWrapper
 from palaestra.error import InvalidBound
 from palaestra.wrappers._checks import require_fraction, require_positive
 from palaestra.wrappers.utils import RunningMeanStd, StatisticsSwitch

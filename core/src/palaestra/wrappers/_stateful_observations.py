@@ -10,7 +10,8 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra._base._wrapper_spec import RecordConstructorArgs
-from palaestra._env._core import Env, ObservationWrapper, Wrapper
+from palaestra._env._core import Env, Wrapper
+from palaestra._env._wrapper_kinds import ObservationWrapper
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array
 from palaestra.wrappers._checks import require_positive
 from palaestra.wrappers._common import TimeLimit

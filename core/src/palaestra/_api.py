@@ -1,4 +1,7 @@
-"""The module-level registration functions, bound to the default plugin host."""
+"""Layer 10, the API: the module-level functions (``make``, ``register``, ``spec``, ...).
+
+They act on the default plugin host.
+"""
 
 from __future__ import annotations
 
