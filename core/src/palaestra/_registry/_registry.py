@@ -5,25 +5,12 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
 from typing import Protocol
 
-from palaestra import error, logger  # error: its not-found classes are defined when first raised
+from palaestra import logger
 from palaestra._base._ids import EnvId, get_env_id
 from palaestra._env._spec import EnvSpec
 from palaestra.error import PluginError, RegistrationError, UnregisteredEnv
 
 __all__ = ["Registry", "SpecLoader"]
-
-
-def _name(env_id: str) -> str | None:
-    """The name part of ``env_id`` (None if malformed)."""
-    parsed = EnvId.parse_or_none(env_id)
-    return None if parsed is None else parsed.name
-
-
-def _closest(word: str, candidates: set[str]) -> list[str]:
-    """The closest candidate to ``word``, if any (error paths only: difflib loads on demand)."""
-    import difflib
-
-    return difflib.get_close_matches(word, candidates, n=1)
 
 
 class SpecLoader(Protocol):
@@ -285,88 +272,18 @@ class Registry(MutableMapping[str, EnvSpec]):
             )
         return spec
 
-    def check_namespace_exists(self, ns: str | None) -> None:
-        """Raise a helpful :class:`NamespaceNotFound` when ``ns`` has no envs."""
-        if ns is None:
-            return
-        namespaces = {s.namespace for s in self._specs.values() if s.namespace is not None}
-        namespaces |= {env_id.rpartition("/")[0] for env_id in self._ids() if "/" in env_id}
-        if ns in namespaces:
-            return
-        hint = self._loader.missing_hint(ns, "") if self._loader else None
-        close = _closest(ns, namespaces)
-        if hint:
-            suggestion = hint
-        elif close:
-            suggestion = f"Did you mean: `{close[0]}`?"
-        else:
-            suggestion = f"Have you installed the proper package for {ns}?"
-        raise error.NamespaceNotFound(f"Namespace {ns} not found. {suggestion}")
-
-    def check_name_exists(self, ns: str | None, name: str) -> None:
-        """Raise a helpful :class:`NameNotFound` when ``ns/name`` has no envs."""
-        self.check_namespace_exists(ns)
-        names = {s.name for s in self._specs.values() if s.namespace == ns}
-        if name in names:
-            return
-        namespace_msg = f" in namespace {ns}" if ns else ""
-        hint = self._loader.missing_hint(ns, name) if self._loader else None
-        if hint:
-            raise error.MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
-        raise error.NameNotFound(
-            f"Environment `{name}` doesn't exist{namespace_msg}.{self._suggest(ns, name, names)}"
-        )
-
-    def _suggest(self, ns: str | None, name: str, names: set[str]) -> str:
-        """The closest known name (with how to get it if not installed), or the namespaced id."""
-        registered = set(names)
-        if ns is None and self._loader is not None:
-            names = names | self._loader.known_names()
-        close = _closest(name, names)
-        if close:
-            hint = None
-            # How to get the close name, unless an installed plugin provides it already.
-            provided = close[0] in registered or (
-                ns is None and self._loader is not None and self._loader.declares(close[0])
-            )
-            if self._loader is not None and not provided:
-                hint = self._loader.missing_hint(ns, close[0])
-            return f" Did you mean: `{close[0]}`?" + (f" {hint}" if hint else "")
-        if ns is None:
-            elsewhere = sorted(env_id for env_id in self._ids() if "/" in env_id and _name(env_id) == name)
-            if elsewhere:
-                return f" Did you mean: `{elsewhere[0]}`? (ids of plugins carry their namespace)"
-        return ""
-
     def check_version_exists(self, ns: str | None, name: str, version: int | None) -> None:
-        """Raise the most helpful error for an id that is not registered as given."""
+        """Raise the most helpful error for an id that is not registered as given.
+
+        Raises:
+            NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv, MissingSuiteError:
+                Whichever says best what is wrong (with a did-you-mean or an install hint).
+        """
         if get_env_id(ns, name, version) in self._specs:
             return
-        self.check_name_exists(ns, name)
-        if version is None:
-            return
-        message = (
-            f"Environment version `v{version}` for environment `{get_env_id(ns, name, None)}` doesn't exist."
-        )
-        specs = sorted(self._specs_named(ns, name), key=lambda s: s.version if s.version is not None else -1)
-        unversioned = [s for s in specs if s.version is None]
-        if unversioned:
-            message += f" It provides the default version `{unversioned[0].id}`."
-            if len(specs) == 1:
-                raise error.DeprecatedEnv(message)
-        versioned = [s for s in specs if s.version is not None]
-        if not versioned:
-            return
-        latest = max(versioned, key=lambda s: s.version or 0)
-        assert latest.version is not None
-        if version > latest.version:
-            listed = ", ".join(f"`v{s.version}`" for s in specs)
-            raise error.VersionNotFound(f"{message} It provides versioned environments: [ {listed} ].")
-        if version < latest.version:
-            raise error.DeprecatedEnv(
-                f"Environment version v{version} for `{get_env_id(ns, name, None)}` is deprecated. "
-                f"Please use `{latest.id}` instead."
-            )
+        from palaestra._registry._not_found import explain_missing  # an error path
+
+        explain_missing(self, ns, name, version)
 
 
 class _LoadableValues(ValuesView[EnvSpec]):
