@@ -1,5 +1,10 @@
 """check_env and the passive checker catch broken environments with actionable messages."""
 
+import functools
+import inspect
+import types
+import warnings
+
 import numpy as np
 import pytest
 
@@ -227,7 +232,6 @@ def test_data_equivalence_agrees_with_gymnasium(case, exact):
 
 # --- the individual checks, public under Gymnasium's names ---------------------------------
 
-import warnings  # noqa: E402
 
 import palaestra  # noqa: E402
 from palaestra.utils import env_checker  # noqa: E402
@@ -428,3 +432,90 @@ def test_close_twice_is_checked_on_a_fresh_copy():
         assert not env.closed  # the env under test stays open
     finally:
         del palaestra.registry["CheckerCloseOnce-v0"]
+
+
+class _Resets:
+    """reset signatures seen in the wild, as methods (what the passive checker reads)."""
+
+    observation_space = spaces.Discrete(2)
+
+    def usual(self, *, seed=None, options=None):
+        return 0, {}
+
+    def positional(self, seed=None, options=None):
+        return 0, {}
+
+    def seeded(self, *, seed=3, options=None):
+        return 0, {}
+
+    def seed_without_default(self, seed, options=None):
+        return 0, {}
+
+    def kwargs_only(self, **kwargs):
+        return 0, {}
+
+    def no_options(self, seed=None):
+        return 0, {}
+
+    def nothing(self):
+        return 0, {}
+
+    def args_and_kwargs(self, *args, seed=None, **kwargs):
+        return 0, {}
+
+    def mixed(self, a=0, b=1, /, seed=None, *rest, options=None, extra=2, **more):
+        return 0, {}
+
+
+_SIGNATURES = [name for name in vars(_Resets) if not name.startswith("_") and name != "observation_space"]
+
+
+def _decorated_reset(self, *, seed=None, options=None):
+    return 0, {}
+
+
+_decorated_reset.__wrapped__ = _Resets.nothing  # inspect follows __wrapped__, so must we
+
+
+@pytest.mark.parametrize(
+    "reset",
+    [getattr(_Resets(), name) for name in _SIGNATURES]
+    + [
+        _Resets.usual,
+        lambda seed=None, options=None: None,
+        _decorated_reset.__get__(_Resets()),
+        print,
+        functools.partial(_Resets.usual, None),
+    ],
+)
+def test_the_fast_reset_signature_read_agrees_with_inspect(reset):
+    from palaestra._env._passive_checks import _NO_DEFAULT, _reset_parameters
+
+    fast = _reset_parameters(reset)
+    if fast is None:  # left to inspect: decorated, builtin or partial
+        assert isinstance(reset, (types.BuiltinFunctionType, functools.partial)) or hasattr(
+            reset, "__wrapped__"
+        )
+        return
+    parameters = inspect.signature(reset).parameters
+    names, seed_default = fast
+    assert sorted(names) == sorted(parameters)  # the checker asks only which names are there
+    expected = parameters["seed"].default if "seed" in parameters else _NO_DEFAULT
+    assert seed_default is (_NO_DEFAULT if expected is inspect.Parameter.empty else expected)
+
+
+@pytest.mark.parametrize("name", _SIGNATURES)
+def test_every_reset_signature_draws_the_warnings_inspect_finds(name):
+    from palaestra._env._passive_checks import _check_reset_signature, env_reset_passive_checker
+
+    env = _Resets()
+    env.reset = getattr(env, name)
+    with warnings.catch_warnings(record=True) as checked:
+        warnings.simplefilter("always")
+        env_reset_passive_checker(env, **{"seed_without_default": {"seed": 0}}.get(name, {}))
+    with warnings.catch_warnings(record=True) as inspected:
+        warnings.simplefilter("always")
+        _check_reset_signature(env.reset)
+    assert [str(w.message) for w in checked] == [str(w.message) for w in inspected]
+    unusual = name in ("seeded", "seed_without_default", "no_options", "nothing")
+    assert bool(inspected) is unusual
