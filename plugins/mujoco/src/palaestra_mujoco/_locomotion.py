@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra import spaces
-from palaestra.error import InvalidEnvArgumentValue
+from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
@@ -250,7 +249,7 @@ def _check_numbers(env: str, settings: dict[str, Any]) -> None:
             not isinstance(value, (tuple, list)) and not np.isfinite(numbers).all()
         )
         if bad:
-            raise InvalidEnvArgumentValue(
+            raise error.InvalidEnvArgumentValue(
                 f"{env}: {name}={value!r} is not a usable number; give a finite value"
                 + (
                     " (a range may be open, e.g. (0.7, inf), but not NaN)"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from palaestra.error import UnsupportedMode
+from palaestra import error  # its classes used here are defined when first raised
 from palaestra_mujoco._gl import OFFSCREEN_MODES, cannot_render, import_mujoco
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ class SceneRenderer:
         if mode == "human":
             self._show()
             return None
-        raise UnsupportedMode(f"render mode {mode!r} is not one of {RENDER_MODES}")
+        raise error.UnsupportedMode(f"render mode {mode!r} is not one of {RENDER_MODES}")
 
     def close(self) -> None:
         """Release the OpenGL contexts and close the window."""

@@ -9,8 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from palaestra import Env, spaces
-from palaestra.error import SnapshotError, UnsupportedMode
+from palaestra import Env, error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import invalid_action, real_array, warn_no_render_mode
 from palaestra_mujoco._gl import import_mujoco
 from palaestra_mujoco._model_cache import compile_model
@@ -174,7 +173,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         visual_options: dict[int, bool] | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise UnsupportedMode(
+            raise error.UnsupportedMode(
                 f"{type(self).__name__}: render_mode {render_mode!r} is not one of {list(RENDER_MODES)} or None"
             )
         self.frame_skip = _positive_int("frame_skip", frame_skip)
@@ -262,7 +261,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     def _restore_state(self, state: Mapping[str, Any]) -> None:
         saved = state["data"].data
         if _model_sizes(saved.model) != _model_sizes(self.model):
-            raise SnapshotError(
+            raise error.SnapshotError(
                 f"the snapshot's MuJoCo model differs in size from {self}'s "
                 f"(nq, nv, nu, nbody, ...: {_model_sizes(saved.model)} vs {_model_sizes(self.model)}); "
                 "restore a snapshot into an env built the same way (same id, kwargs and wrappers)"
