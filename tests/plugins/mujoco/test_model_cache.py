@@ -107,3 +107,22 @@ def test_models_of_yours_and_a_switched_off_cache_are_never_cached(cache, tmp_pa
     assert not (cache / "mujoco").exists()
     monkeypatch.setenv(CACHE_ENV, "0")
     assert cached_file(mujoco, str(MODELS_DIR / "hopper.xml"), str(MODELS_DIR)) is None
+
+
+def test_a_first_halfcheetah_step_defines_no_rarely_raised_error(cache):
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, palaestra\n"
+        "env = palaestra.make('HalfCheetah-v5'); env.reset(seed=0); env.step(env.action_space.sample())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('palaestra._base.') and m.endswith('_errors')))"
+    )
+    env = {**os.environ, "PALAESTRA_CACHE_DIR": str(cache)}
+    for _ in range(2):  # the first process fills the caches, the second is a usual start
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
