@@ -90,25 +90,13 @@ class EnvId(Record):
 
     __slots__ = ()
     _fields = ("text", "namespace", "name", "version")
+    text: str
+    namespace: str | None
+    name: str
+    version: int | None
 
     def __new__(cls, text: str, namespace: str | None, name: str, version: int | None) -> EnvId:
         return tuple.__new__(cls, (text, namespace, name, version))
-
-    @property
-    def text(self) -> str:
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def namespace(self) -> str | None:
-        return self[1]  # type: ignore[no-any-return]
-
-    @property
-    def name(self) -> str:
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def version(self) -> int | None:
-        return self[3]  # type: ignore[no-any-return]
 
     @classmethod
     def parse(cls, text: str) -> EnvId:

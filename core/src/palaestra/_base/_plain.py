@@ -4,9 +4,10 @@
 (``eval`` of generated methods: 0.1 to 1 ms a class, with ``import dataclasses``), and the
 classes every ``make`` imports would pay that on every start. So:
 
-- :class:`Record` is a tuple with named fields: a subclass lists ``_fields``, defines
-  ``__new__`` with those parameters and a property per field, and gets the rest of a named
-  tuple's face (repr, ``_replace``, ``_asdict``, pickling). ``EnvId`` and the discovery's
+- :class:`Record` is a tuple with named fields: a subclass lists ``_fields`` (annotated
+  for type checkers) and defines ``__new__`` with those parameters, and gets a read-only
+  property per field and the rest of a named tuple's face (repr, ``_replace``,
+  ``_asdict``, pickling). ``EnvId`` and the discovery's
   ``PluginRecord`` are records.
 - ``EnvSpec`` and ``WrapperSpec`` are dataclasses in Gymnasium, and code written for it uses
   ``dataclasses.replace``, ``fields`` and ``asdict`` on them. They are plain classes whose
@@ -21,6 +22,7 @@ classes every ``make`` imports would pay that on every start. So:
 from __future__ import annotations
 
 import importlib
+from operator import itemgetter
 from typing import Any, ClassVar
 
 __all__ = ["FACTORY", "Record", "TwinAttribute"]
@@ -31,6 +33,11 @@ class Record(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for index, name in enumerate(cls._fields):  # as a named tuple reads its fields
+            setattr(cls, name, property(itemgetter(index), doc=f"Alias for field number {index}"))
 
     def __repr__(self) -> str:
         items = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))

@@ -49,31 +49,16 @@ class PluginRecord(Record):
 
     __slots__ = ()
     _fields = ("namespace", "module", "distribution", "version", "requires")
+    namespace: str
+    module: str
+    distribution: str
+    version: str
+    requires: str
 
     def __new__(
         cls, namespace: str, module: str, distribution: str, version: str, requires: str = ""
     ) -> PluginRecord:
         return tuple.__new__(cls, (namespace, module, distribution, version, requires))
-
-    @property
-    def namespace(self) -> str:
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def module(self) -> str:
-        return self[1]  # type: ignore[no-any-return]
-
-    @property
-    def distribution(self) -> str:
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def version(self) -> str:
-        return self[3]  # type: ignore[no-any-return]
-
-    @property
-    def requires(self) -> str:
-        return self[4]  # type: ignore[no-any-return]
 
 
 class Declarations:

@@ -230,7 +230,14 @@ class EnvSpec:
 
 # Every field in Gymnasium 1.4.0's order (repr, equality, to_json): the init fields with the
 # three parsed from the id after kwargs.
-_FIELD_NAMES = (*EnvSpec.__match_args__[:8], "namespace", "name", "version", *EnvSpec.__match_args__[8:])
+_AFTER_KWARGS = EnvSpec.__match_args__.index("kwargs") + 1
+_FIELD_NAMES = (
+    *EnvSpec.__match_args__[:_AFTER_KWARGS],
+    "namespace",
+    "name",
+    "version",
+    *EnvSpec.__match_args__[_AFTER_KWARGS:],
+)
 _field_values = attrgetter(*_FIELD_NAMES)
 
 

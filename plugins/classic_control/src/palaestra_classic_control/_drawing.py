@@ -10,8 +10,6 @@ from palaestra_classic_control._valley import height, slope_angle
 
 __all__ = ["draw_acrobot", "draw_cartpole", "draw_mountain_car", "draw_pendulum"]
 
-#: How to get pygame for this suite's pictures.
-
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 TRACK = (60, 60, 60)
