@@ -29,11 +29,11 @@ from _common import per_call
 GOAL = 1.3
 
 
-def cartpole_vector(n: int) -> Callable[[], object]:
-    """A natively batched CartPole stepped with pre-drawn actions."""
-    env = palaestra.make_vec("CartPole-v1", num_envs=n, vectorization_mode="vector_entry_point")
+def batched(env_id: str, n: int) -> Callable[[], object]:
+    """A natively batched env with a discrete action space stepped with pre-drawn actions."""
+    env = palaestra.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point")
     env.reset(seed=0)
-    actions = np.random.default_rng(0).integers(0, 2, (16, n))
+    actions = np.random.default_rng(0).integers(0, env.single_action_space.n, (16, n))
     turn = [0]
 
     def step() -> None:
@@ -97,9 +97,13 @@ def main() -> None:
         print("palaestra_classic_control._compiled is not built (no C compiler): nothing to compare")
         return
     for n in (16, _kernels.COMPILED_BATCH):
-        compare(
-            f"CartPoleVectorEnv step, N={n}", lambda n=n: cartpole_vector(n), (_kernels, "compiled"), 3000
-        )
+        for env_id in ("CartPole-v1", "Acrobot-v1"):
+            compare(
+                f"{env_id} batched step, N={n}",
+                lambda e=env_id, n=n: batched(e, n),
+                (_kernels, "compiled"),
+                2000,
+            )
     compare("MountainCarContinuous step", mountain_car_continuous, (_kernels, "compiled_move"), 20000)
 
 

@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from palaestra_classic_control import _kernels
+from palaestra_classic_control import _kernels, acrobot
+from palaestra_classic_control._ops import SCALAR
+from palaestra_classic_control.acrobot import AcrobotEnv
 from palaestra_classic_control.cartpole import PHYSICS, failed, integrate
 from palaestra_classic_control.continuous_mountain_car import Continuous_MountainCarEnv
 
@@ -141,3 +143,68 @@ def test_the_env_step_takes_the_compiled_move_and_gives_the_rules_numbers():
         if a[2]:
             fast.reset(seed=6)
             plain.reset(seed=6)
+
+
+def acrobot_rows(n, seed):
+    """Acrobot states from calm starts to the speed limits and past the angle range."""
+    rng = np.random.default_rng(seed)
+    state = np.column_stack(
+        (
+            rng.uniform(-4.0, 4.0, n),
+            rng.uniform(-4.0, 4.0, n),
+            rng.uniform(-15, 15, n),
+            rng.uniform(-30, 30, n),
+        )
+    )
+    state[: n // 4] = rng.uniform(-0.1, 0.1, (n // 4, 4))
+    return state, np.array([-1.0, 0.0, 1.0])[rng.integers(0, 3, n)]
+
+
+class Nips(AcrobotEnv):
+    book_or_nips = "nips"
+
+
+@pytest.mark.parametrize("model", [AcrobotEnv, Nips], ids=["book", "nips"])
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "arrays"])
+def test_batched_acrobot_equals_the_rule_on_each_row(model, compiled, monkeypatch):
+    """Whichever path a batch takes, it is step_state() and observation() on each row in Python floats."""
+    if compiled and (_kernels.compiled is None or not _kernels.LIBM_IS_NUMPY):
+        pytest.skip("no compiled kernel, or libm rounds cos/sin unlike numpy here")
+    if not compiled:
+        monkeypatch.setattr(_kernels, "compiled", None)
+    for seed in range(5):
+        state, torque = acrobot_rows(64, seed)
+        rows = [
+            acrobot.step_state(row, t, model, SCALAR)
+            for row, t in zip(state.tolist(), torque.tolist(), strict=True)
+        ]
+        expected = np.array([r[:4] for r in rows])
+        expected_obs = np.array([acrobot.observation(*r[:4], math.cos, math.sin) for r in rows])
+        new, obs, ended = _kernels.acrobot_batch(np.asfortranarray(state), torque, model)
+        assert new.flags.c_contiguous and obs.flags.c_contiguous
+        assert new.tobytes() == expected.tobytes()
+        assert obs.tobytes() == expected_obs.tobytes()
+        assert ended.tolist() == [bool(r[4]) for r in rows]
+
+
+def test_the_compiled_acrobot_kernel_checks_its_buffers():
+    if _kernels.compiled is None:
+        pytest.skip("built without a C compiler")
+    state, torque = acrobot_rows(4, 0)
+    k = _kernels.acrobot_constants(AcrobotEnv)
+    out, obs, ended = np.empty((4, 4)), np.empty((4, 6), np.float32), np.empty(4, bool)
+    with pytest.raises(TypeError, match="observation must hold 24 items of format 'f'"):
+        _kernels.compiled.acrobot_step(state, torque, k, out, np.empty((4, 6)), ended)
+    with pytest.raises(TypeError, match="state must hold 16 items of format 'd'"):
+        _kernels.compiled.acrobot_step(state[:2].copy(), torque, k, out, obs, ended)
+    with pytest.raises(TypeError, match="constants must be a tuple of 17 numbers"):
+        _kernels.compiled.acrobot_step(state, torque, k[:-1], out, obs, ended)
+
+
+def test_batched_acrobot_observations_are_c_ordered():
+    """SB3 hands observations to torch as they are: a Fortran-ordered batch changes its sums."""
+    import palaestra
+
+    env = palaestra.make_vec("Acrobot-v1", num_envs=3)
+    assert env.reset(seed=0)[0].flags.c_contiguous
+    assert env.step(np.array([0, 1, 2]))[0].flags.c_contiguous

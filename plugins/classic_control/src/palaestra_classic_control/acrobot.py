@@ -12,10 +12,20 @@ from palaestra.plugin import CanvasRendering
 from palaestra_classic_control._common import INSTALL_HINT, invalid_action, parse_reset_bounds
 from palaestra_classic_control._ops import SCALAR, Ops
 
-__all__ = ["AcrobotEnv", "bound", "dsdt", "initial_state", "observation", "rk4", "step_state", "wrap"]
+__all__ = [
+    "GRAVITY",
+    "AcrobotEnv",
+    "bound",
+    "dsdt",
+    "initial_state",
+    "observation",
+    "rk4",
+    "step_state",
+    "wrap",
+]
 
 _INT = (int, np.int64)
-_GRAVITY = 9.8
+GRAVITY = 9.8  # m/s^2, in both links' torques
 
 
 def wrap(x: Any, m: float, M: float, ops: Ops = SCALAR) -> Any:
@@ -61,9 +71,9 @@ def dsdt(s_augmented: list[Any], model: Any, ops: Ops) -> list[Any]:
     # writes it (both links share one moment of inertia), so each rounding matches.
     mass_11 = m1 * r1**2 + m2 * (l1**2 + r2**2 + 2 * l1 * r2 * cos2) + inertia + inertia
     mass_12 = m2 * (r2**2 + l1 * r2 * cos2) + inertia
-    gravity_2 = m2 * r2 * _GRAVITY * ops.cos(theta1 + theta2 - pi / 2.0)
+    gravity_2 = m2 * r2 * GRAVITY * ops.cos(theta1 + theta2 - pi / 2.0)
     velocity_terms = -m2 * l1 * r2 * ops.pow2(omega2) * sin2 - 2 * m2 * l1 * r2 * omega2 * omega1 * sin2
-    gravity_1 = velocity_terms + (m1 * r1 + m2 * l1) * _GRAVITY * ops.cos(theta1 - pi / 2) + gravity_2
+    gravity_1 = velocity_terms + (m1 * r1 + m2 * l1) * GRAVITY * ops.cos(theta1 - pi / 2) + gravity_2
     drive = torque + mass_12 / mass_11 * gravity_1
     if model.book_or_nips != "nips":  # the book's (and the Java code's) extra term
         drive = drive - m2 * l1 * r2 * ops.pow2(omega1) * sin2

@@ -15,7 +15,7 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
-from palaestra_classic_control import acrobot, mountain_car, pendulum
+from palaestra_classic_control import _kernels, acrobot, mountain_car, pendulum
 from palaestra_classic_control._common import INSTALL_HINT
 from palaestra_classic_control._ops import ARRAY
 from palaestra_classic_control.acrobot import AcrobotEnv
@@ -184,7 +184,7 @@ class AcrobotVectorEnv(_StateArrays):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
     """
 
-    snapshot_fields = (*_StateArrays.snapshot_fields, "_fresh")
+    snapshot_fields = (*_StateArrays.snapshot_fields, "_fresh", "_stepped")
     canvas_size = (500, 500)
     state_size = 4
     single_action_space = spaces.Discrete(3)
@@ -200,6 +200,7 @@ class AcrobotVectorEnv(_StateArrays):
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self._fresh = np.zeros(num_envs, dtype=np.bool_)
+        self._stepped: np.ndarray | None = None  # the last step's observation of every row
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Each acrobot's float32 start, drawn as the single env draws it."""
@@ -210,15 +211,17 @@ class AcrobotVectorEnv(_StateArrays):
     def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Every acrobot's step (:func:`palaestra_classic_control.acrobot.step_state`)."""
         torque = np.array(self.model.AVAIL_TORQUE, dtype=np.float64)[actions]
-        *state, terminated = acrobot.step_state(list(self.state.T), torque, self.model, ARRAY)
-        self.state = np.stack(state, axis=1)
+        self.state, self._stepped, terminated = _kernels.acrobot_batch(self.state, torque, self.model)
         self._fresh[:] = False
         return np.where(terminated, 0.0, -1.0), terminated
 
     def observe(self) -> np.ndarray:
         """Cos and sin of both angles and both speeds, as the single env observes them."""
-        t1, t2, v1, v2 = self.state.T
-        obs: np.ndarray = acrobot.observation(t1, t2, v1, v2, np.cos, np.sin).T
+        if self._stepped is None:  # no step yet
+            t1, t2, v1, v2 = self.state.T
+            obs = np.ascontiguousarray(acrobot.observation(t1, t2, v1, v2, np.cos, np.sin).T)
+        else:
+            obs = self._stepped.copy()
         if self._fresh.any():  # a fresh start is float32: its trigonometry is float32 too
             fresh = self.state[self._fresh].astype(np.float32)
             f1, f2, g1, g2 = fresh.T
