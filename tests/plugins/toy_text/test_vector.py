@@ -40,6 +40,7 @@ CASES = [
     ("Taxi-v4", {"is_rainy": True, "fickle_passenger": True, "fickle_probability": 0.9}),
     ("Blackjack-v1", {}),
     ("Blackjack-v1", {"sab": False, "natural": True}),
+    ("Blackjack-v1", {"sab": False, "natural": False}),
 ]
 
 
@@ -82,3 +83,76 @@ def test_batched_bad_actions_and_render(env_id):
         assert all(isinstance(f, str) and f for f in frames)
     else:
         assert all(f.shape == (376, 384, 3) for f in frames)
+
+
+@pytest.fixture(params=["lists", "arrays"])
+def blackjack_tables(request, monkeypatch):
+    """Play batched Blackjack's tables one by one (lists) or as arrays, whatever their number."""
+    from palaestra_toy_text import _blackjack_tables
+
+    monkeypatch.setattr(_blackjack_tables, "ARRAY_TABLES", 10**9 if request.param == "lists" else 1)
+    return request.param
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"sab": False, "natural": True}, {"sab": False}], ids=str)
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+def test_both_kinds_of_blackjack_tables_match_sync_vector_env(blackjack_tables, kwargs, mode):
+    n = 7
+    ours = palaestra.make_vec("Blackjack-v1", n, autoreset_mode=mode, **kwargs)
+    expected_kind = "ListTables" if blackjack_tables == "lists" else "ArrayTables"
+    assert type(ours.unwrapped.tables).__name__ == expected_kind
+    ref = SyncVectorEnv([lambda: palaestra.make("Blackjack-v1", **kwargs)] * n, autoreset_mode=mode)
+    rng = np.random.default_rng(9)
+    assert_tree(ours.reset(seed=5), ref.reset(seed=5), "reset")
+    for t in range(600):
+        actions = rng.integers(0, 2, n)
+        a, b = ours.step(actions), ref.step(actions)
+        for k, name in enumerate(("obs", "reward", "terminated", "truncated", "info")):
+            assert_tree(a[k], b[k], f"t={t} {name}")
+        if mode is AutoresetMode.DISABLED and (a[2] | a[3]).any():
+            done = a[2] | a[3]
+            assert_tree(ours.reset(options={"reset_mask": done}), ref.reset(options={"reset_mask": done}), "mask")
+
+
+def test_batched_blackjack_tables_reseeded_midway_keep_sync_vector_envs_numbers(blackjack_tables):
+    """A reseed drops the buffered draws of the tables given a new generator."""
+    n = 24
+    ours = palaestra.make_vec("Blackjack-v1", n)
+    ref = SyncVectorEnv([lambda: palaestra.make("Blackjack-v1")] * n)
+    rng = np.random.default_rng(3)
+    assert_tree(ours.reset(seed=1), ref.reset(seed=1), "reset")
+    seeds = [None if i % 3 else 100 + i for i in range(n)]
+    for t in range(300):
+        if t == 120:
+            assert_tree(ours.reset(seed=seeds), ref.reset(seed=seeds), "reseed")
+        actions = rng.integers(0, 2, n)
+        for k, (a, b) in enumerate(zip(ours.step(actions), ref.step(actions), strict=True)):
+            assert_tree(a, b, f"t={t} field {k}")
+
+
+def test_batched_blackjack_restored_from_a_snapshot_plays_the_same_hands_again(blackjack_tables):
+    env = palaestra.make_vec("Blackjack-v1", 16)
+    env.reset(seed=2)
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        env.step(rng.integers(0, 2, 16))
+    snapshot = env.unwrapped.snapshot()
+    actions = rng.integers(0, 2, (40, 16))
+    first = [env.step(a)[:4] for a in actions]
+    env.unwrapped.restore(snapshot)
+    again = [env.step(a)[:4] for a in actions]
+    for t, (a, b) in enumerate(zip(first, again, strict=True)):
+        assert_tree(a, b, f"t={t}")
+
+
+def test_batched_blackjack_frames_show_each_tables_hand(blackjack_tables):
+    """rgb frames of the batched tables equal the single envs' frames in the same state."""
+    ours = palaestra.make_vec("Blackjack-v1", 3, render_mode="rgb_array")
+    ref = SyncVectorEnv([lambda: palaestra.make("Blackjack-v1", render_mode="rgb_array")] * 3)
+    ours.reset(seed=12)
+    ref.reset(seed=12)
+    for actions in ([1, 0, 1], [1, 1, 0]):
+        ours.step(np.array(actions))
+        ref.step(np.array(actions))
+        for a, b in zip(ours.render(), ref.render(), strict=True):
+            assert np.array_equal(a, b)

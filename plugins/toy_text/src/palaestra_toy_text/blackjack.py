@@ -10,7 +10,18 @@ from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, invalid_action
 from palaestra_toy_text._drawing import INSTALL_HINT, draw_blackjack
 
-__all__ = ["BlackjackEnv", "deal", "is_natural", "observe", "play", "score", "sum_hand", "usable_ace"]
+__all__ = [
+    "DECK",
+    "BlackjackEnv",
+    "deal",
+    "is_natural",
+    "observe",
+    "play",
+    "score",
+    "shown_card",
+    "sum_hand",
+    "usable_ace",
+]
 
 # An infinite deck: face cards count 10, aces 1 (or 11 when that does not bust).
 DECK = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
@@ -52,10 +63,21 @@ def deal(draw: Any) -> tuple[list[int], list[int], tuple[str, str]]:
     """
     dealer = [DECK[draw(13)], DECK[draw(13)]]
     player = [DECK[draw(13)], DECK[draw(13)]]
-    showing = dealer[0]
-    suit = SUITS[draw(4)]
-    face = "A" if showing == 1 else FACES[draw(3)] if showing == 10 else str(showing)
-    return dealer, player, (face, suit)
+    suit = draw(4)
+    return dealer, player, shown_card(dealer[0], suit, draw(3) if dealer[0] == 10 else None)
+
+
+def shown_card(showing: int, suit: int, face: int | None) -> tuple[str, str]:
+    """The face and suit drawn for the dealer's showing card.
+
+    Args:
+        showing: The card's value.
+        suit: The drawn suit (below 4).
+        face: The drawn face (below 3) of a ten-card; ``None`` for other cards, which
+            draw none.
+    """
+    name = "A" if showing == 1 else FACES[face] if face is not None and showing == 10 else str(showing)
+    return name, SUITS[suit]
 
 
 def play(

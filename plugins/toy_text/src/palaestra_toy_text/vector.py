@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
-from palaestra_toy_text.blackjack import BlackjackEnv, deal, observe, play
+from palaestra_toy_text._blackjack_tables import blackjack_tables
+from palaestra_toy_text._integer_streams import IntegerStreams
+from palaestra_toy_text.blackjack import BlackjackEnv
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
 from palaestra_toy_text.frozen_lake import FrozenLakeEnv
 from palaestra_toy_text.taxi import TaxiEnv
@@ -261,11 +263,14 @@ class TaxiVectorEnv(_TabularBatched):
 
 
 class BlackjackVectorEnv(_Batched):
-    """``Blackjack-v1`` for ``num_envs`` tables (each dealt with its own generator).
+    """``Blackjack-v1`` for ``num_envs`` tables played together (each dealt from its own generator).
 
-    Card draws depend on each hand, so the tables are played one by one with the single
-    env's rules, on plain Python lists; the batching saves the wrappers and the per-env
-    info merging of ``SyncVectorEnv``.
+    Each table's cards come from its own generator in the order the single env draws them,
+    through :class:`~palaestra_toy_text._integer_streams.IntegerStreams`
+    (``Generator.integers`` for many generators at once), so the results are
+    ``SyncVectorEnv``'s. Up to :data:`~palaestra_toy_text._blackjack_tables.ARRAY_TABLES`
+    tables are played one by one with the single env's rules; more are rows of arrays, every
+    move a few array operations (``_blackjack_tables``).
 
     Args:
         num_envs: Number of sub-environments.
@@ -275,7 +280,7 @@ class BlackjackVectorEnv(_Batched):
         **kwargs: ``BlackjackEnv`` arguments (``natural``, ``sab``).
     """
 
-    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "players", "dealers", "faces")
+    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "tables")
 
     env_class = BlackjackEnv
 
@@ -288,35 +293,35 @@ class BlackjackVectorEnv(_Batched):
         **kwargs: Any,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
-        self.natural = self.model.natural
-        self.sab = self.model.sab
-        self.players: list[list[int]] = [[] for _ in range(num_envs)]
-        self.dealers: list[list[int]] = [[] for _ in range(num_envs)]
-        self.faces: list[tuple[str, str]] = [("", "")] * num_envs
+        self.tables = blackjack_tables(num_envs, IntegerStreams(num_envs, self.rng), self.model)
 
-    def _observations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        sums, showing, aces = zip(*map(observe, self.players, self.dealers), strict=True)
-        return np.array(sums), np.array(showing), np.array(aces)
+    def begin_reset(
+        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any] | None]:
+        """Seed as the template does; a table given a new generator drops its buffered draws."""
+        before = list(self.generators)
+        mask, options = super().begin_reset(seed, options)
+        for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
+            if old is not new:
+                self.tables.streams.forget(i)
+        return mask, options
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Deal new hands at the chosen tables."""
-        for i in np.flatnonzero(mask).tolist():
-            self.dealers[i], self.players[i], self.faces[i] = deal(self.rng(i).integers)
+        self.tables.deal(np.flatnonzero(mask))
 
     def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Play one move at every stepping table."""
-        moves = actions.tolist()
-        rewards = [0.0] * self.num_envs
-        ended = [False] * self.num_envs
-        playing = range(self.num_envs) if stepping is None else np.flatnonzero(stepping).tolist()
-        players, dealers, natural, sab = self.players, self.dealers, self.natural, self.sab
-        for i in playing:
-            rewards[i], ended[i] = play(players[i], dealers[i], moves[i], self.rng(i).integers, natural, sab)
-        return np.array(rewards), np.array(ended)
+        """Every stepping table's move: hit (1) or stick (0)."""
+        hit = actions.astype(np.bool_)
+        stick = ~hit
+        if stepping is not None:
+            hit &= stepping
+            stick &= stepping
+        return self.tables.play(hit, stick)
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Player sums, dealer's showing cards, usable aces: one array each."""
-        return self._observations()
+        return self.tables.observe()
 
     def final_observation(self, observation: Any, i: int) -> tuple[int, ...]:
         """Table ``i``'s observation as the single env returns it: a tuple of Python ints."""
@@ -324,5 +329,5 @@ class BlackjackVectorEnv(_Batched):
 
     def _load_model(self, i: int) -> None:
         model = self.model
-        model.player, model.dealer = self.players[i], self.dealers[i]
-        model.dealer_top_card_value_str, model.dealer_top_card_suit = self.faces[i]
+        model.player, model.dealer, shown = self.tables.hand(i)
+        model.dealer_top_card_value_str, model.dealer_top_card_suit = shown
