@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from palaestra_toy_text._integer_streams import IntegerStreams
 
 # Blackjack's bounds, then bounds whose draws numpy rejects and redraws often (Lemire's method

@@ -111,7 +111,9 @@ def test_both_kinds_of_blackjack_tables_match_sync_vector_env(blackjack_tables, 
             assert_tree(a[k], b[k], f"t={t} {name}")
         if mode is AutoresetMode.DISABLED and (a[2] | a[3]).any():
             done = a[2] | a[3]
-            assert_tree(ours.reset(options={"reset_mask": done}), ref.reset(options={"reset_mask": done}), "mask")
+            assert_tree(
+                ours.reset(options={"reset_mask": done}), ref.reset(options={"reset_mask": done}), "mask"
+            )
 
 
 def test_batched_blackjack_tables_reseeded_midway_keep_sync_vector_envs_numbers(blackjack_tables):
@@ -146,7 +148,7 @@ def test_batched_blackjack_restored_from_a_snapshot_plays_the_same_hands_again(b
 
 
 def test_batched_blackjack_frames_show_each_tables_hand(blackjack_tables):
-    """rgb frames of the batched tables equal the single envs' frames in the same state."""
+    """The batched tables' rgb frames equal the single envs' frames in the same state."""
     ours = palaestra.make_vec("Blackjack-v1", 3, render_mode="rgb_array")
     ref = SyncVectorEnv([lambda: palaestra.make("Blackjack-v1", render_mode="rgb_array")] * 3)
     ours.reset(seed=12)

@@ -113,7 +113,8 @@ class ArrayTables:
         return rewards, bust | stick
 
     def _card(self, tables: np.ndarray) -> np.ndarray:
-        return self._deck[self.streams.draw(tables, 13)[:, 0]]
+        cards: np.ndarray = self._deck[self.streams.draw(tables, 13)[:, 0]]
+        return cards
 
     def _showdown(self, sticking: np.ndarray) -> np.ndarray:
         """The sticking tables' dealers draw to 17; every hand is scored (naturals as the rules say)."""
@@ -179,17 +180,21 @@ class _Hands:
 
     def value(self) -> np.ndarray:
         """Each hand's value, a usable ace counted 11."""
-        return self.total + 10 * self.usable_ace()
+        value: np.ndarray = self.total + 10 * self.usable_ace()
+        return value
 
     def score(self) -> np.ndarray:
         """Each hand's value, 0 when bust."""
         value = self.value()
-        return np.where(value > 21, 0, value)
+        score: np.ndarray = np.where(value > 21, 0, value)
+        return score
 
     def natural(self) -> np.ndarray:
         """Whether each hand is an ace and a ten-card."""
-        return (self.count == 2) & self.ace & (self.total == 11)
+        natural: np.ndarray = (self.count == 2) & self.ace & (self.total == 11)
+        return natural
 
     def hand(self, i: int) -> list[int]:
         """Table ``i``'s cards as the single env keeps them."""
-        return self.cards[i, : self.count[i]].tolist()
+        cards: list[int] = self.cards[i, : self.count[i]].tolist()
+        return cards

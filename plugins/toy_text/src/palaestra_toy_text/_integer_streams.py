@@ -36,7 +36,9 @@ class IntegerStreams:
         chunk: 32-bit outputs read from a generator at once (even).
     """
 
-    def __init__(self, num_envs: int, generator: Callable[[int], np.random.Generator], chunk: int = 64) -> None:
+    def __init__(
+        self, num_envs: int, generator: Callable[[int], np.random.Generator], chunk: int = 64
+    ) -> None:
         self.generator = generator
         self.chunk = chunk
         self.buffer = np.zeros((num_envs, chunk), dtype=np.uint32)
@@ -84,7 +86,8 @@ class IntegerStreams:
         if ((scaled & _LOW32) < thresholds).any():
             self.position[envs] = position
             return self._one_by_one(envs, bounds)
-        return (scaled >> _SHIFT).astype(np.int64)
+        drawn: np.ndarray = (scaled >> _SHIFT).astype(np.int64)
+        return drawn
 
     def _constants(self, bounds: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """The bounds and their rejection thresholds as uint64 arrays (made once per tuple)."""
@@ -121,7 +124,7 @@ class IntegerStreams:
         row = self.buffer[i]
         kept = self.chunk - int(self.position[i])
         row[:kept] = row[self.chunk - kept :].copy()
-        state = bit_generator.state
+        state = dict(bit_generator.state)
         if state.get("has_uint32"):  # a high half left by an earlier 32-bit draw comes next
             row[kept] = state["uinteger"]
             state["has_uint32"], kept = 0, kept + 1
@@ -134,7 +137,7 @@ class IntegerStreams:
         halves[1::2] = raw >> _SHIFT
         row[kept:] = halves[:missing]
         if missing < 2 * words:  # an odd count leaves a high half: the generator holds it, as numpy does
-            state = bit_generator.state
+            state = dict(bit_generator.state)
             state["has_uint32"], state["uinteger"] = 1, int(halves[-1])
             bit_generator.state = state
         self.position[i] = 0
