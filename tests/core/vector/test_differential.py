@@ -25,6 +25,14 @@ VECTORIZERS = {
     "async-pipes": lambda fns, mode: AsyncVectorEnv(
         fns, autoreset_mode=mode, shared_memory=False, num_workers=3
     ),
+    # The parent steps the last block itself (with a worker, alone, and without shared memory).
+    "async-in-parent": lambda fns, mode: AsyncVectorEnv(
+        fns, autoreset_mode=mode, num_workers=2, in_parent=True
+    ),
+    "parent-only": lambda fns, mode: AsyncVectorEnv(fns, autoreset_mode=mode, num_workers=1, in_parent=True),
+    "async-pipes-in-parent": lambda fns, mode: AsyncVectorEnv(
+        fns, autoreset_mode=mode, shared_memory=False, num_workers=2, in_parent=True
+    ),
 }
 
 

@@ -158,3 +158,11 @@ def test_batched_blackjack_frames_show_each_tables_hand(blackjack_tables):
         ref.step(np.array(actions))
         for a, b in zip(ours.render(), ref.render(), strict=True):
             assert np.array_equal(a, b)
+
+
+def test_batched_blackjack_deals_without_a_seed(blackjack_tables):
+    env = palaestra.make_vec("Blackjack-v1", 4)
+    sums, showing, aces = env.reset()[0]
+    assert ((sums >= 4) & (sums <= 21)).all() and ((showing >= 1) & (showing <= 10)).all()
+    assert set(aces.tolist()) <= {0, 1}
+    assert env.step(np.zeros(4, dtype=np.int64))[2].all()  # sticking ends every hand

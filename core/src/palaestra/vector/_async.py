@@ -35,7 +35,7 @@ from palaestra.vector._info import add_info
 from palaestra.vector._processes import Worker, raise_failures, reap, receive, send, shutdown, split_blocks
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
-from palaestra.vector._worker import STEP, STEP_PICKLED, WorkerConfig, async_worker
+from palaestra.vector._worker import STEP, STEP_PICKLED, Block, WorkerConfig, answer, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
 from palaestra.vector.utils._shared_memory import (
@@ -112,9 +112,13 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
         autoreset_mode: An :class:`AutoresetMode` or its value.
         max_concurrency: At most this many workers execute commands at the same time.
-        num_workers: Worker processes (default: CPU count, at most ``len(env_fns)``).
+        num_workers: Blocks of sub-envs, one per worker (default: CPU count, at most
+            ``len(env_fns)``).
         step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever);
             building the sub-envs at construction gets at least :data:`STARTUP_SECONDS`.
+        in_parent: Step the last block in this process, in ``*_wait`` while the worker
+            processes step theirs: one process fewer, and no core idles while the parent
+            waits. That block's sub-envs live here (they cannot time out or die alone).
     """
 
     def __init__(
@@ -130,8 +134,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         max_concurrency: int | None = None,
         num_workers: int | None = None,
         step_timeout: float | None = None,
+        in_parent: bool = False,
     ) -> None:
         self._workers: list[Worker] = []
+        self._local: _LocalBlock | None = None
         self.closed = False
         self._reaped = False  # every worker is stopped: closing is complete
         self._closed_because: str | None = None  # set when an interrupt forced a close
@@ -149,10 +155,13 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.step_timeout = step_timeout
         self.num_envs = len(env_fns)
         self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
+        self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
         self._describe_spaces(env_fns[0])
         self._allocate(ctx)
         self._start(ctx)
+        if self.in_parent:
+            self._build_local()
         self._finalizer = weakref.finalize(self, shutdown, self._workers, 0.0, False)
         self._check_worker_spaces()
 
@@ -240,21 +249,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _start(self, ctx: Any) -> None:
         fork = ctx.get_start_method() == "fork"
         semaphore = ctx.BoundedSemaphore(self.max_concurrency) if self.max_concurrency else None
-        for w, block in enumerate(split_blocks(self.num_envs, self.num_workers)):
-            config = WorkerConfig(
-                first_index=block.start,
-                factories=self._factories(block, fork),
-                autoreset_mode=self.autoreset_mode,
-                observation_space=self.single_observation_space,
-                obs_buffer=self._obs_buffer,
-                rewards=self._rewards_buffer,
-                terminations=self._flags_buffers[0],
-                truncations=self._flags_buffers[1],
-                actions=self._actions_buffer,
-                action_space=self.single_action_space,
-                num_envs=self.num_envs,
-                semaphore=semaphore,
-            )
+        blocks = split_blocks(self.num_envs, self.num_workers)
+        for w, block in enumerate(blocks[:-1] if self.in_parent else blocks):
+            config = self._config(block, fork, semaphore)
             parent, child = ctx.Pipe(duplex=True)
             process = ctx.Process(
                 target=self.worker,
@@ -268,6 +265,37 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self._workers.append(Worker(process, parent, tuple(block)))
         self.processes = [w.process for w in self._workers]
         self.parent_pipes = [w.conn for w in self._workers]
+
+    def _config(self, block: range, fork: bool, semaphore: Any) -> WorkerConfig:
+        return WorkerConfig(
+            first_index=block.start,
+            factories=self._factories(block, fork),
+            autoreset_mode=self.autoreset_mode,
+            observation_space=self.single_observation_space,
+            obs_buffer=self._obs_buffer,
+            rewards=self._rewards_buffer,
+            terminations=self._flags_buffers[0],
+            truncations=self._flags_buffers[1],
+            actions=self._actions_buffer,
+            action_space=self.single_action_space,
+            num_envs=self.num_envs,
+            semaphore=semaphore,
+        )
+
+    def _build_local(self) -> None:
+        """The parent's own block (the last one), built after the workers started theirs."""
+        block = split_blocks(self.num_envs, self.num_workers)[-1]
+        envs: list[Env[Any, Any]] = []
+        try:
+            for fn in self.env_fns[block.start : block.stop]:
+                envs.append(fn())
+        except BaseException:
+            for env in envs:
+                env.close()
+            self.close(terminate=True)
+            raise
+        config = self._config(block, True, None)
+        self._local = _LocalBlock(Block(None, config, envs), tuple(block))
 
     def _check_worker_spaces(self) -> None:
         # Building the sub-envs (and starting workers from a fork server) may take far longer
@@ -303,11 +331,21 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def _send_all(self, message: Any) -> None:
         data = message if isinstance(message, bytes) else pickle.dumps(message)
-        for worker in self._workers:
-            self._send(worker, data)
+        for target in self._targets():
+            self._send(target, data)
 
-    def _send(self, worker: Worker, data: bytes) -> None:
-        """Send to one worker; a dead worker closes the vector env and is named in the error."""
+    def _targets(self) -> list[Worker | _LocalBlock]:
+        """Every block's holder, in sub-env order: the workers, then the parent's own block."""
+        return [*self._workers, self._local] if self._local is not None else list(self._workers)
+
+    def _send(self, worker: Worker | _LocalBlock, data: bytes) -> None:
+        """Send to one worker; a dead worker closes the vector env and is named in the error.
+
+        The parent's own block keeps the command until :meth:`_gather` runs it.
+        """
+        if isinstance(worker, _LocalBlock):
+            worker.pending = data
+            return
         try:
             send(worker, data)
         except WorkerDiedError:
@@ -316,8 +354,13 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             raise
 
     def _gather(self, deadline: float | None, sink: Callable[[Any], None]) -> None:
-        """Collect one reply from every worker, then log every sub-env error and raise the first."""
+        """Collect one reply from every worker, then log every sub-env error and raise the first.
+
+        The parent's own block runs its command first (while the workers run theirs); its
+        reply is taken last, in sub-env order.
+        """
         errors: list[tuple[Any, ...]] = []
+        local = self._local.run() if self._local is not None else None
         for worker in self._workers:
             try:
                 reply = receive(worker, deadline)
@@ -331,6 +374,11 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 errors.extend(reply[1])
             else:
                 sink(reply[1])
+        if local is not None:
+            if local[0] == "error":
+                errors.extend(local[1])
+            else:
+                sink(local[1])
         if errors:
             self._state = AsyncState.DEFAULT
             raise_failures(errors, "AsyncVectorEnv", "")
@@ -378,7 +426,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Send the reset to the workers without waiting."""
         self._assert_ready("reset_async")
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
-        for worker in self._workers:
+        for worker in self._targets():
             payload = ([seeds[i] for i in worker.indices], options, mask)
             self._send(worker, pickle.dumps(("reset", payload)))
         self._state = AsyncState.WAITING_RESET
@@ -414,7 +462,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self._send_all(STEP)
         else:
             per_env = actions_per_env(self.action_space, actions, self.num_envs, "AsyncVectorEnv")
-            for worker in self._workers:
+            for worker in self._targets():
                 chunk = [per_env[i] for i in worker.indices]
                 self._send(worker, STEP_PICKLED + pickle.dumps(chunk))
         self._state = AsyncState.WAITING_STEP
@@ -491,7 +539,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
         self._assert_ready("set_attr")
         values = per_env_values(values, self.num_envs)
-        for worker in self._workers:
+        for worker in self._targets():
             self._send(worker, pickle.dumps(("setattr", (name, [values[i] for i in worker.indices]))))
         self._gather(self._deadline(None), lambda _: None)
 
@@ -520,7 +568,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """
         self._assert_ready("restore")
         snapshots, pending = vector_restore_plan(snapshot, self.num_envs)
-        for worker in self._workers:
+        for worker in self._targets():
             part = ([snapshots[i] for i in worker.indices], [pending[i] for i in worker.indices])
             self._send(worker, pickle.dumps(("restore", part)))
         self._gather(self._deadline(None), lambda _: None)
@@ -552,6 +600,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 graceful = False
         self._state = AsyncState.DEFAULT
         failures = shutdown(workers, CLOSE_GRACE if timeout is None else timeout, graceful)
+        if self._local is not None:
+            local, self._local = self._local, None
+            failures += local.block.close()
         self._finish_close()
         raise_failures(failures, "AsyncVectorEnv", "close")
 
@@ -595,3 +646,20 @@ def _fork_safe_context(env_fns: Sequence[Any]) -> str | None:
     except Exception:
         return None
     return "forkserver"
+
+
+class _LocalBlock:
+    """The block of sub-envs the parent steps itself, and the command it has yet to run."""
+
+    def __init__(self, block: Block, indices: tuple[int, ...]) -> None:
+        self.block = block
+        self.indices = indices
+        self.pending: bytes | None = None
+
+    def run(self) -> Any:
+        """Run the pending command; its unpickled reply (``("ok", [])`` for a quiet step), or None."""
+        message, self.pending = self.pending, None
+        if message is None:
+            return None
+        reply, _ = answer(self.block, message)
+        return pickle.loads(reply) if reply else ("ok", [])

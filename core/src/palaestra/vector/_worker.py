@@ -29,7 +29,7 @@ from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 from palaestra.vector._vector_env import AutoresetMode
 from palaestra.vector.utils._shared_memory import read_from_shared_memory, write_to_shared_memory
 
-__all__ = ["WorkerConfig", "async_worker"]
+__all__ = ["Block", "WorkerConfig", "answer", "async_worker"]
 
 STEP = b"S"
 STEP_PICKLED = b"P"
@@ -54,7 +54,7 @@ class WorkerConfig:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
-class _Block:
+class Block:
     """The sub-environments of one worker and their step/reset logic."""
 
     def __init__(self, conn: Any, config: WorkerConfig, envs: list[Any]) -> None:
@@ -214,15 +214,38 @@ def _error_reply(failures: list[tuple[int, BaseException]]) -> bytes:
     return pickle.dumps(("error", [error_record(index, error) for index, error in failures]))
 
 
-def _serve(conn: Any, block: _Block) -> None:
-    handlers: dict[str, Callable[[Any], Any]] = {
-        "reset": block.reset,
-        "call": block.call,
-        "setattr": block.set_attr,
-        "spaces": block.spaces,
-        "snapshot": block.snapshot,
-        "restore": block.restore,
-    }
+def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
+    """The reply to one command, and whether it closed the block.
+
+    The body of a worker's loop; the parent runs it too for the block it steps itself
+    (``AsyncVectorEnv(..., in_parent=True)``). A failure becomes an ``"error"`` reply.
+    """
+    try:
+        if message == STEP or message[:1] == STEP_PICKLED:
+            results = block.step(None if message == STEP else pickle.loads(message[1:]))
+            if block.failures:
+                return _error_reply(block.failures), False
+            reported = [r for r in results if r[2] or r[1] is not None]
+            return (pickle.dumps(("ok", reported)) if reported else b""), False
+        command, payload = pickle.loads(message)
+        if command == "close":
+            return pickle.dumps(("ok", block.close())), True
+        handlers: dict[str, Callable[[Any], Any]] = {
+            "reset": block.reset,
+            "call": block.call,
+            "setattr": block.set_attr,
+            "spaces": block.spaces,
+            "snapshot": block.snapshot,
+            "restore": block.restore,
+        }
+        return pickle.dumps(("ok", handlers[command](payload))), False
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:
+        return _error_reply([(block.index, e)]), False
+
+
+def _serve(conn: Any, block: Block) -> None:
     semaphore = block.config.semaphore
     fast = True
     spin = SPIN_SECONDS
@@ -233,29 +256,17 @@ def _serve(conn: Any, block: _Block) -> None:
         if semaphore is not None:
             semaphore.acquire()
         try:
+            started = clock()
+            reply, closed = answer(block, message)
             if message == STEP or message[:1] == STEP_PICKLED:
-                started = clock()
-                results = block.step(None if message == STEP else pickle.loads(message[1:]))
-                if block.failures:
-                    conn.send_bytes(_error_reply(block.failures))
-                    continue
-                reported = [r for r in results if r[2] or r[1] is not None]
                 # Keep polling after heavy steps too, for about as long as a step: the next
                 # command follows the slowest worker's reply, and a sleeping worker would pay
                 # a process wake-up (0.1 ms on a VM's idle core) on every step. Polling
                 # yields the core between checks.
                 spin = polling_window(clock() - started)
-                conn.send_bytes(pickle.dumps(("ok", reported)) if reported else b"")
-                continue
-            command, payload = pickle.loads(message)
-            if command == "close":
-                conn.send_bytes(pickle.dumps(("ok", block.close())))
+            conn.send_bytes(reply)
+            if closed:
                 return
-            conn.send_bytes(pickle.dumps(("ok", handlers[command](payload))))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as e:
-            conn.send_bytes(_error_reply([(block.index, e)]))
         finally:
             if semaphore is not None:
                 semaphore.release()
@@ -286,14 +297,14 @@ def async_worker(conn: Any, parent_conn: Any, config: WorkerConfig) -> None:
         pass  # the parent went away; exit quietly
 
 
-def _build(conn: Any, config: WorkerConfig) -> _Block | None:
+def _build(conn: Any, config: WorkerConfig) -> Block | None:
     """Build the block's envs; report a failure (naming the env) and return None."""
     envs: list[Any] = []
     try:
         factories = config.factories if isinstance(config.factories, list) else pickle.loads(config.factories)
         for factory in factories:
             envs.append(factory())
-        return _Block(conn, config, envs)
+        return Block(conn, config, envs)
     except BaseException as e:
         conn.send_bytes(_error_reply([(config.first_index + len(envs), e)]))
         for env in envs:

@@ -17,7 +17,7 @@ plain draws would leave: everything of a sub-env that draws must draw through it
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import MutableSequence
 
 import numpy as np
 
@@ -32,26 +32,20 @@ class IntegerStreams:
 
     Args:
         num_envs: Number of sub-envs (streams).
-        generator: ``generator(i)`` returns sub-env ``i``'s current generator (a PCG64 one).
-        chunk: 32-bit outputs read from a generator at once (even).
+        generators: The sub-envs' generators (PCG64 ones), a list the owner keeps current;
+            an entry must be set before its sub-env draws. Held, not copied: a snapshot that
+            copies the list and the streams together keeps them paired.
+        chunk: 32-bit outputs read from a generator at once.
     """
 
     def __init__(
-        self, num_envs: int, generator: Callable[[int], np.random.Generator], chunk: int = 64
+        self, num_envs: int, generators: MutableSequence[np.random.Generator | None], chunk: int = 64
     ) -> None:
-        self.generator = generator
+        self.generators = generators
         self.chunk = chunk
         self.buffer = np.zeros((num_envs, chunk), dtype=np.uint32)
         self.position = np.full(num_envs, chunk, dtype=np.int64)  # == chunk: nothing buffered
         self._made: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-
-    def __deepcopy__(self, memo: dict[int, object]) -> IntegerStreams:
-        # A snapshot copies the buffered draws, never the function that finds generators.
-        copied = object.__new__(IntegerStreams)
-        copied.generator, copied.chunk = self.generator, self.chunk
-        copied.buffer, copied.position = self.buffer.copy(), self.position.copy()
-        copied._made = self._made
-        return copied
 
     def forget(self, i: int) -> None:
         """Drop sub-env ``i``'s buffered outputs (its generator was replaced)."""
@@ -120,7 +114,10 @@ class IntegerStreams:
 
     def _refill(self, i: int) -> None:
         """Move sub-env ``i``'s unused outputs to the front and fill the rest from its generator."""
-        bit_generator = self.generator(i).bit_generator
+        generator = self.generators[i]
+        if generator is None:
+            raise RuntimeError(f"sub-env {i} has no generator yet: its owner sets one before it draws")
+        bit_generator = generator.bit_generator
         row = self.buffer[i]
         kept = self.chunk - int(self.position[i])
         row[:kept] = row[self.chunk - kept :].copy()

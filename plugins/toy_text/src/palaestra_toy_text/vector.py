@@ -293,7 +293,7 @@ class BlackjackVectorEnv(_Batched):
         **kwargs: Any,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
-        self.tables = blackjack_tables(num_envs, IntegerStreams(num_envs, self.rng), self.model)
+        self.tables = blackjack_tables(num_envs, IntegerStreams(num_envs, self.generators), self.model)
 
     def begin_reset(
         self, seed: int | list[int | None] | None, options: dict[str, Any] | None
@@ -308,7 +308,11 @@ class BlackjackVectorEnv(_Batched):
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Deal new hands at the chosen tables."""
-        self.tables.deal(np.flatnonzero(mask))
+        tables = np.flatnonzero(mask)
+        if None in self.generators:  # never seeded: from OS entropy, as the single env
+            for i in tables.tolist():
+                self.rng(i)
+        self.tables.deal(tables)
 
     def advance(self, actions: Any, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Every stepping table's move: hit (1) or stick (0)."""
