@@ -47,6 +47,7 @@ __all__ = [
     "SnapshotError",
     "SnapshotNotSupported",
     "SubEnvError",
+    "UnguardedMainError",
     "UnregisteredEnv",
     "UnsupportedMode",
     "VectorTimeoutError",
@@ -172,6 +173,7 @@ if TYPE_CHECKING:
     from palaestra._base._vector_errors import InvalidVectorInfo as InvalidVectorInfo
     from palaestra._base._vector_errors import NoAsyncCallError as NoAsyncCallError
     from palaestra._base._vector_errors import SubEnvError as SubEnvError
+    from palaestra._base._vector_errors import UnguardedMainError as UnguardedMainError
     from palaestra._base._vector_errors import WorkerDiedError as WorkerDiedError
 
 
@@ -241,6 +243,7 @@ _LAZY_ERRORS = {
     "SnapshotError": "palaestra._base._usage_errors",
     "SnapshotNotSupported": "palaestra._base._usage_errors",
     "SubEnvError": "palaestra._base._vector_errors",
+    "UnguardedMainError": "palaestra._base._vector_errors",
     "UnsupportedMode": "palaestra._base._usage_errors",
     "VectorizerNotFound": "palaestra._base._lookup_errors",
     "VersionNotFound": "palaestra._base._lookup_errors",

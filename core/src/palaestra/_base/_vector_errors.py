@@ -7,6 +7,8 @@ Each class's ``__module__`` is ``palaestra.error``, where pickles and tracebacks
 
 from __future__ import annotations
 
+from typing import Any
+
 from palaestra.error import Error
 
 __all__ = [
@@ -15,6 +17,7 @@ __all__ = [
     "InvalidVectorInfo",
     "NoAsyncCallError",
     "SubEnvError",
+    "UnguardedMainError",
     "WorkerDiedError",
 ]
 
@@ -80,7 +83,33 @@ class WorkerDiedError(Error, RuntimeError):
         self.exitcode = exitcode
 
 
+class UnguardedMainError(Error, RuntimeError):
+    """Worker processes would run the user's script again, and its top-level code starts workers.
+
+    Raised before any worker starts, when the start method is ``spawn`` or ``forkserver``
+    (which import the main script in every worker) and the call comes from the script's
+    top-level code outside an ``if __name__ == "__main__":`` block.
+
+    Attributes:
+        script: The main script's path.
+        line: The line of the top-level call.
+    """
+
+    def __init__(self, message: str, *, script: str, line: int):
+        super().__init__(message)
+        self.script = script
+        self.line = line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_unguarded, (str(self), self.script, self.line)
+
+
+def _rebuild_unguarded(message: str, script: str, line: int) -> UnguardedMainError:
+    return UnguardedMainError(message, script=script, line=line)
+
+
 for _cls in (
+    UnguardedMainError,
     InvalidVectorInfo,
     AlreadyPendingCallError,
     NoAsyncCallError,

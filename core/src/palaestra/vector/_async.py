@@ -32,6 +32,7 @@ from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
 from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
+from palaestra.vector._main_guard import check_main_guard
 from palaestra.vector._processes import Worker, raise_failures, reap, receive, send, shutdown, split_blocks
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
@@ -157,6 +158,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
         self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
+        if self.num_workers > 1 or not self.in_parent:  # some worker process will start
+            check_main_guard(ctx.get_start_method(), type(self).__name__)
         self._describe_spaces(env_fns[0])
         self._allocate(ctx)
         self._start(ctx)
