@@ -27,7 +27,9 @@ Batching spaces and their elements:
 
 Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :class:`SubEnvVectorEnv`, :class:`SyncVectorEnv` (sub-envs stepped in turn, as a
-    building block), :func:`batched_spaces`, :func:`actions_per_env` (splits a
+    building block), :class:`AsyncVectorEnv` (blocks of sub-envs in worker processes, one
+    of them in the parent with ``in_parent=True``: the Box2D suite's batched envs),
+    :class:`TimeLimit` (a sub-env's time limit, as ``make`` applies it), :func:`batched_spaces`, :func:`actions_per_env` (splits a
     batch of actions, naming both counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
@@ -99,6 +101,7 @@ if TYPE_CHECKING:
     from palaestra.spaces._batching import concatenate as concatenate
     from palaestra.spaces._batching import create_empty_array as create_empty_array
     from palaestra.spaces._batching import iterate as iterate
+    from palaestra.vector._async import AsyncVectorEnv as AsyncVectorEnv
     from palaestra.vector._autoreset import per_env_values as per_env_values
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
     from palaestra.vector._autoreset import resolve_autoreset_mode as resolve_autoreset_mode
@@ -112,11 +115,13 @@ if TYPE_CHECKING:
     from palaestra.vector._vector_env import AutoresetMode as AutoresetMode
     from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
     from palaestra.vector._vector_env import VectorEnv as VectorEnv
+    from palaestra.wrappers._common import TimeLimit as TimeLimit
 
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
 # names above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "REGISTRATION_FIELDS": "palaestra._env._spec",
+    "AsyncVectorEnv": "palaestra.vector._async",
     "AutoresetMode": "palaestra.vector._vector_env",
     "BatchedVectorEnv": "palaestra.vector._batched",
     "Canvas": "palaestra._env._canvas",
@@ -127,6 +132,7 @@ _LAZY_NAMES = {
     "Snapshot": "palaestra._env._snapshot",
     "SubEnvVectorEnv": "palaestra.vector._vector_env",
     "SyncVectorEnv": "palaestra.vector._sync",
+    "TimeLimit": "palaestra.wrappers._common",
     "VectorEnv": "palaestra.vector._vector_env",
     "VectorSnapshot": "palaestra._env._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",

@@ -69,12 +69,17 @@ def _from_vector_entry_point(
     wrappers: Sequence[Any],
     kwargs: dict[str, Any],
 ) -> Any:
-    if vector_kwargs:
+    entry_point = spec.vector_entry_point
+    creator = entry_point if entry_point is None or callable(entry_point) else load_env_creator(entry_point)
+    # A vector env made of sub-env objects may take what a vectorizer takes (sub-env wrappers
+    # and the vectorizer's arguments), so code written for make_vec's sync default runs as is.
+    takes_vectorizer_arguments = getattr(creator, "takes_vectorizer_arguments", False)
+    if vector_kwargs and not takes_vectorizer_arguments:
         raise Error(
             "Custom vector environment can be passed arguments only through kwargs and "
             f"`vector_kwargs` is not empty ({vector_kwargs})"
         )
-    if wrappers:
+    if wrappers and not takes_vectorizer_arguments:
         raise Error(
             f"Cannot use `vector_entry_point` vectorization mode with the wrappers argument ({wrappers})."
         )
@@ -83,14 +88,14 @@ def _from_vector_entry_point(
             "Cannot use `vector_entry_point` vectorization mode with the additional_wrappers parameter "
             f"in spec being not empty ({spec.additional_wrappers})."
         )
-    entry_point = spec.vector_entry_point
-    if entry_point is None:
+    if creator is None:
         raise Error(
             f"Cannot create vectorized environment for {spec.id} because it doesn't have a vector entry point defined."
         )
-    creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
     if spec.max_episode_steps is not None and "max_episode_steps" not in kwargs:
         kwargs["max_episode_steps"] = spec.max_episode_steps
+    if takes_vectorizer_arguments:
+        kwargs = {**kwargs, "wrappers": list(wrappers), "vector_kwargs": dict(vector_kwargs)}
     return creator(num_envs=num_envs, **kwargs)
 
 

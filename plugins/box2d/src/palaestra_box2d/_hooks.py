@@ -15,28 +15,33 @@ _PKG = "palaestra_box2d"
 _ENVS: dict[str, dict[str, Any]] = {
     "LunarLander-v3": {
         "entry_point": "lunar_lander:LunarLander",
+        "vector_entry_point": "vector:LunarLanderVectorEnv",
         "max_episode_steps": 1000,
         "reward_threshold": 200,
     },
     "LunarLanderContinuous-v3": {
         "entry_point": "lunar_lander:LunarLander",
+        "vector_entry_point": "vector:LunarLanderVectorEnv",
         "max_episode_steps": 1000,
         "reward_threshold": 200,
         "kwargs": {"continuous": True},
     },
     "BipedalWalker-v3": {
         "entry_point": "bipedal_walker:BipedalWalker",
+        "vector_entry_point": "vector:BipedalWalkerVectorEnv",
         "max_episode_steps": 1600,
         "reward_threshold": 300,
     },
     "BipedalWalkerHardcore-v3": {
         "entry_point": "bipedal_walker:BipedalWalker",
+        "vector_entry_point": "vector:BipedalWalkerVectorEnv",
         "max_episode_steps": 2000,
         "reward_threshold": 300,
         "kwargs": {"hardcore": True},
     },
     "CarRacing-v3": {
         "entry_point": "car_racing:CarRacing",
+        "vector_entry_point": "vector:CarRacingVectorEnv",
         "max_episode_steps": 1000,
         "reward_threshold": 900,
     },
