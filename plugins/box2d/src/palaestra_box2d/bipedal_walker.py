@@ -16,6 +16,7 @@ from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, EzPickle, invalid_action
 from palaestra_box2d._drawing import INSTALL_HINT, OBSTACLE, OBSTACLE_EDGE, TERRAIN_EDGE, draw_bipedal_walker
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._lidar import Lidar
 from palaestra_box2d._mode_names import mode_is_a_keyword
 from palaestra_box2d._walker_scene import FPS, SCALE, TERRAIN_HEIGHT, TERRAIN_STEP, VIEWPORT_H, VIEWPORT_W
 
@@ -24,7 +25,6 @@ __all__ = ["BipedalWalker", "BipedalWalkerHardcore"]
 MOTORS_TORQUE = 80
 SPEED_HIP = 4
 SPEED_KNEE = 6
-LIDAR_RANGE = 160 / SCALE
 INITIAL_RANDOM = 5
 HULL_POLY = ((-30, 9), (6, 9), (34, 1), (34, -8), (-30, -8))
 LEG_DOWN = -8 / SCALE
@@ -35,10 +35,6 @@ TERRAIN_STARTPAD = 20  # flat points at the start
 FRICTION = 2.5
 FINISH_X = (TERRAIN_LENGTH - TERRAIN_GRASS) * TERRAIN_STEP
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
-# Lidar rays fan out from straight down to 1.35 rad forward.
-LIDAR_DIRECTIONS = tuple(
-    (math.sin(1.5 * i / 10.0) * LIDAR_RANGE, math.cos(1.5 * i / 10.0) * LIDAR_RANGE) for i in range(10)
-)
 ENERGY_COST = 0.00035 * MOTORS_TORQUE  # reward per unit of torque fraction and motor
 
 GRASS, STUMP, STAIRS, PIT = range(4)
@@ -70,23 +66,6 @@ class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
         for leg in (self.env.legs[1], self.env.legs[3]):
             if leg in bodies:
                 leg.ground_contact = False
-
-
-class _Lidar(Box2D.b2RayCastCallback):  # type: ignore[misc]
-    """Keeps the nearest ground hit of a ray (as a fraction of its length)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fraction = 1.0
-        self.p1: Any = (0.0, 0.0)
-        self.p2: Any = (0.0, 0.0)
-
-    def ReportFixture(self, fixture: Any, point: Any, normal: Any, fraction: float) -> float:
-        if fixture.filterData.categoryBits & 1 == 0:
-            return -1  # not ground: ignore and continue
-        self.p2 = point
-        self.fraction = fraction
-        return fraction  # clip the ray here; nearer hits may follow
 
 
 class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
@@ -149,7 +128,8 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         low[[8, 13]] = -0.0  # contacts are never negative
         self.observation_space = spaces.Box(low, high)
         self.action_space = spaces.Box(np.full(4, -1, dtype=np.float32), np.full(4, 1, dtype=np.float32))
-        self.lidar = [_Lidar() for _ in range(10)]
+        self._lidar = Lidar()
+        self.lidar = self._lidar.rays  # their lines are drawn
 
     # -- episode ---------------------------------------------------------------------
 
@@ -159,6 +139,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.world.contactListener = None
         for body in (*self.terrain, self.hull, *self.legs):
             self.world.DestroyBody(body)
+        self._lidar.set_ground([])
         self.terrain, self.hull, self.legs, self.joints = [], None, [], []
 
     def _static(self, fixture: Any, vertices: list[tuple[float, float]]) -> None:
@@ -259,6 +240,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.prev_shaping = None
         self.scroll = 0.0
         self._generate_terrain()
+        self._lidar.set_ground(self.terrain)
         self._generate_clouds()
         init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         init_y = TERRAIN_HEIGHT + 2 * LEG_H
@@ -322,12 +304,8 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
 
         pos = hull.position
         vel = hull.linearVelocity
-        x0, y0 = pos[0], pos[1]
-        for lidar, (dx, dy) in zip(self.lidar, LIDAR_DIRECTIONS, strict=True):
-            lidar.fraction = 1.0
-            lidar.p1 = pos
-            lidar.p2 = (x0 + dx, y0 - dy)
-            self.world.RayCast(lidar, lidar.p1, lidar.p2)
+        x0 = pos[0]
+        lidar = self._lidar.scan(self.world, pos, self.render_mode is not None)
         joints, legs = self.joints, self.legs
         angle = hull.angle
         state = [
@@ -346,7 +324,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
             joints[3].speed / SPEED_KNEE,
             1.0 if legs[3].ground_contact else 0.0,
         ]
-        state += [lidar.fraction for lidar in self.lidar]
+        state += lidar
         self.scroll = pos.x - VIEWPORT_W / SCALE / 5
         shaping = 130 * x0 / SCALE
         shaping -= 5.0 * abs(angle)  # keep the head level
