@@ -62,33 +62,28 @@ class Lidar:
         self._directions = np.array(DIRECTIONS, dtype=np.float64)
         self._out = np.empty((RAYS, 3), dtype=np.float64)
 
-    def set_ground(self, bodies: list[Any]) -> None:
-        """Read the ground's shapes back from Box2D (after the terrain is built) for the kernel."""
+    def set_ground(self, edges: list[tuple[float, float, float, float]], blocks: list[Any]) -> None:
+        """The ground the kernel casts against, once per terrain.
+
+        Args:
+            edges: Each ground segment's two points, as given to Box2D (which keeps them as
+                float32, as here).
+            blocks: The obstacle bodies, whose convex shapes (vertices in Box2D's order, and
+                the normals it computed) are read back from the engine.
+        """
         if compiled is None:
             return
-        edges, polygons, counts = [], [], []
-        for body in bodies:
-            for fixture in body.fixtures:
-                shape = fixture.shape
-                if isinstance(shape, Box2D.b2EdgeShape):
-                    edges.append((*shape.vertex1, *shape.vertex2))
-                else:
-                    rows = np.zeros((_POLYGON_VERTICES, 4), dtype=np.float32)
-                    count = len(shape.vertices)
-                    rows[:count, :2] = shape.vertices
-                    rows[:count, 2:] = shape.normals
-                    polygons.append(rows)
-                    counts.append(count)
-        poly = np.array(polygons, dtype=np.float32).reshape(-1, _POLYGON_VERTICES, 4)
-        spans = np.zeros((len(counts), 2), dtype=np.float32)
-        for i, count in enumerate(counts):
-            spans[i] = poly[i, :count, 0].min(), poly[i, :count, 0].max()
-        self._ground = (
-            np.array(edges, dtype=np.float32).reshape(-1, 4),
-            np.ascontiguousarray(poly),
-            np.array(counts, dtype=np.intc),
-            spans,
-        )
+        polygons = np.zeros((len(blocks), _POLYGON_VERTICES, 4), dtype=np.float32)
+        counts = np.zeros(len(blocks), dtype=np.intc)
+        for i, body in enumerate(blocks):
+            shape = body.fixtures[0].shape
+            count = counts[i] = len(shape.vertices)
+            polygons[i, :count, :2] = shape.vertices
+            polygons[i, :count, 2:] = shape.normals
+        spans = np.zeros((len(blocks), 2), dtype=np.float32)
+        for i, count in enumerate(counts.tolist()):
+            spans[i] = polygons[i, :count, 0].min(), polygons[i, :count, 0].max()
+        self._ground = (np.array(edges, dtype=np.float32).reshape(-1, 4), polygons, counts, spans)
 
     def scan(self, world: Any, position: Any, drawn: bool) -> list[float]:
         """Each ray's fraction from ``position`` (the hull's); ``drawn``: keep the rays' lines."""
