@@ -356,3 +356,19 @@ def test_hardcore_obstacles_are_told_by_their_colours():
     obstacle = ((255, 255, 255), (153, 153, 153))
     assert not [b for b in walker.terrain if (b.color1, b.color2) == obstacle]
     assert [b for b in hardcore.terrain if (b.color1, b.color2) == obstacle]
+
+
+@pytest.mark.parametrize(
+    "angle", [0.0, 1e-9, 0.3, -2.1, np.pi / 2, np.pi, -np.pi / 2, 3 * np.pi / 2, 2 * np.pi, 7.9]
+)
+def test_car_racing_moves_whole_arrays_of_points_as_vector2_moves_each(angle):
+    """The batched view transform gives _to_canvas's (Vector2.rotate_rad's) floats, bit for bit."""
+    pytest.importorskip("pygame")
+    from palaestra_box2d import car_racing
+    from palaestra_box2d._car_racing_scene import CarRacingView
+
+    view = CarRacingView(car_racing)
+    points = np.random.default_rng(1).uniform(-400, 400, (300, 2))
+    camera = (16.2, (500.5, 200.25), angle)
+    xs, ys = view._on_canvas(points, camera)
+    assert list(zip(xs.tolist(), ys.tolist(), strict=True)) == view._to_canvas(points.tolist(), camera)

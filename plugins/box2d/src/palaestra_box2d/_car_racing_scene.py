@@ -50,6 +50,8 @@ class CarRacingView:
         pygame.font.init()
         self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
         grass = geometry.PLAYFIELD / 20.0
+        self._road_of: Any = None  # the road_poly list whose tiles _road holds
+        self._road = np.zeros((0, 4, 2))
         self.grass_patches = [
             [
                 (grass * x + grass, grass * y),
@@ -60,6 +62,11 @@ class CarRacingView:
             for x in range(-20, 20, 2)
             for y in range(-20, 20, 2)
         ]
+        self._grass = np.array(self.grass_patches, dtype=np.float64)
+        self._canvases = (
+            pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H)),
+            pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H)),
+        )
         # Beyond this margin around the canvas nothing of a tile or patch can reach it.
         self.margin = (
             max(grass, geometry.TRACK_WIDTH, geometry.TRACK_DETAIL_STEP)
@@ -74,7 +81,10 @@ class CarRacingView:
         """The scene as a ``size`` (w, h) RGB array, or the full canvas when ``size`` is None."""
         pygame, g = self.pygame, self.g
         hull = env.car.hull
-        canvas = pygame.Surface((g.WINDOW_W, g.WINDOW_H))
+        # Two canvases kept from frame to frame: a fresh 1000x800 surface a frame costs far
+        # more in new memory pages than clearing one.
+        canvas, flipped = self._canvases
+        canvas.fill((0, 0, 0))
         angle = -hull.angle
         zoom = 0.1 * g.SCALE * max(1 - env.t, 0) + g.ZOOM * g.SCALE * min(env.t, 1)
         shift = pygame.math.Vector2((-hull.position[0] * zoom, -hull.position[1] * zoom)).rotate_rad(angle)
@@ -82,7 +92,8 @@ class CarRacingView:
         view = (zoom, origin, angle)
         self._ground(canvas, env, view)
         self._car(canvas, env.car, view, skid_marks)
-        canvas = pygame.transform.flip(canvas, False, True)
+        _flip_rows(pygame, canvas, flipped)
+        canvas = flipped
         self._indicators(canvas, env.car)
         text = f"{env.reward:04.0f}"
         try:
@@ -95,7 +106,7 @@ class CarRacingView:
         place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
         canvas.blit(score, place)
         if size is None:
-            return canvas
+            return canvas.copy()
         scaled = pygame.transform.smoothscale(canvas, size)
         return np.transpose(np.array(pygame.surfarray.pixels3d(scaled)), axes=(1, 0, 2))
 
@@ -118,18 +129,38 @@ class CarRacingView:
             self.gfxdraw.filled_polygon(canvas, poly, color)
 
     def _ground(self, canvas: Any, env: Any, view: tuple[float, Any, float]) -> None:
+        """The field, then the grass patches and the road tiles that reach the canvas, in order."""
         edge = self.g.PLAYFIELD
-        self._fill(
-            canvas,
-            [(edge, edge), (edge, -edge), (-edge, -edge), (-edge, edge)],
-            env.bg_color,
-            view,
-            clip=False,
-        )
-        for patch in self.grass_patches:
-            self._fill(canvas, patch, env.grass_color, view)
-        for poly, color in env.road_poly:
-            self._fill(canvas, [(p[0], p[1]) for p in poly], [int(c) for c in color], view)
+        field = [(edge, edge), (edge, -edge), (-edge, -edge), (-edge, edge)]
+        if _covers(*self._on_canvas(np.array(field), view), self.g.WINDOW_W, self.g.WINDOW_H):
+            canvas.fill(env.bg_color)  # the same pixels as filling the field, which covers them all
+        else:
+            self._fill(canvas, field, env.bg_color, view, clip=False)
+        if self._road_of is not env.road_poly:  # a new track: its tiles' corners as one array
+            self._road_of = env.road_poly
+            self._road = np.array([poly for poly, _ in env.road_poly], dtype=np.float64).reshape(-1, 4, 2)
+        xs, ys = self._on_canvas(np.concatenate((self._grass, self._road)), view)
+        g, margin = self.g, self.margin
+        near = (xs >= -margin) & (xs <= g.WINDOW_W + margin) & (ys >= -margin) & (ys <= g.WINDOW_H + margin)
+        patches = len(self._grass)
+        aapolygon, filled_polygon = self.gfxdraw.aapolygon, self.gfxdraw.filled_polygon
+        for k in np.flatnonzero(near.any(axis=1)).tolist():
+            # A road tile's colour is read each frame: visiting it changes it.
+            color = env.grass_color if k < patches else [int(c) for c in env.road_poly[k - patches][1]]
+            poly = list(zip(xs[k].tolist(), ys[k].tolist(), strict=True))
+            aapolygon(canvas, poly, color)
+            filled_polygon(canvas, poly, color)
+
+    def _on_canvas(self, points: np.ndarray, view: tuple[float, Any, float]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_to_canvas` of a whole array of points (``(..., 2)``) at once, with the same roundings.
+
+        ``Vector2.rotate_rad`` computes ``(c*x - s*y, s*x + c*y)`` from its angle's cosine and
+        sine, which it gives for the vector ``(1, 0)``: the same products and sums here.
+        """
+        zoom, origin, angle = view
+        c, s = self.pygame.math.Vector2(1.0, 0.0).rotate_rad(angle)
+        x, y = points[..., 0], points[..., 1]
+        return (c * x - s * y) * zoom + origin[0], (s * x + c * y) * zoom + origin[1]
 
     def _car(self, canvas: Any, car: Any, view: tuple[float, Any, float], skid_marks: bool) -> None:
         pygame = self.pygame
@@ -214,3 +245,29 @@ class CarRacingView:
         bar(steering, row(20, -10.0 * steering), INDICATOR_COLORS["steering"])
         turning = car.hull.angularVelocity
         bar(turning, row(30, -0.8 * turning), INDICATOR_COLORS["turning"])
+
+
+def _flip_rows(pygame: Any, source: Any, target: Any) -> None:
+    """``pygame.transform.flip(source, False, True)``'s pixels, written into ``target``."""
+    rows_in, rows_out = pygame.surfarray.pixels2d(source).T, pygame.surfarray.pixels2d(target).T
+    np.copyto(rows_out, rows_in[::-1])
+    del rows_in, rows_out  # the surfaces stay locked while a pixel view exists
+
+
+def _covers(xs: np.ndarray, ys: np.ndarray, width: int, height: int, margin: float = 4.0) -> bool:
+    """Whether the convex quadrilateral ``(xs, ys)`` holds the canvas and a margin around it.
+
+    Then no edge of the polygon (nor its anti-aliasing) reaches the canvas: filling the
+    polygon paints every pixel, as filling the canvas does.
+    """
+    corners = (
+        (-margin, -margin),
+        (width + margin, -margin),
+        (width + margin, height + margin),
+        (-margin, height + margin),
+    )
+    sides = []
+    for k in range(4):
+        x0, y0, x1, y1 = xs[k], ys[k], xs[(k + 1) % 4], ys[(k + 1) % 4]
+        sides += [(x1 - x0) * (cy - y0) - (y1 - y0) * (cx - x0) for cx, cy in corners]
+    return all(side > 0 for side in sides) or all(side < 0 for side in sides)
