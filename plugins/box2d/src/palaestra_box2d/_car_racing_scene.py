@@ -51,6 +51,9 @@ class CarRacingView:
         self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
         grass = geometry.PLAYFIELD / 20.0
         self._road_of: Any = None  # the road_poly list whose tiles _road holds
+        self._place: tuple[float, float, float] | None = None  # set while drawing straight
+        self._straight: dict[tuple[int, int], Any] = {}
+        self._small_score: tuple[Any, ...] = (None, None, None, None)
         self._road = np.zeros((0, 4, 2))
         self.grass_patches = [
             [
@@ -77,56 +80,83 @@ class CarRacingView:
 
     # -- the canvas --------------------------------------------------------------------
 
-    def draw(self, env: Any, size: tuple[int, int] | None, skid_marks: bool) -> Any:
-        """The scene as a ``size`` (w, h) RGB array, or the full canvas when ``size`` is None."""
+    def draw(self, env: Any, size: tuple[int, int] | None, skid_marks: bool, straight: bool = False) -> Any:
+        """The scene as a ``size`` (w, h) RGB array, or the full canvas when ``size`` is None.
+
+        With ``straight``, a ``size`` frame is drawn straight at that size (see
+        :meth:`draw_straight`) instead of being drawn at 1000x800 and scaled down.
+        """
+        if straight and size is not None:
+            return self.draw_straight(env, size)
         pygame, g = self.pygame, self.g
-        hull = env.car.hull
         # Two canvases kept from frame to frame: a fresh 1000x800 surface a frame costs far
         # more in new memory pages than clearing one.
         canvas, flipped = self._canvases
         canvas.fill((0, 0, 0))
-        angle = -hull.angle
-        zoom = 0.1 * g.SCALE * max(1 - env.t, 0) + g.ZOOM * g.SCALE * min(env.t, 1)
-        shift = pygame.math.Vector2((-hull.position[0] * zoom, -hull.position[1] * zoom)).rotate_rad(angle)
-        origin = (g.WINDOW_W / 2 + shift[0], g.WINDOW_H / 4 + shift[1])
-        view = (zoom, origin, angle)
+        view = self._view(env)
         self._ground(canvas, env, view)
         self._car(canvas, env.car, view, skid_marks)
         _flip_rows(pygame, canvas, flipped)
         canvas = flipped
         self._indicators(canvas, env.car)
-        text = f"{env.reward:04.0f}"
-        try:
-            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
-        except pygame.error:  # someone called pygame.quit() since: its fonts died with it
-            pygame.font.init()
-            self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
-            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
-        place = score.get_rect()
-        place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
-        canvas.blit(score, place)
+        canvas.blit(*self._score(env))
         if size is None:
             return canvas.copy()
         scaled = pygame.transform.smoothscale(canvas, size)
         return np.transpose(np.array(pygame.surfarray.pixels3d(scaled)), axes=(1, 0, 2))
 
+    def draw_straight(self, env: Any, size: tuple[int, int]) -> np.ndarray:
+        """The observation drawn straight at ``size``: CarRacing's ``fast_pixels``.
+
+        The same geometry, primitives and order as the 1000x800 canvas, each point mapped
+        to where it lands in the scaled frame (the flip included), the indicator strip and
+        the score scaled alike; no full-size canvas, flip or smooth-scaling. The frames
+        differ from the reference ones at the edges of shapes (no averaging of a 10x8
+        pixel block per pixel): ``docs/envs/box2d.md`` gives how far.
+        """
+        pygame, g = self.pygame, self.g
+        width, height = size
+        target = self._straight.get(size)
+        if target is None:
+            target = self._straight[size] = pygame.Surface(size)
+        target.fill((0, 0, 0))
+        scale_x, scale_y = width / g.WINDOW_W, height / g.WINDOW_H
+        self._place = (scale_x, scale_y, float(height))
+        try:
+            self._ground(target, env, self._view(env))
+            self._car(target, env.car, self._view(env), skid_marks=False)
+        finally:
+            self._place = None
+        self._indicators(target, env.car, (scale_x, scale_y))
+        score, place = self._score(env, (scale_x, scale_y))
+        target.blit(score, place)
+        return np.transpose(np.array(pygame.surfarray.pixels3d(target)), axes=(1, 0, 2))
+
+    def _view(self, env: Any) -> tuple[float, Any, float]:
+        """``(zoom, origin, angle)``: the camera that follows the car (zooming in over the first second)."""
+        g, hull = self.g, env.car.hull
+        angle = -hull.angle
+        zoom = 0.1 * g.SCALE * max(1 - env.t, 0) + g.ZOOM * g.SCALE * min(env.t, 1)
+        shift = self.pygame.math.Vector2((-hull.position[0] * zoom, -hull.position[1] * zoom)).rotate_rad(
+            angle
+        )
+        return zoom, (g.WINDOW_W / 2 + shift[0], g.WINDOW_H / 4 + shift[1]), angle
+
     def _to_canvas(self, points: Any, view: tuple[float, Any, float]) -> list[tuple[float, float]]:
         zoom, origin, angle = view
         vector = self.pygame.math.Vector2
         turned = [vector(p).rotate_rad(angle) for p in points]
-        return [(p[0] * zoom + origin[0], p[1] * zoom + origin[1]) for p in turned]
+        placed = [(p[0] * zoom + origin[0], p[1] * zoom + origin[1]) for p in turned]
+        if self._place is None:
+            return placed
+        scale_x, scale_y, height = self._place
+        return [(x * scale_x, height - y * scale_y) for x, y in placed]
 
-    def _fill(
-        self, canvas: Any, points: Any, color: Any, view: tuple[float, Any, float], clip: bool = True
-    ) -> None:
-        """An anti-aliased filled polygon, skipped when it lies wholly off the canvas."""
+    def _fill(self, canvas: Any, points: Any, color: Any, view: tuple[float, Any, float]) -> None:
+        """An anti-aliased filled polygon."""
         poly = self._to_canvas(points, view)
-        g, margin = self.g, self.margin
-        if not clip or any(
-            -margin <= x <= g.WINDOW_W + margin and -margin <= y <= g.WINDOW_H + margin for x, y in poly
-        ):
-            self.gfxdraw.aapolygon(canvas, poly, color)
-            self.gfxdraw.filled_polygon(canvas, poly, color)
+        self.gfxdraw.aapolygon(canvas, poly, color)
+        self.gfxdraw.filled_polygon(canvas, poly, color)
 
     def _ground(self, canvas: Any, env: Any, view: tuple[float, Any, float]) -> None:
         """The field, then the grass patches and the road tiles that reach the canvas, in order."""
@@ -135,7 +165,7 @@ class CarRacingView:
         if _covers(*self._on_canvas(np.array(field), view), self.g.WINDOW_W, self.g.WINDOW_H):
             canvas.fill(env.bg_color)  # the same pixels as filling the field, which covers them all
         else:
-            self._fill(canvas, field, env.bg_color, view, clip=False)
+            self._fill(canvas, field, env.bg_color, view)
         if self._road_of is not env.road_poly:  # a new track: its tiles' corners as one array
             self._road_of = env.road_poly
             self._road = np.array([poly for poly, _ in env.road_poly], dtype=np.float64).reshape(-1, 4, 2)
@@ -143,13 +173,22 @@ class CarRacingView:
         g, margin = self.g, self.margin
         near = (xs >= -margin) & (xs <= g.WINDOW_W + margin) & (ys >= -margin) & (ys <= g.WINDOW_H + margin)
         patches = len(self._grass)
+        drawn = np.flatnonzero(near.any(axis=1))
+        polygons = self._placed(xs[drawn], ys[drawn])
         aapolygon, filled_polygon = self.gfxdraw.aapolygon, self.gfxdraw.filled_polygon
-        for k in np.flatnonzero(near.any(axis=1)).tolist():
+        for k, poly in zip(drawn.tolist(), polygons, strict=True):
             # A road tile's colour is read each frame: visiting it changes it.
             color = env.grass_color if k < patches else [int(c) for c in env.road_poly[k - patches][1]]
-            poly = list(zip(xs[k].tolist(), ys[k].tolist(), strict=True))
             aapolygon(canvas, poly, color)
             filled_polygon(canvas, poly, color)
+
+    def _placed(self, xs: np.ndarray, ys: np.ndarray) -> list[list[list[float]]]:
+        """Rows of canvas points as drawn: on the canvas, or mapped into a straight-drawn frame."""
+        if self._place is not None:
+            scale_x, scale_y, height = self._place
+            xs, ys = xs * scale_x, height - ys * scale_y
+        placed: list[list[list[float]]] = np.stack((xs, ys), axis=-1).tolist()
+        return placed
 
     def _on_canvas(self, points: np.ndarray, view: tuple[float, Any, float]) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`_to_canvas` of a whole array of points (``(..., 2)``) at once, with the same roundings.
@@ -203,16 +242,43 @@ class CarRacingView:
 
     # -- the strip at the bottom -------------------------------------------------------
 
-    def _indicators(self, canvas: Any, car: Any) -> None:
-        """Speed, the four wheels' spin, the steering and the turn rate as bars."""
+    def _score(self, env: Any, scale: tuple[float, float] | None = None) -> tuple[Any, Any]:
+        """The score's picture and its place (both scaled by ``scale`` for straight frames)."""
+        pygame, g = self.pygame, self.g
+        text = f"{env.reward:04.0f}"
+        if scale is not None and self._small_score[:2] == (text, scale):
+            return self._small_score[2], self._small_score[3]
+        try:
+            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
+        except pygame.error:  # someone called pygame.quit() since: its fonts died with it
+            pygame.font.init()
+            self.font = pygame.font.Font(pygame.font.get_default_font(), SCORE_FONT_SIZE)
+            score = self.font.render(text, True, (255, 255, 255), (0, 0, 0))
+        place = score.get_rect()
+        place.center = (SCORE_CENTRE_X, g.WINDOW_H - g.WINDOW_H * 2.5 / 40.0)
+        if scale is None:
+            return score, place
+        width, height = max(1, round(place.width * scale[0])), max(1, round(place.height * scale[1]))
+        full = pygame.Surface(score.get_size())  # the text's 8-bit surface as 32 bits: smoothscale needs them
+        full.blit(score, (0, 0))
+        small = pygame.transform.smoothscale(full, (width, height))
+        spot = small.get_rect()
+        spot.center = (round(place.centerx * scale[0]), round(place.centery * scale[1]))
+        self._small_score = (text, scale, small, spot)
+        return small, spot
+
+    def _indicators(self, canvas: Any, car: Any, scale: tuple[float, float] | None = None) -> None:
+        """Speed, the four wheels' spin, the steering and the turn rate as bars (scaled by ``scale``)."""
         pygame = self.pygame
         width, height = self.g.WINDOW_W, self.g.WINDOW_H
         s, h = width / 40.0, height / 40.0
-        pygame.draw.polygon(
-            canvas,
-            color=(0, 0, 0),
-            points=[(width, height), (width, height - 5 * h), (0, height - 5 * h), (0, height)],
-        )
+
+        def polygon(points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
+            if scale is not None:
+                points = [(x * scale[0], y * scale[1]) for x, y in points]
+            pygame.draw.polygon(canvas, color=color, points=points)
+
+        polygon([(width, height), (width, height - 5 * h), (0, height - 5 * h), (0, height)], (0, 0, 0))
 
         def column(place: float, value: float) -> list[tuple[float, float]]:
             top = height - (h + h * value)
@@ -233,7 +299,7 @@ class CarRacingView:
 
         def bar(value: float, points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
             if abs(value) > 1e-4:
-                pygame.draw.polygon(canvas, points=points, color=color)
+                polygon(points, color)
 
         velocity = car.hull.linearVelocity
         speed = np.sqrt(np.square(velocity[0]) + np.square(velocity[1]))

@@ -128,6 +128,10 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         domain_randomize: Random road, background and grass colours (redrawn at every
             reset unless ``options={"randomize": False}``).
         continuous: Continuous (steer, gas, brake) or five discrete actions.
+        fast_pixels: Draw the 96x96 observation straight at 96x96 instead of drawing a
+            1000x800 frame and scaling it down as the reference does: the same physics,
+            rewards and scene, several times faster, with pixels that differ at the edges
+            of shapes (palaestra's own option; see docs/envs/box2d.md).
     """
 
     snapshot_unsupported_reason = NO_SNAPSHOTS
@@ -141,8 +145,12 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         lap_complete_percent: float = 0.95,
         domain_randomize: bool = False,
         continuous: bool = True,
+        fast_pixels: bool = False,
     ) -> None:
-        EzPickle.__init__(self, render_mode, verbose, lap_complete_percent, domain_randomize, continuous)
+        EzPickle.__init__(
+            self, render_mode, verbose, lap_complete_percent, domain_randomize, continuous, fast_pixels
+        )
+        self.fast_pixels = bool(fast_pixels)
         self.continuous = continuous
         self.domain_randomize = domain_randomize
         self.lap_complete_percent = lap_complete_percent
@@ -388,7 +396,7 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         self.car.step(1.0 / FPS)
         self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
         self.t += 1.0 / FPS
-        self.state = self._draw((STATE_W, STATE_H), skid_marks=False)
+        self.state = self._draw((STATE_W, STATE_H), skid_marks=False, straight=self.fast_pixels)
         step_reward: Any = 0
         terminated = False
         info: dict[str, Any] = {}
@@ -409,12 +417,12 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
 
     # -- rendering -------------------------------------------------------------------
 
-    def _draw(self, size: tuple[int, int] | None, skid_marks: bool) -> Any:
+    def _draw(self, size: tuple[int, int] | None, skid_marks: bool, straight: bool = False) -> Any:
         if self._painter is None:  # pygame is imported with the first frame
             from palaestra_box2d._car_racing_scene import CarRacingView
 
             self._painter = CarRacingView(sys.modules[__name__])
-        return self._painter.draw(self, size, skid_marks)
+        return self._painter.draw(self, size, skid_marks, straight)
 
     def render(self) -> np.ndarray | None:
         """The 96x96 observation (``state_pixels``), a 600x400 frame, or a 1000x800 window."""
@@ -424,7 +432,7 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
         if self.car is None:
             return None  # nothing to show before reset
         if self.render_mode == "state_pixels":
-            return self._draw((STATE_W, STATE_H), skid_marks=False)  # type: ignore[no-any-return]
+            return self._draw((STATE_W, STATE_H), skid_marks=False, straight=self.fast_pixels)  # type: ignore[no-any-return]
         if self.render_mode == "rgb_array":
             return self._draw((VIDEO_W, VIDEO_H), skid_marks=True)  # type: ignore[no-any-return]
         if self._canvas is None:
