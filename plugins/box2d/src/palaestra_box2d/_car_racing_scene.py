@@ -70,13 +70,9 @@ class CarRacingView:
             pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H)),
             pygame.Surface((geometry.WINDOW_W, geometry.WINDOW_H)),
         )
-        # Beyond this margin around the canvas nothing of a tile or patch can reach it.
-        self.margin = (
-            max(grass, geometry.TRACK_WIDTH, geometry.TRACK_DETAIL_STEP)
-            * math.sqrt(2)
-            * geometry.ZOOM
-            * geometry.SCALE
-        )
+        # A polygon whose bounding box ends this far outside the canvas paints none of it
+        # (anti-aliased edges reach a pixel beyond the line).
+        self.margin = 2.0
 
     # -- the canvas --------------------------------------------------------------------
 
@@ -88,11 +84,10 @@ class CarRacingView:
         """
         if straight and size is not None:
             return self.draw_straight(env, size)
-        pygame, g = self.pygame, self.g
+        pygame = self.pygame
         # Two canvases kept from frame to frame: a fresh 1000x800 surface a frame costs far
         # more in new memory pages than clearing one.
         canvas, flipped = self._canvases
-        canvas.fill((0, 0, 0))
         view = self._view(env)
         self._ground(canvas, env, view)
         self._car(canvas, env.car, view, skid_marks)
@@ -119,7 +114,6 @@ class CarRacingView:
         target = self._straight.get(size)
         if target is None:
             target = self._straight[size] = pygame.Surface(size)
-        target.fill((0, 0, 0))
         scale_x, scale_y = width / g.WINDOW_W, height / g.WINDOW_H
         self._place = (scale_x, scale_y, float(height))
         try:
@@ -165,15 +159,21 @@ class CarRacingView:
         if _covers(*self._on_canvas(np.array(field), view), self.g.WINDOW_W, self.g.WINDOW_H):
             canvas.fill(env.bg_color)  # the same pixels as filling the field, which covers them all
         else:
+            canvas.fill((0, 0, 0))  # a fresh surface's black, around the field
             self._fill(canvas, field, env.bg_color, view)
         if self._road_of is not env.road_poly:  # a new track: its tiles' corners as one array
             self._road_of = env.road_poly
             self._road = np.array([poly for poly, _ in env.road_poly], dtype=np.float64).reshape(-1, 4, 2)
         xs, ys = self._on_canvas(np.concatenate((self._grass, self._road)), view)
         g, margin = self.g, self.margin
-        near = (xs >= -margin) & (xs <= g.WINDOW_W + margin) & (ys >= -margin) & (ys <= g.WINDOW_H + margin)
+        near = (
+            (xs.max(axis=1) >= -margin)
+            & (xs.min(axis=1) <= g.WINDOW_W + margin)
+            & (ys.max(axis=1) >= -margin)
+            & (ys.min(axis=1) <= g.WINDOW_H + margin)
+        )
         patches = len(self._grass)
-        drawn = np.flatnonzero(near.any(axis=1))
+        drawn = np.flatnonzero(near)
         polygons = self._placed(xs[drawn], ys[drawn])
         aapolygon, filled_polygon = self.gfxdraw.aapolygon, self.gfxdraw.filled_polygon
         for k, poly in zip(drawn.tolist(), polygons, strict=True):
