@@ -381,7 +381,7 @@ def test_car_racing_fast_pixels_keeps_the_physics_and_draws_nearly_the_reference
     assert fast.unwrapped.fast_pixels and not reference.unwrapped.fast_pixels
     a, _ = reference.reset(seed=3)
     b, _ = fast.reset(seed=3)
-    assert b.shape == (96, 96, 3) and b.dtype == np.uint8
+    assert b.shape == a.shape == (96, 96, 3) and b.dtype == a.dtype == np.uint8
     rng = np.random.default_rng(1)
     differences = []
     for t in range(120):
