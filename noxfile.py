@@ -150,6 +150,8 @@ def bench(session: nox.Session) -> None:
         "bench_startup.py",
         "bench_mujoco_vector.py",
         "bench_atari.py",
+        "bench_envpool.py",
+        "bench_box2d_ceiling.py",
     )
     for script in scripts:
         session.run("python", f"benchmarks/{script}")
