@@ -110,6 +110,17 @@ def test_bad_arguments_are_named():
         LunarLanderVectorEnv(num_envs=2.0)
 
 
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "CartPole-v1", "Blackjack-v1"])
+def test_a_render_mode_that_is_no_name_is_refused_by_every_batched_env(env_id):
+    """make()'s words: the batched envs (vector entry points) check it as make() does."""
+    from palaestra.error import InvalidEnvArguments
+
+    with pytest.raises(
+        InvalidEnvArguments, match=r"render_mode must be None or the name of a render mode, one of \["
+    ):
+        palaestra.make_vec(env_id, 2, render_mode=5)
+
+
 @SUB_ENV_ERRORS_LOGGED
 def test_bad_actions_are_named_with_the_sub_env():
     envs = palaestra.make_vec("LunarLander-v3", 2)

@@ -146,15 +146,21 @@ def _declared_render_modes(creator: Any) -> list[str] | None:
     return modes  # type: ignore[return-value]
 
 
-def negotiate_render_mode(creator: Any, kwargs: dict[str, Any]) -> RenderPlan:
-    """Map an unsupported ``render_mode`` to a supported one plus a wrapper, if possible."""
-    mode = kwargs.get("render_mode")
+def check_render_mode_type(creator: Any, mode: Any) -> Sequence[str] | None:
+    """The creator's declared render modes; raise unless ``mode`` is None or a string."""
     modes = _declared_render_modes(creator)
     if mode is not None and not isinstance(mode, str):
         raise InvalidEnvArguments(
             f"render_mode must be None or the name of a render mode, one of {modes}, "
             f"got {mode!r} ({type(mode).__name__})"
         )
+    return modes
+
+
+def negotiate_render_mode(creator: Any, kwargs: dict[str, Any]) -> RenderPlan:
+    """Map an unsupported ``render_mode`` to a supported one plus a wrapper, if possible."""
+    mode = kwargs.get("render_mode")
+    modes = check_render_mode_type(creator, mode)
     if mode is None or modes is None or mode in modes:
         return RenderPlan(kwargs)
     displayable = [m for m in ("rgb_array", "rgb_array_list") if m in modes]

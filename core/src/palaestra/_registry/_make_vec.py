@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from palaestra import logger
 from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
-from palaestra._registry._make import Host, make_env, resolve_spec, wrapper_set_specs
+from palaestra._registry._make import Host, check_render_mode_type, make_env, resolve_spec, wrapper_set_specs
 from palaestra.error import Error
 from palaestra.vector._vector_env import AutoresetMode
 
@@ -92,6 +92,8 @@ def _from_vector_entry_point(
         raise Error(
             f"Cannot create vectorized environment for {spec.id} because it doesn't have a vector entry point defined."
         )
+    if kwargs.get("render_mode") is not None:
+        check_render_mode_type(creator, kwargs["render_mode"])
     if spec.max_episode_steps is not None and "max_episode_steps" not in kwargs:
         kwargs["max_episode_steps"] = spec.max_episode_steps
     if takes_vectorizer_arguments:

@@ -65,6 +65,11 @@ class _Box2DVectorEnv(AsyncVectorEnv):
     #: ``make_vec`` hands this entry point its ``wrappers`` and ``vector_kwargs``.
     takes_vectorizer_arguments: ClassVar[bool] = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The single env's render modes, read by make_vec before anything is built.
+        cls.metadata = {**cls.env_class.metadata, "autoreset_mode": AutoresetMode.NEXT_STEP}
+
     def __init__(
         self,
         num_envs: int = 1,
