@@ -19,19 +19,17 @@ import argparse
 import cProfile
 import os
 import pstats
+import sys
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import palaestra
 
-IDS = [
-    "LunarLander-v3",
-    "LunarLanderContinuous-v3",
-    "BipedalWalker-v3",
-    "BipedalWalkerHardcore-v3",
-    "CarRacing-v3",
-]
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_box2d import IDS
+
 ENGINE_CALLS = ("b2World_Step", "b2World_RayCast")
 
 

@@ -31,8 +31,8 @@ def blackjack_tables(num_envs: int, streams: IntegerStreams, model: Any) -> List
     return kind(num_envs, streams, model.natural, model.sab)
 
 
-class ListTables:
-    """Tables played one by one with the single env's rules, on Python lists.
+class _Tables:
+    """What both kinds of tables hold: a stream of draws per table and the rules' two flags.
 
     Args:
         num_envs: Number of tables.
@@ -43,6 +43,13 @@ class ListTables:
 
     def __init__(self, num_envs: int, streams: IntegerStreams, natural: bool, sab: bool) -> None:
         self.streams, self.natural, self.sab = streams, natural, sab
+
+
+class ListTables(_Tables):
+    """Tables played one by one with the single env's rules, on Python lists."""
+
+    def __init__(self, num_envs: int, streams: IntegerStreams, natural: bool, sab: bool) -> None:
+        super().__init__(num_envs, streams, natural, sab)
         self.players: list[list[int]] = [[] for _ in range(num_envs)]
         self.dealers: list[list[int]] = [[] for _ in range(num_envs)]
         self.shown: list[tuple[str, str]] = [("", "")] * num_envs
@@ -73,18 +80,11 @@ class ListTables:
         return self.players[i], self.dealers[i], self.shown[i]
 
 
-class ArrayTables:
-    """Tables as rows of arrays, every move a few array operations over all of them.
-
-    Args:
-        num_envs: Number of tables.
-        streams: One stream of draws per table.
-        natural: Pay 1.5 for a winning natural (ignored when ``sab``).
-        sab: Sutton & Barto's rules.
-    """
+class ArrayTables(_Tables):
+    """Tables as rows of arrays, every move a few array operations over all of them."""
 
     def __init__(self, num_envs: int, streams: IntegerStreams, natural: bool, sab: bool) -> None:
-        self.streams, self.natural, self.sab = streams, natural, sab
+        super().__init__(num_envs, streams, natural, sab)
         self.player = _Hands(num_envs)
         self.dealer = _Hands(num_envs)
         self.shown = np.zeros((num_envs, 2), dtype=np.int64)  # the suit and face (-1: none) drawn
