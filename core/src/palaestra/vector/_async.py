@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import multiprocessing as mp
 import os
 import pickle
-import sys
 import time
 import weakref
 from collections.abc import Callable, Sequence
 from copy import deepcopy
-from enum import Enum
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
@@ -30,13 +27,24 @@ from palaestra.error import (
 )
 from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
 from palaestra.spaces._batching import concatenate, create_empty_array
+from palaestra.vector._async_calls import AsyncState, closes_if_interrupted
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._main_guard import check_main_guard
-from palaestra.vector._processes import Worker, raise_failures, reap, receive, send, shutdown, split_blocks
+from palaestra.vector._processes import (
+    Worker,
+    check_arguments,
+    fork_safe_context,
+    raise_failures,
+    reap,
+    receive,
+    send,
+    shutdown,
+    split_blocks,
+)
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
-from palaestra.vector._worker import STEP, STEP_PICKLED, Block, WorkerConfig, answer, async_worker
+from palaestra.vector._worker import STEP, STEP_PICKLED, Block, ParentBlock, WorkerConfig, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
 from palaestra.vector.utils._shared_memory import (
@@ -51,45 +59,8 @@ _SHAREABLE_ACTIONS = (Box, Discrete, MultiDiscrete, MultiBinary)
 CLOSE_GRACE = 2.0
 
 
-_Method = TypeVar("_Method", bound=Callable[..., Any])
-
-
-def _closes_if_interrupted(method: _Method) -> _Method:
-    """Close the vector env if a KeyboardInterrupt (or SystemExit) stops ``method`` midway.
-
-    An exchange with the workers cut short leaves replies in flight (perhaps half read): the
-    env cannot tell what its workers have done, so it is closed at once instead of hanging or
-    mixing one step's replies into the next. Interrupts between calls do no harm.
-    """
-
-    @functools.wraps(method)
-    def guarded(self: AsyncVectorEnv, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except BaseException as exc:
-            if not isinstance(exc, Exception) and not self.closed:
-                self._closed_because = (
-                    f"{type(exc).__name__} interrupted `{method.__name__}` while it exchanged messages "
-                    "with the workers, so the replies in flight were lost"
-                )
-                self._state = AsyncState.DEFAULT
-                self.close(terminate=True)
-            raise
-
-    return cast("_Method", guarded)
-
-
 #: The least time the workers get to build their sub-envs when ``step_timeout`` is set.
 STARTUP_SECONDS = 60.0
-
-
-class AsyncState(Enum):
-    """Which asynchronous call, if any, is waiting for its ``*_wait``."""
-
-    DEFAULT = "default"
-    WAITING_RESET = "reset"
-    WAITING_STEP = "step"
-    WAITING_CALL = "call"
 
 
 class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
@@ -138,16 +109,16 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         in_parent: bool = False,
     ) -> None:
         self._workers: list[Worker] = []
-        self._local: _LocalBlock | None = None
+        self._local: ParentBlock | None = None
         self.closed = False
         self._reaped = False  # every worker is stopped: closing is complete
         self._closed_because: str | None = None  # set when an interrupt forced a close
         self._state = AsyncState.DEFAULT
-        self._check_arguments(env_fns, context, max_concurrency, num_workers)
+        check_arguments(env_fns, context, max_concurrency, num_workers)
         self.env_fns = env_fns
         self.shared_memory = shared_memory
         self.copy = copy
-        self.context = context if context is not None else _fork_safe_context(env_fns)
+        self.context = context if context is not None else fork_safe_context(env_fns)
         self.daemon = daemon
         self.worker = worker or async_worker
         self.observation_mode = observation_mode
@@ -169,24 +140,6 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._check_worker_spaces()
 
     # -- construction -----------------------------------------------------------------
-
-    @staticmethod
-    def _check_arguments(
-        env_fns: Sequence[Any], context: str | None, max_concurrency: Any, num_workers: Any
-    ) -> None:
-        if len(env_fns) == 0:
-            raise ValueError("AsyncVectorEnv needs at least one env function, got an empty sequence")
-        methods = mp.get_all_start_methods()
-        if context is not None and context not in methods:
-            raise ValueError(f"Invalid context {context!r}; this platform supports {methods}")
-        for name, value in (("max_concurrency", max_concurrency), ("num_workers", num_workers)):
-            if value is None:
-                continue
-            # Gymnasium's words first (its max_concurrency checks), then what to give.
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise ValueError(f"`{name}` must be an integer or None, got {value!r} (a positive integer)")
-            if value < 1:
-                raise ValueError(f"`{name}` must be a positive or None, got {value!r} (a positive integer)")
 
     def _describe_spaces(self, env_fn: Callable[[], Env[Any, Any]]) -> None:
         # One env in this process gives the spaces needed to size the shared buffers.
@@ -297,8 +250,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 env.close()
             self.close(terminate=True)
             raise
-        config = self._config(block, True, None)
-        self._local = _LocalBlock(Block(None, config, envs), tuple(block))
+        config = self._config(block, True, None)  # "fork": its factories are never pickled
+        self._local = ParentBlock(Block(None, config, envs), tuple(block))
 
     def _check_worker_spaces(self) -> None:
         # Building the sub-envs (and starting workers from a fork server) may take far longer
@@ -337,16 +290,16 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         for target in self._targets():
             self._send(target, data)
 
-    def _targets(self) -> list[Worker | _LocalBlock]:
+    def _targets(self) -> list[Worker | ParentBlock]:
         """Every block's holder, in sub-env order: the workers, then the parent's own block."""
         return [*self._workers, self._local] if self._local is not None else list(self._workers)
 
-    def _send(self, worker: Worker | _LocalBlock, data: bytes) -> None:
+    def _send(self, worker: Worker | ParentBlock, data: bytes) -> None:
         """Send to one worker; a dead worker closes the vector env and is named in the error.
 
         The parent's own block keeps the command until :meth:`_gather` runs it.
         """
-        if isinstance(worker, _LocalBlock):
+        if isinstance(worker, ParentBlock):
             worker.pending = data
             return
         try:
@@ -422,7 +375,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.reset_async(seed=seed, options=options)
         return self.reset_wait()
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def reset_async(
         self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> None:
@@ -434,7 +387,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self._send(worker, pickle.dumps(("reset", payload)))
         self._state = AsyncState.WAITING_RESET
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
         """Wait for the reset; ``timeout`` seconds (default ``step_timeout``)."""
         self._assert_waiting(AsyncState.WAITING_RESET, "reset_wait")
@@ -450,7 +403,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.step_async(actions)
         return self.step_wait()
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def step_async(self, actions: Any) -> None:
         """Send the actions to the workers without waiting."""
         self._assert_ready("step_async")
@@ -470,7 +423,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 self._send(worker, STEP_PICKLED + pickle.dumps(chunk))
         self._state = AsyncState.WAITING_STEP
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def step_wait(
         self, timeout: float | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -514,7 +467,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.call_async(name, *args, **kwargs)
         return self.call_wait()
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def call_async(self, name: str, /, *args: Any, **kwargs: Any) -> None:
         """Send the call to the workers without waiting.
 
@@ -524,7 +477,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._send_all(("call", (name, args, kwargs)))
         self._state = AsyncState.WAITING_CALL
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def call_wait(self, timeout: float | None = None) -> tuple[Any, ...]:
         """Wait for the call's results, one per sub-env."""
         self._assert_waiting(AsyncState.WAITING_CALL, "call_wait")
@@ -537,7 +490,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Attribute ``name`` of every sub-env."""
         return self.call(name)
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
         self._assert_ready("set_attr")
@@ -552,7 +505,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     # -- snapshots ----------------------------------------------------------------------------
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def snapshot(self) -> VectorSnapshot:
         """Save every sub-env's state (taken in the workers, pickled back to the parent)."""
         self._assert_ready("snapshot")
@@ -561,7 +514,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._gather(self._deadline(None), saved.extend)
         return VectorSnapshot(tuple(s for s, _ in saved), tuple(p for _, p in saved))
 
-    @_closes_if_interrupted
+    @closes_if_interrupted
     def restore(self, snapshot: VectorSnapshot | Snapshot | Sequence[Snapshot]) -> None:
         """Return the sub-envs to a saved state (see :meth:`VectorEnv.restore`).
 
@@ -632,37 +585,3 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         finalizer = getattr(self, "_finalizer", None)
         if finalizer is not None:
             finalizer.detach()
-
-
-def _fork_safe_context(env_fns: Sequence[Any]) -> str | None:
-    """The start method when none is asked for: the platform's, except after JAX is imported.
-
-    JAX runs threads, and forking a process with threads can deadlock the child (JAX warns so),
-    so workers then start from a fork server, provided the env functions can be pickled for it.
-    """
-    if "jax" not in sys.modules or mp.get_start_method(allow_none=True) not in (None, "fork"):
-        return None
-    if "forkserver" not in mp.get_all_start_methods():
-        return None
-    try:
-        dumps_factory(list(env_fns))
-    except Exception:
-        return None
-    return "forkserver"
-
-
-class _LocalBlock:
-    """The block of sub-envs the parent steps itself, and the command it has yet to run."""
-
-    def __init__(self, block: Block, indices: tuple[int, ...]) -> None:
-        self.block = block
-        self.indices = indices
-        self.pending: bytes | None = None
-
-    def run(self) -> Any:
-        """Run the pending command; its unpickled reply (``("ok", [])`` for a quiet step), or None."""
-        message, self.pending = self.pending, None
-        if message is None:
-            return None
-        reply, _ = answer(self.block, message)
-        return pickle.loads(reply) if reply else ("ok", [])

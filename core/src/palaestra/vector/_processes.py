@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing as mp
+import numbers
 import os
 import pickle
 import signal
+import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
 from palaestra import logger
 from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
+from palaestra.vector.utils._pickling import dumps_factory
 
 __all__ = [
     "SPIN_LIMIT",
     "SPIN_SECONDS",
     "Worker",
+    "check_arguments",
     "describe_exit",
+    "fork_safe_context",
     "polling_window",
     "raise_failures",
     "raise_reply_error",
@@ -299,3 +306,39 @@ def reap(workers: list[Worker], kill_rounds: int = 10) -> None:
             )
     if interrupt is not None:
         raise interrupt
+
+
+def fork_safe_context(env_fns: Sequence[Any]) -> str | None:
+    """The start method when none is asked for: the platform's, except after JAX is imported.
+
+    JAX runs threads, and forking a process with threads can deadlock the child (JAX warns so),
+    so workers then start from a fork server, provided the env functions can be pickled for it.
+    """
+    if "jax" not in sys.modules or mp.get_start_method(allow_none=True) not in (None, "fork"):
+        return None
+    if "forkserver" not in mp.get_all_start_methods():
+        return None
+    try:
+        dumps_factory(list(env_fns))
+    except Exception:
+        return None
+    return "forkserver"
+
+
+def check_arguments(
+    env_fns: Sequence[Any], context: str | None, max_concurrency: Any, num_workers: Any
+) -> None:
+    """Refuse AsyncVectorEnv arguments that cannot start workers (Gymnasium's words first)."""
+    if len(env_fns) == 0:
+        raise ValueError("AsyncVectorEnv needs at least one env function, got an empty sequence")
+    methods = mp.get_all_start_methods()
+    if context is not None and context not in methods:
+        raise ValueError(f"Invalid context {context!r}; this platform supports {methods}")
+    for name, value in (("max_concurrency", max_concurrency), ("num_workers", num_workers)):
+        if value is None:
+            continue
+        # Gymnasium's words first (its max_concurrency checks), then what to give.
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy's ints too
+            raise ValueError(f"`{name}` must be an integer or None, got {value!r} (a positive integer)")
+        if value < 1:
+            raise ValueError(f"`{name}` must be a positive or None, got {value!r} (a positive integer)")

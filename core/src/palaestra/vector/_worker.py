@@ -29,7 +29,7 @@ from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 from palaestra.vector._vector_env import AutoresetMode
 from palaestra.vector.utils._shared_memory import read_from_shared_memory, write_to_shared_memory
 
-__all__ = ["Block", "WorkerConfig", "answer", "async_worker"]
+__all__ = ["Block", "ParentBlock", "WorkerConfig", "answer", "async_worker"]
 
 STEP = b"S"
 STEP_PICKLED = b"P"
@@ -310,3 +310,20 @@ def _build(conn: Any, config: WorkerConfig) -> Block | None:
         for env in envs:
             env.close()
         return None
+
+
+class ParentBlock:
+    """The block of sub-envs the parent steps itself, and the command it has yet to run."""
+
+    def __init__(self, block: Block, indices: tuple[int, ...]) -> None:
+        self.block = block
+        self.indices = indices
+        self.pending: bytes | None = None
+
+    def run(self) -> Any:
+        """Run the pending command; its unpickled reply (``("ok", [])`` for a quiet step), or None."""
+        message, self.pending = self.pending, None
+        if message is None:
+            return None
+        reply, _ = answer(self.block, message)
+        return pickle.loads(reply) if reply else ("ok", [])
