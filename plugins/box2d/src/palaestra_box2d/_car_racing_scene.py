@@ -117,8 +117,9 @@ class CarRacingView:
         scale_x, scale_y = width / g.WINDOW_W, height / g.WINDOW_H
         self._place = (scale_x, scale_y, float(height))
         try:
-            self._ground(target, env, self._view(env))
-            self._car(target, env.car, self._view(env), skid_marks=False)
+            view = self._view(env)
+            self._ground(target, env, view)
+            self._car(target, env.car, view, skid_marks=False)
         finally:
             self._place = None
         self._indicators(target, env.car, (scale_x, scale_y))

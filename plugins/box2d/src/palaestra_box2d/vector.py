@@ -18,7 +18,6 @@ default runs unchanged: ``wrappers`` (callables applied to each sub-env) and
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -95,7 +94,6 @@ class _Box2DVectorEnv(AsyncVectorEnv):
             list(wrappers),
             {"render_mode": render_mode, **kwargs},
         )
-        options.setdefault("num_workers", min(num_envs, os.cpu_count() or 1))
         super().__init__([factory] * num_envs, in_parent=True, **options)
 
 
