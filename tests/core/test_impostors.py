@@ -1,11 +1,18 @@
 """A plugin writes only the ids it owns, whichever API it uses and whenever it runs."""
 
+import contextlib
 import warnings
 
 import pytest
 
 import palaestra
-from palaestra.error import NameNotFound, PluginConflictError, PluginLoadError, RegistrationError
+from palaestra.error import (
+    NameNotFound,
+    PluginConflictError,
+    PluginError,
+    PluginLoadError,
+    RegistrationError,
+)
 from tests.fixtures.fake_dists import GOOD_ENV, hooks_source, make_dist
 
 GENUINE = "class Genuine(CounterEnv):\n    pass\n"
@@ -167,3 +174,89 @@ def test_a_conflict_with_the_reference_suite_recommends_it(site, isolated):
     assert "aab-evil and palaestra-classic-control" in message
     assert "PALAESTRA_PREFER=CartPole=palaestra-classic-control" in message
     assert "PALAESTRA_PREFER=CartPole=aab" not in message
+
+
+UNATTRIBUTABLE_CALLS = {
+    "thread": (
+        "import threading\n"
+        "t = threading.Thread(target=palaestra.register, args=('Cart-v0',), kwargs={'entry_point': 'sneaky_envs.env:Evil'})\n"
+        "t.start(); t.join()"
+    ),
+    "executor": (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "with ThreadPoolExecutor(1) as pool:\n"
+        "    pool.submit(palaestra.register, 'Cart-v0', entry_point='sneaky_envs.env:Evil').result()"
+    ),
+    "exec as __main__": (
+        "exec(\"import palaestra\\npalaestra.register('Cart-v0', entry_point='sneaky_envs.env:Evil')\", "
+        "{'__name__': '__main__'})"
+    ),
+    "thread deleting": (
+        "import threading\n"
+        "t = threading.Thread(target=palaestra.registry.__delitem__, args=('Cart-v0',))\n"
+        "t.start(); t.join()"
+    ),
+}
+
+
+@pytest.mark.parametrize("when", ["import", "later"])
+@pytest.mark.parametrize("call", UNATTRIBUTABLE_CALLS.values(), ids=UNATTRIBUTABLE_CALLS)
+def test_a_plugin_cannot_pose_as_user_code_through_a_thread_or_exec(site, isolated, call, when):
+    genuine_suite(site)
+    # A thread's error stays in the thread; what matters is that the id stays the genuine one.
+    code = "import palaestra, threading\nthreading.excepthook = lambda args: None\n" + call + "\n"
+    if when == "import":
+        impostor(site, hook_module=code)
+    else:  # its env module, imported by a make long after the plugin loaded
+        impostor(
+            site,
+            env_module="\n" + code,
+            registrations='registrar.register("Own-v0", entry_point="sneaky_envs.env:CounterEnv")',
+        )
+    assert genuine_class() == "Genuine"
+    # exec raises in the calling thread; a thread's error stays there. Gymnasium's override
+    # warning is not an error here, or it would stop the write before the check under test.
+    with warnings.catch_warnings(), contextlib.suppress(PluginError, NameNotFound, RegistrationError):
+        warnings.simplefilter("ignore")
+        isolated.load_namespace("sneaky")
+        palaestra.make("sneaky/Own-v0")
+    assert genuine_class() == "Genuine"
+    assert isolated.registry.owner("Cart-v0") == "real-suite"
+    assert [spec.id for spec in isolated.registry.values()].count("Cart-v0") == 1
+    assert genuine_class() == "Genuine"
+
+
+def test_a_thread_started_on_register_is_told_how_to_override(site, isolated):
+    genuine_suite(site)
+    genuine_class()
+    errors = []
+
+    def run():
+        try:
+            palaestra.register("Cart-v0", entry_point="x:Y")
+        except RegistrationError as e:
+            errors.append(e)
+
+    import threading
+
+    # From a function of user code, in a thread: user code overrides, as in Gymnasium.
+    def in_a_thread(function):
+        thread = threading.Thread(target=function)
+        thread.start()
+        thread.join()
+
+    with pytest.warns(UserWarning, match="Overriding environment Cart-v0"):
+        in_a_thread(run)
+    assert errors == [] and isolated.registry.owner("Cart-v0") is None
+
+    isolated.registry.add(palaestra.EnvSpec("Free-v0", entry_point="x:Y"))
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(palaestra.register, "Free2-v0", entry_point="x:Y").result()  # a new id: fine
+        with pytest.raises(RegistrationError) as info:
+            pool.submit(palaestra.register, "real/Lab-v0", entry_point="x:Y").result()
+    message = str(info.value)
+    assert "'real/Lab-v0' belongs to real-suite" in message
+    assert "call palaestra.register from a function of your script or module" in message
+    assert genuine_class("real/Lab-v0") == "Genuine"

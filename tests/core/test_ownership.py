@@ -1,7 +1,6 @@
 """Default-namespace names belong to the plugin that declares them, whatever the install order."""
 
 import json
-import marshal
 import os
 import re
 import shutil
@@ -350,8 +349,7 @@ def test_a_script_folder_that_gains_files_keeps_the_cache_and_a_new_distribution
     assert len(scans) == 1, "a new plain file should not cost a scan"
     assert vars(kept) == vars(first)
     cache_file = _cache.cache_file([str(site)])
-    with open(cache_file, "rb") as f:
-        stored = marshal.loads(f.read())
+    stored = _cache._read(cache_file)
     assert stored["stamps"][1] == [[str(site), site.stat().st_mtime_ns]]  # the new time written back
     suite(site, "second-suite", "second", ["Beta"])
     touched("log.txt")

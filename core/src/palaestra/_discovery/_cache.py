@@ -14,14 +14,22 @@ The file is written with :mod:`marshal` (built into the interpreter: nothing to 
 fast to read); its format belongs to one Python version, which the file's name and stamps
 include, and an unreadable file only means a scan.
 
+The file names the modules later processes import, so it is trusted only when it is a
+regular file (opened without following links or blocking on a FIFO), owned by this user and
+private (mode 0600), and its checksum and every field's type check out; anything else is
+rescanned and rewritten, never used. Writes go through a fresh private temporary file
+(``O_CREAT | O_EXCL | O_NOFOLLOW``, mode 0600) renamed into place, in a folder made 0700.
+
 ``PALAESTRA_CACHE_DIR`` chooses the folder (default ``$XDG_CACHE_HOME/palaestra`` or
 ``~/.cache/palaestra``); ``PALAESTRA_DISCOVERY_CACHE=0`` turns the cache off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Sequence
@@ -33,7 +41,16 @@ __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_s
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
-_FORMAT = 7
+_FORMAT = 8
+_MAGIC = b"palaestra discovery cache\n"
+_MAX_BYTES = 64 << 20  # far above any real scan; a bigger file is not ours to read
+_POSIX = os.name == "posix"
+_READ_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+_WRITE_FLAGS = (
+    os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def cache_folder() -> str:
@@ -107,12 +124,107 @@ def _listing_key(entry: str) -> list[int]:
 
 
 def _read(path: str) -> dict[str, Any] | None:
+    """The stored data at ``path``, or None unless the file is ours, private and intact."""
     try:
-        with open(path, "rb") as f:
-            data = marshal.loads(f.read())  # marshal.load(f) reads object by object: 8x slower
-    except (OSError, ValueError, EOFError, TypeError):
+        fd = os.open(path, _READ_FLAGS)  # a link refuses to open; a FIFO does not block
+    except OSError:
         return None
-    return data if isinstance(data, dict) and data.get("format") == _FORMAT else None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            if not _trusted(os.fstat(f.fileno())):
+                return None
+            raw = f.read(_MAX_BYTES + 1)
+    except OSError:
+        return None
+    head = len(_MAGIC) + 4
+    if len(raw) > _MAX_BYTES or raw[: len(_MAGIC)] != _MAGIC:
+        return None
+    payload = memoryview(raw)[head:]
+    if int.from_bytes(raw[len(_MAGIC) : head], "little") != zlib.crc32(payload):
+        return None  # a flipped bit or a torn write
+    try:
+        data = marshal.loads(payload)  # marshal.load(f) reads object by object: 8x slower
+    except (ValueError, EOFError, TypeError):
+        return None
+    return data if _valid(data) else None
+
+
+def _trusted(status: os.stat_result) -> bool:
+    """Whether an open cache file is a regular file, owned by this user and private to them."""
+    if not stat.S_ISREG(status.st_mode):
+        return False
+    if not _POSIX:
+        return True
+    return status.st_uid == os.geteuid() and status.st_mode & 0o077 == 0
+
+
+def _is_stamps(value: object) -> bool:
+    return type(value) is list and all(
+        type(item) is list
+        and len(item) == 2
+        and type(item[0]) is str
+        and (item[1] is None or type(item[1]) is int)
+        for item in value
+    )
+
+
+def _is_refs(value: object, count: int) -> bool:
+    return type(value) is list and all(type(i) is int and 0 <= i < count for i in value)
+
+
+def _is_table(value: object, check: Any) -> bool:
+    return type(value) is dict and all(type(key) is str and check(item) for key, item in value.items())
+
+
+def _valid(data: object) -> bool:
+    """The schema check: every field of the format, of the right type, each index in range."""
+    if type(data) is not dict or data.keys() != _KEYS or data["format"] != _FORMAT:
+        return False
+    records = data["records"]
+    if type(records) is not list or not all(
+        type(r) is list and len(r) == len(PluginRecord._fields) and all(type(f) is str for f in r)
+        for r in records
+    ):
+        return False
+    count = len(records)
+    stamps, ids = data["stamps"], data["ids"]
+    return (
+        type(stamps) is list
+        and len(stamps) == 2
+        and type(stamps[0]) is str
+        and _is_stamps(stamps[1])
+        and _is_stamps(data["files"])
+        and _is_table(data["plugins"], lambda refs: _is_refs(refs, count))
+        and _is_table(data["names"], lambda refs: _is_refs(refs, count))
+        and type(ids) is list
+        and all(type(i) is list and len(i) == 2 and _is_refs(i[:1], count) and type(i[1]) is str for i in ids)
+        and type(data["core_version"]) is str
+        and type(data["retired"]) is list
+        and all(type(r) is str for r in data["retired"])
+        and _is_table(data["vectorizers"], lambda i: _is_refs([i], count))
+        and _is_table(data["incompatible"], lambda why: type(why) is str)
+        and _is_table(
+            data["listings"], lambda k: type(k) is list and len(k) == 2 and all(type(n) is int for n in k)
+        )
+    )
+
+
+_KEYS = frozenset(
+    [
+        "format",
+        "stamps",
+        "files",
+        "plugins",
+        "names",
+        "ids",
+        "core_version",
+        "retired",
+        "vectorizers",
+        "incompatible",
+        "listings",
+        "records",
+    ]
+)
 
 
 def _fresh(data: dict[str, Any], stamps: list[Any]) -> bool:
@@ -181,11 +293,22 @@ def _store(
         else {entry: _listing_key(entry) for entry, _ in stamps[1]},
     }
     data["records"] = [list(record) for record in index]  # in index order
+    payload = marshal.dumps(data)
+    _write(path, _MAGIC + zlib.crc32(payload).to_bytes(4, "little") + payload)
+
+
+def _write(path: str, content: bytes) -> None:
+    """Put ``content`` at ``path`` through a new private file; any trouble only skips the cache."""
+    temporary = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.{os.getpid()}.tmp"
-        with open(temporary, "wb") as f:
-            marshal.dump(data, f)
-        os.replace(temporary, path)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(temporary, _WRITE_FLAGS, 0o600)  # never an existing file, never through a link
     except OSError:
-        pass  # an unwritable cache folder only costs the next process a scan
+        return  # an unwritable cache folder only costs the next process a scan
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        os.replace(temporary, path)  # replaces a link at ``path`` itself, never its target
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)

@@ -6,13 +6,19 @@ must meet the same rule (a plugin writes only ids it owns), so a write is attrib
 
 - to the plugin the host is loading in this thread, whatever module makes the call (a
   hook module importing a helper library that registers is still that plugin);
-- otherwise to the installed plugin whose package holds the calling code: the first frame
-  outside palaestra's core, matched against each plugin's package (the package of its
-  entry-point module);
-- otherwise to nobody: user code, which may override any id (with Gymnasium's warning).
+- otherwise to the code that called: the innermost frame outside palaestra's core that is
+  a module's own code, passing over the standard library (a thread's start, an executor, a
+  finaliser only carry a call) and code run with made-up globals (``exec(src, {"__name__":
+  "__main__"})``, whose frames belong to no module). That module is matched against each
+  plugin's package (the package of its entry-point module): a plugin's, or else user code,
+  which may override any id (with Gymnasium's warning);
+- to no one when no such frame exists (``Thread(target=palaestra.register)`` or an executor's
+  ``submit(palaestra.register, ...)``): such a write may add new ids but never replace or
+  delete one a plugin owns or declares.
 
-This guards the public APIs against plugins that follow Gymnasium's conventions or make
-mistakes; code in the same process can always reach private state, so it is not a sandbox.
+This guards the public APIs against plugins that follow Gymnasium's conventions, make
+mistakes or pose as user code through a thread or ``exec``. Code in the same process can
+always reach private state (or patch palaestra itself), so it is not a sandbox.
 """
 
 from __future__ import annotations
@@ -24,9 +30,12 @@ from collections.abc import Callable, Iterable, Iterator
 
 from palaestra._discovery import PluginRecord
 
-__all__ = ["Provenance"]
+__all__ = ["UNATTRIBUTED", "Provenance"]
 
 _CORE = "palaestra"
+#: The writer of a call no module's code can be found behind (see the module's docstring).
+UNATTRIBUTED = PluginRecord("", "", "code that cannot be attributed (a thread or exec)", "")
+_CONDUITS = frozenset(sys.stdlib_module_names) - {"__main__"}
 
 
 def _package(module: str) -> str:
@@ -60,11 +69,12 @@ class Provenance:
             stack.pop()
 
     def plugin(self) -> PluginRecord | None:
-        """The plugin behind the current write, or ``None`` for user code."""
+        """The plugin behind the current write, ``None`` for user code, or :data:`UNATTRIBUTED`."""
         stack = self._stack()
         if stack:
             return stack[-1]
-        return self._plugin_of(self._caller())
+        caller = self._caller()
+        return UNATTRIBUTED if caller is None else self._plugin_of(caller)
 
     def _stack(self) -> list[PluginRecord]:
         stack: list[PluginRecord] | None = getattr(self._local, "stack", None)
@@ -73,15 +83,20 @@ class Provenance:
         return stack
 
     @staticmethod
-    def _caller() -> str:
-        """The module of the innermost frame outside palaestra's core."""
+    def _caller() -> str | None:
+        """The module whose own code made the call (see the module's docstring), or None."""
+        modules = sys.modules
         frame = sys._getframe(1)
         while frame is not None:
-            module = frame.f_globals.get("__name__") or ""
-            if module.partition(".")[0] != _CORE:
-                return str(module)
+            module = frame.f_globals.get("__name__")
+            if isinstance(module, str):
+                top = module.partition(".")[0]
+                if top != _CORE and top not in _CONDUITS:
+                    found = modules.get(module)
+                    if found is not None and getattr(found, "__dict__", None) is frame.f_globals:
+                        return module
             frame = frame.f_back  # type: ignore[assignment]
-        return ""
+        return None
 
     def _plugin_of(self, module: str) -> PluginRecord | None:
         if self._packages is None:

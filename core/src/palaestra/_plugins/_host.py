@@ -24,7 +24,7 @@ from palaestra._discovery._discovery import (
     switched_off,
 )
 from palaestra._discovery._ownership import DeclaredIds, NameOwners, same_distribution
-from palaestra._discovery._provenance import Provenance
+from palaestra._discovery._provenance import UNATTRIBUTED, Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
@@ -275,8 +275,32 @@ class PluginHost:
         record = self.provenance.plugin()
         if record is None:
             return None
+        if record is UNATTRIBUTED:
+            self._check_unattributed(env_id)
+            return None
         self._check_write(record, env_id)
         return record.distribution
+
+    def _check_unattributed(self, env_id: str) -> None:
+        """Raise if ``env_id`` is a plugin's: a write no code can be traced to may only add ids."""
+        owner = self.registry.owner(env_id)
+        if owner is None:
+            try:
+                ns, name, _ = parse_env_id(env_id)
+            except Error:
+                return  # malformed: the registry's own checks name it
+            if ns is not None:
+                owner = next((r.distribution for r in self.table.get(plugin_namespace(ns), [])), None)
+            else:
+                owner = " and ".join(self.owners.declaring(name)) or None
+        if owner is not None:
+            raise RegistrationError(
+                f"A write of {env_id!r} came from code that cannot be attributed to a module (a "
+                "thread or executor started on palaestra's own function, or exec'd code), and "
+                f"{env_id!r} belongs to {owner}, so its env stays in place. To override it from your "
+                "own code, call palaestra.register from a function of your script or module (a "
+                "thread may run that function)."
+            )
 
     def _check_write(
         self, record: PluginRecord, env_id: str, parts: tuple[str | None, str, int | None] | None = None
