@@ -73,6 +73,9 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         Args:
             seed: An int (sub-env i gets ``seed + i``), a list of per-env seeds, or None.
             options: Passed to every sub-env's reset; ``reset_mask`` selects sub-envs.
+
+        A sub-env that raises does not stop the others: every selected sub-env is reset, then
+        the first error is raised (naming its sub-env), as in :meth:`step`.
         """
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         if mask is None:
@@ -81,14 +84,17 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
         infos: dict[str, Any] = {}
+        failures: list[tuple[int, Exception]] = []
         for i, env in enumerate(self.envs):
             if mask[i]:
                 try:
                     self._env_obs[i], env_info = env.reset(seed=seeds[i], options=options)
-                except Exception as e:
-                    _name_sub_env(e, i)
-                    raise
+                except Exception as e:  # the others are still reset, as in step
+                    failures.append((i, e))
+                    continue
                 add_info(infos, env_info, i, self.num_envs)
+        if failures:
+            _raise_first(failures, "reset")
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         return (deepcopy(self._observations) if self.copy else self._observations), infos
 

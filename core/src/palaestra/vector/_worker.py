@@ -64,7 +64,7 @@ class Block:
         self.index = self.first
         self.envs = envs
         self.autoreset = [False] * len(self.envs)
-        self.failures: list[tuple[int, BaseException]] = []  # the last step's, by sub-env index
+        self.failures: list[tuple[int, BaseException]] = []  # the last step's or reset's, by sub-env index
         n = config.num_envs
         self.rewards = np.frombuffer(config.rewards, dtype=np.float64, count=n)
         self.terminations = np.frombuffer(config.terminations, dtype=np.bool_, count=n)
@@ -133,14 +133,25 @@ class Block:
         return action.copy() if action.ndim else action[()]
 
     def reset(self, payload: tuple[list[Any], Any, Any]) -> list[tuple[int, Any, dict[str, Any]]]:
-        """Reset the envs selected by the mask with their seeds."""
+        """Reset the envs selected by the mask with their seeds.
+
+        As in :meth:`step`, a sub-env that raises does not stop the others: each is reset
+        (so none is left silently mid-episode) and the failures go to :attr:`failures`.
+        """
         seeds, options, mask = payload
         results = []
+        self.failures = []
         for j, env in enumerate(self.envs):
             i = self.index = self.first + j
             if mask is not None and not mask[i]:
                 continue
-            obs, info = env.reset(seed=seeds[j], options=options)
+            try:
+                obs, info = env.reset(seed=seeds[j], options=options)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:
+                self.failures.append((i, e))
+                continue
             self.autoreset[j] = False
             self.terminations[i] = self.truncations[i] = False
             results.append((i, self._put_obs(i, obs), info))
@@ -238,7 +249,10 @@ def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
             "snapshot": block.snapshot,
             "restore": block.restore,
         }
-        return pickle.dumps(("ok", handlers[command](payload))), False
+        reply = handlers[command](payload)
+        if command == "reset" and block.failures:
+            return _error_reply(block.failures), False
+        return pickle.dumps(("ok", reply)), False
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as e:
