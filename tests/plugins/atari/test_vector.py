@@ -15,7 +15,7 @@ pytest.importorskip("ale_py", reason='ale-py is not installed: pip install "pala
 import gymnasium
 
 import palaestra
-from palaestra.error import Error, InvalidAction, InvalidResetOptions
+from palaestra.error import ClosedEnvironmentError, Error, InvalidAction, InvalidResetOptions
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 from palaestra.wrappers import AtariPreprocessing, FrameStackObservation, TransformReward
 
@@ -120,7 +120,7 @@ def test_seeds_and_bad_input():
     a = envs.reset(seed=[5, None, 7])[0]
     b = envs.reset(seed=[5, 6, 7])[0]
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[2], b[2])
-    with pytest.raises(ValueError, match=r"one value per reset game \(3\)"):
+    with pytest.raises(ValueError, match=r"must match num_envs=3 but got length=2\. Give one seed"):
         envs.reset(seed=[1, 2])
     with pytest.raises(InvalidResetOptions, match=r"reset_mask'\] must be a bool array of shape \(3,\)"):
         envs.reset(options={"reset_mask": [True, False, True]})
@@ -129,5 +129,59 @@ def test_seeds_and_bad_input():
             envs.step(bad)
     with pytest.raises(Error, match=r"Invalid frameskip of 0, frameskip must be positive"):
         palaestra.make_vec("ALE/Pong-v5", 2, frameskip=0)
-    with pytest.raises(ValueError, match=r"batch_size must lie in \[0, num_envs=2\]"):
+    with pytest.raises(ValueError, match=r"batch_size must be an integer in \[0, 2\] \(games per step"):
         palaestra.make_vec("ALE/Pong-v5", 2, batch_size=3)
+
+
+BAD_SEEDS = {
+    "negative": (-1, "Seed must be greater or equal to zero, actual value: -1"),
+    "a string": ("ab", "Seed must be a python integer, actual type: <class 'str'>. Pass an int"),
+    "a float": (1.5, "Seed must be a python integer, actual type: <class 'float'>"),
+    "a bool": (True, "Seed must be a python integer, actual type: <class 'bool'>"),
+    "past 2**31": (2**31, r"at most 2\*\*31 - 1 = 2147483647 for ALE's vector interface"),
+    "running past 2**31": (2**31 - 2, "got a game seed of 2147483648"),
+    "a float in a list": ([1, 2.0, 3], "Seed must be a python integer, actual type: <class 'float'>"),
+    "a negative in a list": ([1, -2, 3], "greater or equal to zero, actual value: -2"),
+    "a 2-d array": (np.zeros((3, 1), dtype=np.int64), "Seed must be a python integer"),
+}
+
+
+@pytest.mark.parametrize(("seed", "words"), BAD_SEEDS.values(), ids=BAD_SEEDS)
+def test_bad_seeds_are_named_before_they_reach_ale(seed, words):
+    envs = palaestra.make_vec("ALE/Pong-v5", 3)
+    try:
+        with pytest.raises(Error, match=words):
+            envs.reset(seed=seed)
+        assert envs.reset(seed=np.int64(4))[0].shape == (3, 4, 84, 84)  # still usable
+    finally:
+        envs.close()
+
+
+BAD_SETTINGS = {
+    "stack_num": (0, r"stack_num must be an integer >= 1 \(frames stacked per observation\), got 0"),
+    "img_height": (0, r"img_height must be an integer >= 1 \(pixels\), got 0"),
+    "img_width": (0, r"img_width must be an integer >= 1"),
+    "num_threads": (-1, r"num_threads must be an integer >= 0 \(0: one per core\), got -1"),
+    "repeat_action_probability": (2.0, r"must be a number in \[0.0, 1.0\] \(a probability\), got 2.0"),
+    "noop_max": (-1, r"noop_max must be an integer >= 0"),
+    "max_num_frames_per_episode": (2.5, "must be an integer >= 0"),
+    "thread_affinity_offset": (-2, r"thread_affinity_offset must be an integer >= -1 \(-1: no pinning\)"),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"), [(k, *v) for k, v in BAD_SETTINGS.items()], ids=BAD_SETTINGS
+)
+def test_settings_ale_would_hang_or_misread_on_are_refused(name, value, words):
+    # stack_num=0 and a zero image size used to hang in reset, inside ALE, beyond Ctrl-C.
+    with pytest.raises(ValueError, match=words):
+        palaestra.make_vec("ALE/Pong-v5", 2, **{name: value})
+
+
+def test_calls_after_close_name_the_closed_env():
+    envs = palaestra.make_vec("ALE/Pong-v5", 2)
+    envs.reset(seed=0)
+    envs.close()
+    for call in (lambda: envs.reset(), lambda: envs.step(np.zeros(2, dtype=np.int64))):
+        with pytest.raises(ClosedEnvironmentError, match=r"after a call to `close\(\)`. Make a new one"):
+            call()

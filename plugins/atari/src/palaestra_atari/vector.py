@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import spaces
-from palaestra.error import Error, InvalidResetOptions
+from palaestra.error import ClosedEnvironmentError, Error, InvalidResetOptions
 from palaestra.plugin import AutoresetMode, VectorEnv, batch_space, invalid_actions, resolve_autoreset_mode
 from palaestra_atari._joystick import joystick_action, joystick_space
 from palaestra_atari.env import ale, rom_path
@@ -25,6 +25,40 @@ __all__ = ["AtariVectorEnv"]
 # ALE's vector interface runs these two modes itself; DISABLED runs on NEXT_STEP, refusing a
 # step while a finished game waits for its reset.
 _ALE_MODES = {AutoresetMode.NEXT_STEP: "NextStep", AutoresetMode.SAME_STEP: "SameStep"}
+_MAX_SEED = 2**31 - 1  # ALE's vector interface takes each game's seed as a C int
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_settings(**settings: tuple[Any, int | float, int | float | None, str]) -> None:
+    """Refuse a setting ALE would accept and then hang, crash or misbehave on.
+
+    Each value is ``(value, lowest, highest or None, what it means)``; ints are required
+    where ``lowest`` is an int, real numbers where it is a float.
+    """
+    for name, (value, lowest, highest, meaning) in settings.items():
+        wants_int = isinstance(lowest, int)
+        ok_type = (
+            _is_int(value)
+            if wants_int
+            else isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+        )
+        bounds = f"in [{lowest}, {highest}]" if highest is not None else f">= {lowest}"
+        if not ok_type or not (lowest <= value and (highest is None or value <= highest)):
+            kind = "an integer" if wants_int else "a number"
+            raise ValueError(f"{name} must be {kind} {bounds} ({meaning}), got {value!r}")
+
+
+def _check_seed(first: int, last: int) -> None:
+    if first < 0:
+        raise Error(f"Seed must be greater or equal to zero, actual value: {first}")
+    if last > _MAX_SEED:
+        raise Error(
+            f"Seed must be at most 2**31 - 1 = {_MAX_SEED} for ALE's vector interface (each game's "
+            f"seed is a C int), got a game seed of {last}; pick a smaller seed."
+        )
 
 
 class AtariVectorEnv(VectorEnv[Any, Any, Any]):
@@ -88,10 +122,19 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
             raise Error(f"Invalid frameskip type: {type(frameskip)}.")
         if frameskip <= 0:
             raise Error(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if not 0 <= batch_size <= num_envs:
-            raise ValueError(f"batch_size must lie in [0, num_envs={num_envs}] (0: all), got {batch_size!r}")
+        _check_settings(num_envs=(num_envs, 1, None, "the number of games"))
+        _check_settings(
+            batch_size=(batch_size, 0, num_envs, f"games per step, 0: all {num_envs}"),
+            num_threads=(num_threads, 0, None, "0: one per core"),
+            thread_affinity_offset=(thread_affinity_offset, -1, None, "-1: no pinning"),
+            max_num_frames_per_episode=(max_num_frames_per_episode, 0, None, "0: no limit"),
+            repeat_action_probability=(repeat_action_probability, 0.0, 1.0, "a probability"),
+            continuous_action_threshold=(continuous_action_threshold, 0.0, 1.0, "a share of full strength"),
+            img_height=(img_height, 1, None, "pixels"),
+            img_width=(img_width, 1, None, "pixels"),
+            stack_num=(stack_num, 1, None, "frames stacked per observation"),
+            noop_max=(noop_max, 0, None, "most no-op steps at reset"),
+        )
         if render_mode is not None:
             raise Error(
                 f"AtariVectorEnv does not render (render_mode={render_mode!r}); make single envs to watch"
@@ -154,6 +197,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
                 gives one seed (or None) per reset game.
             options: ``{"reset_mask": bool array of shape (num_envs,)}`` resets only those.
         """
+        if self.ale is None:
+            raise self._closed()
         indices = self._reset_indices(options)
         seeds = self._reset_seeds(seed, len(indices))
         obs, info = self.ale.reset(indices, seeds)
@@ -179,15 +224,25 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
     def _reset_seeds(seed: Any, count: int) -> np.ndarray:
         if seed is None:
             return np.full(count, -1)  # ALE: draw from the game's own generator
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            if seed < 0:
-                raise ValueError(f"seed must be non-negative, got {seed}")
+        if _is_int(seed):
+            _check_seed(int(seed), int(seed) + count - 1)
             return np.arange(int(seed), int(seed) + count)
+        if not isinstance(seed, (list, tuple, np.ndarray)) or getattr(seed, "ndim", 1) != 1:
+            raise Error(
+                f"Seed must be a python integer, actual type: {type(seed)}. Pass an int (game i gets "
+                "seed + i), a list of one int or None per reset game, or None."
+            )
         seeds = list(seed)
         if len(seeds) != count:
-            raise ValueError(f"seed needs one value per reset game ({count}), got {len(seeds)}")
-        if any(s is not None and (not isinstance(s, (int, np.integer)) or s < 0) for s in seeds):
-            raise ValueError(f"seeds must be non-negative ints or None, got {seeds}")
+            raise ValueError(
+                f"If seeds are passed as a list the length must match num_envs={count} but got "
+                f"length={len(seeds)}. Give one seed (or None) per game being reset."
+            )
+        for s in seeds:
+            if s is not None and not _is_int(s):
+                raise Error(f"Seed must be a python integer, actual type: {type(s)}. Seeds: {seeds!r:.120}")
+            if s is not None:
+                _check_seed(int(s), int(s))
         return np.array([-1 if s is None else int(s) for s in seeds])
 
     # -- step -------------------------------------------------------------------------
@@ -199,6 +254,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
 
     def step_async(self, actions: Any) -> None:
         """Send actions for the games of the last result; :meth:`step_wait` collects the next."""
+        if self.ale is None:
+            raise self._closed()
         if self.autoreset_mode is AutoresetMode.DISABLED and self._waiting[self._ids].any():
             waiting = [int(i) for i in self._ids[self._waiting[self._ids]]]
             raise Error(
@@ -213,6 +270,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The next batch of results."""
+        if self.ale is None:
+            raise self._closed()
         obs, rewards, terminated, truncated, info = self.ale.recv()
         info = dict(info)
         self._ids = np.asarray(info["env_id"])
@@ -248,6 +307,13 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         threshold = self.continuous_action_threshold
         ids = np.array([joystick_action(row, threshold) for row in arr], dtype=np.int64)
         return ids, arr[:, 0].copy()
+
+    @staticmethod
+    def _closed() -> ClosedEnvironmentError:
+        return ClosedEnvironmentError(
+            "Trying to operate on `AtariVectorEnv`, after a call to `close()`. Make a new one "
+            "(palaestra.make_vec(...)) to go on."
+        )
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop ALE's threads."""
