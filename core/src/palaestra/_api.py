@@ -19,7 +19,7 @@ from palaestra._env._spec import EnvSpec, WrapperSpec
 from palaestra._plugins._host import get_host
 from palaestra._registry._make import make_env
 from palaestra._registry._registry import Registry
-from palaestra.error import UnregisteredEnv
+from palaestra.error import InvalidEnvId, UnregisteredEnv
 
 __all__ = [
     "find_highest_version",
@@ -102,7 +102,7 @@ def register(
         vector_entry_point=vector_entry_point,
         apply_api_compatibility=apply_api_compatibility,
     )
-    host.registry.add(new_spec)
+    host.registry.add(new_spec.check())
 
 
 def make(
@@ -181,7 +181,10 @@ def spec(env_id: str) -> EnvSpec:
         NamespaceNotFound, NameNotFound, VersionNotFound, DeprecatedEnv: Unknown id.
     """
     if not isinstance(env_id, str):  # Gymnasium's words (its regex's)
-        raise TypeError(f"expected string or bytes-like object, got {type(env_id).__name__!r}")
+        raise InvalidEnvId(
+            f"expected string or bytes-like object, got {type(env_id).__name__!r}; pass an env id "
+            "string such as 'CartPole-v1'"
+        )
     registry = _registry()
     found = registry.get(env_id)
     if found is None:

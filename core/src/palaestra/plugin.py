@@ -29,8 +29,10 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :class:`SubEnvVectorEnv`, :class:`SyncVectorEnv` (sub-envs stepped in turn, as a
     building block), :class:`AsyncVectorEnv` (blocks of sub-envs in worker processes, one
     of them in the parent with ``in_parent=True``: the Box2D suite's batched envs),
-    :class:`TimeLimit` (a sub-env's time limit, as ``make`` applies it), :func:`batched_spaces`, :func:`actions_per_env` (splits a
-    batch of actions, naming both counts when they differ), :func:`reset_arguments`,
+    :class:`TimeLimit` (a sub-env's time limit, as ``make`` applies it),
+    :func:`check_num_envs`, :func:`check_max_episode_steps` and :func:`check_flag` (the
+    shared argument checks, worded once), :func:`batched_spaces`, :func:`actions_per_env`
+    (splits a batch of actions, naming both counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
     :func:`vector_restore_plan`.
@@ -69,6 +71,9 @@ from palaestra._base._lazy import load_export
 
 if TYPE_CHECKING:
     from palaestra import logger as logger
+    from palaestra._base._arguments import check_flag as check_flag
+    from palaestra._base._arguments import check_max_episode_steps as check_max_episode_steps
+    from palaestra._base._arguments import check_num_envs as check_num_envs
     from palaestra._base._ezpickle import EzPickle as EzPickle
     from palaestra._base._lazy import lazy_exports as lazy_exports
     from palaestra._base._markers import hookimpl as hookimpl
@@ -144,6 +149,9 @@ _LAZY_NAMES = {
     "batch_space": "palaestra.spaces._batching",
     "batched_spaces": "palaestra.vector._spaces",
     "cache_folder": "palaestra._discovery._cache",
+    "check_flag": "palaestra._base._arguments",
+    "check_max_episode_steps": "palaestra._base._arguments",
+    "check_num_envs": "palaestra._base._arguments",
     "circle": "palaestra._env._canvas",
     "concatenate": "palaestra.spaces._batching",
     "create_empty_array": "palaestra.spaces._batching",

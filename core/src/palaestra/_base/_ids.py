@@ -9,7 +9,7 @@ owns the id.
 from __future__ import annotations
 
 from palaestra._base._plain import Record
-from palaestra.error import Error
+from palaestra.error import Error, InvalidEnvId
 
 __all__ = ["ENV_ID_PATTERN", "NESTING_NAMESPACES", "EnvId", "get_env_id", "parse_env_id", "plugin_namespace"]
 
@@ -53,7 +53,13 @@ def parse_env_id(env_id: str) -> tuple[str | None, str, int | None]:
 
     Raises:
         Error: The id does not have the form ``[namespace/]name[-vN]``.
+        InvalidEnvId: The id is not a string.
     """
+    if not isinstance(env_id, str):
+        raise InvalidEnvId(
+            f"Environment id must be a string of the form [namespace/](env-name)-v(version), got "
+            f"{env_id!r:.80} ({type(env_id).__name__})"
+        )
     parts = split_env_id(env_id)
     if parts is None or (
         parts[0] is not None and "/" in parts[0] and plugin_namespace(parts[0]) not in NESTING_NAMESPACES

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from palaestra._base._ids import parse_env_id
 from palaestra._base._plain import FACTORY, TwinAttribute
 from palaestra._base._wrapper_spec import WrapperSpec
+from palaestra.error import RegistrationError
 
 if TYPE_CHECKING:
     from dataclasses import Field
@@ -147,6 +148,40 @@ class EnvSpec:
 
         return json.dumps(data)
 
+    def check(self) -> EnvSpec:
+        """This spec, after checking the fields ``make`` relies on; ``register`` and ``from_json`` call it.
+
+        An entry point is a ``"module:attr"`` string, a callable or None; ``kwargs`` a dict
+        with string keys; ``max_episode_steps`` None or a positive int; ``additional_wrappers``
+        a tuple of :class:`WrapperSpec`. A spec built by hand is not checked (as in Gymnasium)
+        until it is made.
+
+        Raises:
+            RegistrationError: A field that ``make`` would fail on, named with what it takes.
+        """
+
+        def refuse(field: str, value: Any, wanted: str) -> RegistrationError:
+            return RegistrationError(f"{self.id}: {field} must be {wanted}, got {value!r:.80}")
+
+        for field in ("entry_point", "vector_entry_point"):
+            value = getattr(self, field)
+            if value is None or callable(value):
+                continue
+            module, colon, attribute = value.partition(":") if isinstance(value, str) else ("", "", "")
+            if not (module and colon and attribute) or ":" in attribute:
+                raise refuse(
+                    field, value, "a 'module:attribute' string (such as 'my_pkg.envs:MyEnv') or a callable"
+                )
+        if not isinstance(self.kwargs, dict) or not all(isinstance(key, str) for key in self.kwargs):
+            raise refuse("kwargs", self.kwargs, "a dict of the env's keyword arguments")
+        steps = self.max_episode_steps
+        if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or steps <= 0):
+            raise refuse("max_episode_steps", steps, "a positive int (steps before truncation) or None")
+        wrappers = self.additional_wrappers
+        if not isinstance(wrappers, tuple) or not all(isinstance(w, WrapperSpec) for w in wrappers):
+            raise refuse("additional_wrappers", wrappers, "a tuple of WrapperSpec")
+        return self
+
     @staticmethod
     def from_json(json_env_spec: str, allow_import: bool = True) -> EnvSpec:
         """Rebuild a spec from :meth:`to_json` output.
@@ -161,23 +196,41 @@ class EnvSpec:
             allow_import: Accept any ``module:attr`` entry point (Gymnasium's behaviour).
 
         Raises:
-            ValueError: The JSON does not describe a valid spec, or (with
-                ``allow_import=False``) names an entry point outside installed plugins.
+            RegistrationError: The JSON does not describe a valid spec (a ``ValueError``).
+            ValueError: With ``allow_import=False``, it names an entry point outside installed
+                plugins.
         """
         import json  # loaded on use: most processes never serialise a spec
 
-        data = json.loads(json_env_spec)
+        try:
+            data = json.loads(json_env_spec)
+        except RecursionError:
+            raise RegistrationError("The spec's JSON is nested too deeply to be an EnvSpec's") from None
+        if not isinstance(data, dict):
+            raise RegistrationError(
+                f"An issue occurred when trying to make {data!r:.80} an EnvSpec: the JSON must be an "
+                "object of the spec's fields (as EnvSpec.to_json writes it)"
+            )
+        listed = data.pop("additional_wrappers", [])
+        if not isinstance(listed, list):
+            raise RegistrationError(
+                f"An issue occurred when trying to make {listed!r:.80} the additional_wrappers: the JSON "
+                "must hold a list of wrapper specs there"
+            )
         wrappers = []
-        for wrapper in data.pop("additional_wrappers", []):
+        for wrapper in listed:
             try:
                 wrappers.append(WrapperSpec(**wrapper))
             except TypeError as e:
-                raise ValueError(f"An issue occurred when trying to make {wrapper} a WrapperSpec") from e
+                raise RegistrationError(
+                    f"An issue occurred when trying to make {wrapper} a WrapperSpec"
+                ) from e
         try:
             spec = EnvSpec(**data)
         except Exception as e:
-            raise ValueError(f"An issue occurred when trying to make {data} an EnvSpec") from e
+            raise RegistrationError(f"An issue occurred when trying to make {data} an EnvSpec") from e
         spec.additional_wrappers = tuple(wrappers)
+        spec.check()
         if not allow_import:
             # Imported here: it reads installed metadata, which only this check needs.
             from palaestra._env._trust import refuse_untrusted_entry_points

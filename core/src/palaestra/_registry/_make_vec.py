@@ -8,10 +8,11 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
+from palaestra._base._arguments import check_max_episode_steps, check_num_envs
 from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._registry._make import Host, check_render_mode_type, make_env, resolve_spec, wrapper_set_specs
-from palaestra.error import Error
+from palaestra.error import Error, InvalidEnvArguments
 from palaestra.vector._vector_env import AutoresetMode
 
 if TYPE_CHECKING:
@@ -96,9 +97,54 @@ def _from_vector_entry_point(
         check_render_mode_type(creator, kwargs["render_mode"])
     if spec.max_episode_steps is not None and "max_episode_steps" not in kwargs:
         kwargs["max_episode_steps"] = spec.max_episode_steps
+    if "max_episode_steps" in kwargs:  # a batched env counts steps in an array: check it first
+        check_max_episode_steps(kwargs["max_episode_steps"])
     if takes_vectorizer_arguments:
         kwargs = {**kwargs, "wrappers": list(wrappers), "vector_kwargs": dict(vector_kwargs)}
     return creator(num_envs=num_envs, **kwargs)
+
+
+#: More sub-envs than a vectorizer of Python env objects can sensibly hold (about 10 KB each at
+#: the least): a mistyped count fails at once rather than filling memory for minutes.
+MAX_SUB_ENV_OBJECTS = 2**20
+
+
+def _too_many(num_envs: int, spec: EnvSpec, why: str) -> Exception:
+    from palaestra._base._usage_errors import InvalidEnvArgumentValue  # defined on first use
+
+    return InvalidEnvArgumentValue(
+        f"num_envs={num_envs:,} is too many for {spec.id}: {why}. Pass fewer sub-envs"
+        + ("" if spec.vector_entry_point is None else " (its natively batched env holds the most)")
+    )
+
+
+def _vector_kwargs(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise InvalidEnvArguments(
+            f"make_vec(..., vector_kwargs=...) takes a dict of the vectorizer's keyword arguments "
+            f"(such as {{'copy': False}}), got {value!r:.80}"
+        )
+    return dict(value)
+
+
+def _wrapper_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    requested = [value] if isinstance(value, str) else value
+    if not isinstance(requested, (list, tuple)):
+        raise InvalidEnvArguments(
+            "make_vec(..., wrappers=...) takes a list of wrappers (callables taking an env) or wrapper "
+            f"set names, got {value!r:.80}"
+        )
+    for item in requested:
+        if not isinstance(item, str) and not callable(item):
+            raise InvalidEnvArguments(
+                f"make_vec(..., wrappers=...) holds {item!r:.80}, which is neither a callable taking an "
+                "env (a wrapper class, or functools.partial of one) nor a wrapper set name"
+            )
+    return list(requested)
 
 
 class VectorHost(Host, Protocol):
@@ -123,9 +169,9 @@ def make_vec_env(
     spec.kwargs = {}
     num_envs = spec_kwargs.pop("num_envs", num_envs)
     vectorization_mode = spec_kwargs.pop("vectorization_mode", vectorization_mode)
-    vector_kwargs = dict(spec_kwargs.pop("vector_kwargs", vector_kwargs) or {})
+    vector_kwargs = _vector_kwargs(spec_kwargs.pop("vector_kwargs", vector_kwargs))
     wrappers = spec_kwargs.pop("wrappers", wrappers)
-    requested = [wrappers] if isinstance(wrappers, str) else list(wrappers or [])
+    requested = _wrapper_list(wrappers)
     set_names = [w for w in requested if isinstance(w, str)]
     wrapper_fns = [w for w in requested if not isinstance(w, str)]
     sub_spec = spec
@@ -136,12 +182,20 @@ def make_vec_env(
         if vectorization_mode is None:
             vectorization_mode = "sync"
     spec_kwargs.update(kwargs)
-    if not isinstance(num_envs, int) or num_envs < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    num_envs = check_num_envs(num_envs)
     mode = _mode_name(vectorization_mode, spec)
     if mode == "vector_entry_point":
-        env = _from_vector_entry_point(sub_spec, num_envs, vector_kwargs, wrapper_fns, spec_kwargs)
+        try:
+            env = _from_vector_entry_point(sub_spec, num_envs, vector_kwargs, wrapper_fns, spec_kwargs)
+        except MemoryError as e:
+            raise _too_many(num_envs, spec, "its batched arrays do not fit in memory") from e
     else:
+        if num_envs > MAX_SUB_ENV_OBJECTS:
+            raise _too_many(
+                num_envs,
+                spec,
+                f"a {mode} vector env holds one Python env per sub-env (at most {MAX_SUB_ENV_OBJECTS:,})",
+            )
         if spec.entry_point is None:
             raise Error(
                 f"Cannot create vectorized environment for {spec.id} because it doesn't have an entry point defined."

@@ -34,6 +34,7 @@ from palaestra.vector._main_guard import check_main_guard
 from palaestra.vector._processes import (
     Worker,
     check_arguments,
+    check_timeout,
     fork_safe_context,
     raise_failures,
     reap,
@@ -114,7 +115,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._reaped = False  # every worker is stopped: closing is complete
         self._closed_because: str | None = None  # set when an interrupt forced a close
         self._state = AsyncState.DEFAULT
-        check_arguments(env_fns, context, max_concurrency, num_workers)
+        check_arguments(env_fns, context, max_concurrency, num_workers, step_timeout, copy)
         self.env_fns = env_fns
         self.shared_memory = shared_memory
         self.copy = copy
@@ -282,7 +283,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     # -- messaging ----------------------------------------------------------------------
 
     def _deadline(self, timeout: float | None) -> float | None:
-        timeout = self.step_timeout if timeout is None else timeout
+        timeout = self.step_timeout if timeout is None else check_timeout(timeout, "timeout")
         return None if timeout is None else time.monotonic() + timeout
 
     def _send_all(self, message: Any) -> None:

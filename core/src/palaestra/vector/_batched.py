@@ -16,6 +16,7 @@ import numpy as np
 
 from palaestra import logger
 from palaestra._base import _seeding as seeding
+from palaestra._base._arguments import check_max_episode_steps, check_num_envs
 from palaestra._env._canvas import Canvas
 from palaestra.error import InvalidAction
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
@@ -80,10 +81,9 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         render_mode: str | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = check_num_envs(num_envs)
         self.num_envs = num_envs
-        self.max_episode_steps = max_episode_steps
+        self.max_episode_steps = check_max_episode_steps(max_episode_steps)
         self.render_mode = render_mode
         self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}

@@ -16,7 +16,8 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from palaestra import logger
-from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
+from palaestra._base._arguments import check_flag
+from palaestra.error import InvalidEnvArguments, SubEnvError, VectorTimeoutError, WorkerDiedError
 from palaestra.vector.utils._pickling import dumps_factory
 
 __all__ = [
@@ -325,10 +326,32 @@ def fork_safe_context(env_fns: Sequence[Any]) -> str | None:
     return "forkserver"
 
 
+def check_timeout(value: Any, name: str) -> float | None:
+    """A timeout in seconds: None (wait forever) or a positive number.
+
+    Raises:
+        InvalidEnvArguments: Anything else, naming ``name`` (a ``TypeError``).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
+        raise InvalidEnvArguments(
+            f"{name} must be a positive number of seconds or None (wait as long as it takes), got {value!r:.80}"
+        )
+    return float(value)
+
+
 def check_arguments(
-    env_fns: Sequence[Any], context: str | None, max_concurrency: Any, num_workers: Any
+    env_fns: Sequence[Any],
+    context: str | None,
+    max_concurrency: Any,
+    num_workers: Any,
+    step_timeout: Any = None,
+    copy: Any = True,
 ) -> None:
     """Refuse AsyncVectorEnv arguments that cannot start workers (Gymnasium's words first)."""
+    check_timeout(step_timeout, "step_timeout")
+    check_flag(copy, "copy", "return copies of the batched observations rather than shared buffers")
     if len(env_fns) == 0:
         raise ValueError("AsyncVectorEnv needs at least one env function, got an empty sequence")
     methods = mp.get_all_start_methods()

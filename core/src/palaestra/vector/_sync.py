@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
+from palaestra._base._arguments import check_flag
 from palaestra._env._core import Env
 from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.spaces import Space
@@ -42,6 +43,7 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     ) -> None:
         if len(env_fns) == 0:
             raise ValueError("SyncVectorEnv needs at least one env function, got an empty sequence")
+        check_flag(copy, "copy", "return copies of the batched observations rather than shared buffers")
         self.env_fns = env_fns
         self.copy = copy
         self.observation_mode = observation_mode

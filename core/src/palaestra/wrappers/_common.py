@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from palaestra import logger
+from palaestra._base._arguments import check_max_episode_steps
 from palaestra._base._wrapper_spec import RecordConstructorArgs
 from palaestra._env import _passive_checks as passive
 from palaestra._env._core import Env, Wrapper
-from palaestra.error import InvalidResetOptions, ResetNeeded
+from palaestra.error import InvalidEnvArguments, InvalidResetOptions, ResetNeeded
 
 if TYPE_CHECKING:
     from palaestra._env._spec import EnvSpec
@@ -32,12 +33,12 @@ class TimeLimit(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
     snapshot_fields = ("_elapsed_steps",)
 
     def __init__(self, env: Env[Any, Any], max_episode_steps: int) -> None:
-        if not isinstance(max_episode_steps, int) or isinstance(max_episode_steps, bool):
-            raise TypeError(
-                f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}"
+        if max_episode_steps is None:  # None means no limit elsewhere, but TimeLimit needs one
+            raise InvalidEnvArguments(
+                "Expect the `max_episode_steps` to be an integer, actually: <class 'NoneType'>. Pass "
+                "a positive int (steps before the episode is truncated)."
             )
-        if max_episode_steps <= 0:
-            raise ValueError(f"Expect the `max_episode_steps` to be positive, actually: {max_episode_steps}")
+        check_max_episode_steps(max_episode_steps)
         RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
         Wrapper.__init__(self, env)
         self._max_episode_steps = max_episode_steps

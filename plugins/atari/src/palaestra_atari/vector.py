@@ -16,7 +16,14 @@ import numpy as np
 
 from palaestra import spaces
 from palaestra.error import ClosedEnvironmentError, Error, InvalidResetOptions
-from palaestra.plugin import AutoresetMode, VectorEnv, batch_space, invalid_actions, resolve_autoreset_mode
+from palaestra.plugin import (
+    AutoresetMode,
+    VectorEnv,
+    batch_space,
+    check_num_envs,
+    invalid_actions,
+    resolve_autoreset_mode,
+)
 from palaestra_atari._joystick import joystick_action, joystick_space
 from palaestra_atari.env import ale, rom_path
 
@@ -122,7 +129,7 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
             raise Error(f"Invalid frameskip type: {type(frameskip)}.")
         if frameskip <= 0:
             raise Error(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
-        _check_settings(num_envs=(num_envs, 1, None, "the number of games"))
+        num_envs = check_num_envs(num_envs)
         _check_settings(
             batch_size=(batch_size, 0, num_envs, f"games per step, 0: all {num_envs}"),
             num_threads=(num_threads, 0, None, "0: one per core"),

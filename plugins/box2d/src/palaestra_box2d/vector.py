@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from palaestra import Env
-from palaestra.plugin import AsyncVectorEnv, AutoresetMode, TimeLimit
+from palaestra.plugin import AsyncVectorEnv, AutoresetMode, TimeLimit, check_max_episode_steps, check_num_envs
 from palaestra_box2d.bipedal_walker import BipedalWalker
 from palaestra_box2d.car_racing import CarRacing
 from palaestra_box2d.lunar_lander import LunarLander
@@ -79,8 +79,8 @@ class _Box2DVectorEnv(AsyncVectorEnv):
         vector_kwargs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = check_num_envs(num_envs)
+        check_max_episode_steps(max_episode_steps)
         options = {"autoreset_mode": autoreset_mode, **(vector_kwargs or {})}
         if "in_parent" in options:
             raise TypeError(

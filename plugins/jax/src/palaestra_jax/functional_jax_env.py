@@ -25,6 +25,7 @@ from palaestra.plugin import (
     FuncEnv,
     VectorEnv,
     batch_space,
+    check_num_envs,
     invalid_action,
     np_random,
     warn_no_render_mode,
@@ -182,8 +183,7 @@ class FunctionalJaxVectorEnv(VectorEnv[Any, Any, Any]):
         render_mode: str | None = None,
         spec: Any = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = check_num_envs(num_envs)
         self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP} if metadata is None else metadata
         self.func_env = func_env
         self.num_envs = num_envs

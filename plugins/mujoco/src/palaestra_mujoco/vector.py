@@ -29,7 +29,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra.error import UnsupportedMode
-from palaestra.plugin import AutoresetMode, BatchedVectorEnv, add_info, invalid_actions, per_env_values
+from palaestra.plugin import (
+    AutoresetMode,
+    BatchedVectorEnv,
+    add_info,
+    check_num_envs,
+    invalid_actions,
+    per_env_values,
+)
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco.ant import AntEnv
@@ -196,8 +203,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
             num_threads = available_cores()
         elif isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
             raise ValueError(f"{name}: num_threads must be a positive integer or None, got {num_threads!r}")
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = check_num_envs(num_envs)
         if self.env_class.begin_step is MujocoEnv.begin_step or self.env_class.end_step is MujocoEnv.end_step:
             raise TypeError(
                 f"{name}: {self.env_class.__name__} implements step() as one piece; implement begin_step() "
