@@ -33,6 +33,7 @@ __all__ = [
     "InvalidProbability",
     "InvalidSampleArgument",
     "InvalidSampleArgumentType",
+    "InvalidSpaceArgument",
     "InvalidSeed",
     "InvalidVectorInfo",
     "MissingArgument",
@@ -160,6 +161,7 @@ if TYPE_CHECKING:
     from palaestra._base._space_errors import InvalidProbability as InvalidProbability
     from palaestra._base._space_errors import InvalidSampleArgument as InvalidSampleArgument
     from palaestra._base._space_errors import InvalidSampleArgumentType as InvalidSampleArgumentType
+    from palaestra._base._space_errors import InvalidSpaceArgument as InvalidSpaceArgument
     from palaestra._base._space_errors import MissingArgument as MissingArgument
     from palaestra._base._usage_errors import ActionOverflowError as ActionOverflowError
     from palaestra._base._usage_errors import DeprecatedWrapper as DeprecatedWrapper
@@ -234,6 +236,7 @@ _LAZY_ERRORS = {
     "InvalidProbability": "palaestra._base._space_errors",
     "InvalidSampleArgument": "palaestra._base._space_errors",
     "InvalidSampleArgumentType": "palaestra._base._space_errors",
+    "InvalidSpaceArgument": "palaestra._base._space_errors",
     "InvalidVectorInfo": "palaestra._base._vector_errors",
     "MissingArgument": "palaestra._base._space_errors",
     "MissingSuiteError": "palaestra._base._lookup_errors",

@@ -96,7 +96,9 @@ def test_constructor_validation_messages():
         ps.Discrete(2.0)
     with pytest.raises(ValueError, match="nvec \\(counts\\) have to be positive"):
         ps.MultiDiscrete([2, 0])
-    with pytest.raises(ValueError, match="0 <= min_length <= max_length, got min_length=3"):
+    with pytest.raises(
+        ValueError, match="^The min_length must be less than or equal to the max_length, min_length: 3"
+    ):
         ps.Text(2, min_length=3)
     with pytest.raises(ValueError, match="Empty `OneOf`"):
         ps.OneOf([])

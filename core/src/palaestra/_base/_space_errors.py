@@ -15,6 +15,7 @@ __all__ = [
     "InvalidProbability",
     "InvalidSampleArgument",
     "InvalidSampleArgumentType",
+    "InvalidSpaceArgument",
     "MissingArgument",
 ]
 
@@ -43,6 +44,14 @@ class InvalidSampleArgumentType(InvalidSampleArgument, TypeError):
     """A ``sample`` mask or probability is of the wrong type or dtype (also a ``TypeError``)."""
 
 
+class InvalidSpaceArgument(Error, TypeError, ValueError):
+    """A space constructor's argument is of the wrong type or value.
+
+    Both a ``TypeError`` and a ``ValueError``: Gymnasium raises one or the other (or lets NumPy
+    raise), and code written for it may catch either.
+    """
+
+
 class CustomSpaceError(Exception):
     """A custom space lacks an implementation of a space utility."""
 
@@ -60,6 +69,7 @@ for _cls in (
     InvalidBound,
     InvalidSampleArgument,
     InvalidSampleArgumentType,
+    InvalidSpaceArgument,
     CustomSpaceError,
     DynamicSpaceError,
 ):

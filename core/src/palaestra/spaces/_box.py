@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 import numpy as np
 
 from palaestra import logger
-from palaestra.spaces._space import Space, SpaceSeed, require_no_mask
+from palaestra.spaces._space import Space, SpaceSeed, checked_arguments, require_no_mask
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
@@ -56,6 +56,11 @@ class Box(Space["NDArray[Any]"]):
         seed: Seed or generator for sampling.
     """
 
+    @checked_arguments(
+        "Box(low, high, shape=None, dtype=np.float32, seed=None) takes low <= high, numbers or arrays of "
+        "the shape within dtype's range, shape, a tuple of non-negative ints, and an integer, floating "
+        "or bool dtype"
+    )
     def __init__(
         self,
         low: SupportsFloat | NDArray[Any],

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import InvalidSampleArgumentType
-from palaestra.spaces._space import Space, require_one_of, require_spaces
+from palaestra.spaces._space import Space, checked_arguments, require_one_of, require_spaces
 
 __all__ = ["Dict"]
 
@@ -33,6 +33,10 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[Any]]):
 
     columnar_json = True
 
+    @checked_arguments(
+        "Dict(spaces=None, seed=None, **spaces_kwargs) takes spaces, a mapping (or sequence of pairs) "
+        "from names to palaestra spaces"
+    )
     def __init__(
         self,
         spaces: collections.abc.Mapping[str, Space[Any]] | Sequence[tuple[str, Space[Any]]] | None = None,

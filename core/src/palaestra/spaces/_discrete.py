@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.spaces._space import MaskNDArray, Space, SpaceSeed, require_one_of
+from palaestra.spaces._space import MaskNDArray, Space, SpaceSeed, checked_arguments, require_one_of
 
 __all__ = ["Discrete"]
 
@@ -25,6 +25,10 @@ class Discrete(Space[np.integer[Any]]):
         dtype: An integer dtype.
     """
 
+    @checked_arguments(
+        "Discrete(n, seed=None, start=0, dtype=np.int64) takes n, a positive integer, and start, an "
+        "integer, both within dtype's range, and an integer dtype"
+    )
     def __init__(
         self,
         n: int | np.integer[Any],
@@ -43,6 +47,10 @@ class Discrete(Space[np.integer[Any]]):
         self.dtype: np.dtype[Any] = np.dtype(dtype)
         if not np.issubdtype(self.dtype, np.integer):
             raise TypeError(f"Invalid Discrete dtype ({self.dtype}), must be an integer dtype")
+        limits = np.iinfo(self.dtype)
+        for name, value in (("n", n), ("start", start), ("start + n - 1", int(start) + int(n) - 1)):
+            if not limits.min <= int(value) <= limits.max:
+                raise ValueError(f"{name}={value} does not fit in {self.dtype}")
         self.n = self.dtype.type(n)
         self.start = self.dtype.type(start)
         super().__init__((), self.dtype, seed)

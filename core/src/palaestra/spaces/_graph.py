@@ -15,7 +15,7 @@ from palaestra.spaces._batching import (
     create_empty_array,
     iterate,
 )
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, checked_arguments, require_one_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
@@ -42,6 +42,10 @@ class Graph(Space[GraphInstance]):
         seed: Seed (int, or a tuple of own/node/edge seeds) or generator.
     """
 
+    @checked_arguments(
+        "Graph(node_space, edge_space, seed=None) takes node_space, a Box or Discrete, and edge_space, a "
+        "Box, Discrete or None"
+    )
     def __init__(self, node_space: Space[Any], edge_space: Space[Any] | None, seed: Any = None) -> None:
         self.node_space = node_space
         self.edge_space = edge_space

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, SpaceSeed, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, checked_arguments, require_one_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
@@ -24,6 +24,9 @@ class MultiBinary(Space["NDArray[np.int8]"]):
         seed: Seed or generator for sampling.
     """
 
+    @checked_arguments(
+        "MultiBinary(n, seed=None) takes n, a positive integer or a sequence of them (the shape)"
+    )
     def __init__(
         self,
         n: NDArray[np.integer[Any]] | Sequence[int] | int,

@@ -11,7 +11,7 @@ from palaestra import logger
 from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, SpaceSeed, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, checked_arguments, integral, require_one_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray  # annotations only: numpy.typing costs a millisecond to import
@@ -31,6 +31,10 @@ class MultiDiscrete(Space["NDArray[np.integer[Any]]"]):
         start: Smallest value per entry (zeros by default).
     """
 
+    @checked_arguments(
+        "MultiDiscrete(nvec, dtype=np.int64, seed=None, start=None) takes nvec, an array of positive "
+        "integers (one count per dimension), and start, integers of nvec's shape"
+    )
     def __init__(
         self,
         nvec: NDArray[np.integer[Any]] | Sequence[Any],
@@ -43,11 +47,11 @@ class MultiDiscrete(Space["NDArray[np.integer[Any]]"]):
         self.dtype: np.dtype[Any] = np.dtype(dtype)
         if not np.issubdtype(self.dtype, np.integer):
             raise ValueError(f"Invalid MultiDiscrete dtype ({self.dtype}), must be an integer dtype")
-        self.nvec = np.array(nvec, dtype=self.dtype, copy=True)
+        self.nvec = np.array(integral(nvec, "nvec"), dtype=self.dtype, copy=True)
         if start is None:
             self.start = np.zeros(self.nvec.shape, dtype=self.dtype)
         else:
-            self.start = np.array(start, dtype=self.dtype, copy=True)
+            self.start = np.array(integral(start, "start"), dtype=self.dtype, copy=True)
         if self.start.shape != self.nvec.shape:
             raise ValueError(
                 "start and nvec (counts) should have the same shape, "

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import InvalidSampleArgumentType
-from palaestra.spaces._space import Space, require_one_of, require_spaces
+from palaestra.spaces._space import Space, checked_arguments, require_one_of, require_spaces
 
 __all__ = ["OneOf"]
 
@@ -23,6 +23,7 @@ class OneOf(Space[tuple[int, Any]]):
         seed: Seed (int, or one seed for itself plus one per space) or generator.
     """
 
+    @checked_arguments("OneOf(spaces, seed=None) takes spaces, a non-empty sequence of palaestra spaces")
     def __init__(self, spaces: Iterable[Space[Any]], seed: Any = None) -> None:
         if not isinstance(spaces, Iterable):
             raise TypeError(f"{spaces} is not an iterable")

@@ -20,7 +20,7 @@ from palaestra.spaces._box import Box
 from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._multi_binary import MultiBinary
 from palaestra.spaces._multi_discrete import MultiDiscrete
-from palaestra.spaces._space import Space, require_one_of
+from palaestra.spaces._space import Space, checked_arguments, require_one_of
 
 __all__ = ["Sequence"]
 
@@ -40,6 +40,9 @@ class Sequence(Space[Any]):
         stack: Return stacked arrays instead of tuples.
     """
 
+    @checked_arguments(
+        "Sequence(space, seed=None, stack=False) takes space, a palaestra space, and stack, True or False"
+    )
     def __init__(
         self,
         space: Space[Any],
@@ -50,8 +53,10 @@ class Sequence(Space[Any]):
             raise TypeError(
                 f"Expects the feature space to be instance of a palaestra Space, actual type: {type(space)}"
             )
+        if not isinstance(stack, (bool, np.bool_)):
+            raise TypeError(f"stack must be True or False, got {stack!r:.80}")
         self.feature_space = space
-        self.stack = stack
+        self.stack = bool(stack)
         # Gymnasium writes stacked sequences as its stacked space writes them; that round-trips
         # only when every leaf stacks into an array, so other features are written per item.
         self._json_as_stacked = stack and _stacks_into_arrays(space)

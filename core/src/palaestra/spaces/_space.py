@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
@@ -122,6 +123,49 @@ class Space(Generic[T_co]):
     def from_jsonable(self, sample_n: Any) -> list[Any]:
         """Convert JSON-compatible data back to a list of elements."""
         return list(sample_n)
+
+
+_Init = TypeVar("_Init", bound=Callable[..., None])
+
+
+def checked_arguments(takes: str) -> Callable[[_Init], _Init]:
+    """Name a space constructor's bad arguments.
+
+    A raw ``TypeError``, ``ValueError`` or ``OverflowError`` the constructor raises (its own
+    checks, in Gymnasium's words, or NumPy's) becomes :class:`palaestra.error.InvalidSpaceArgument`
+    (a ``TypeError`` and a ``ValueError``) with those words first and ``takes``, what the
+    constructor takes, after them. palaestra's own errors pass unchanged.
+    """
+
+    def decorate(init: _Init) -> _Init:
+        @functools.wraps(init)
+        def checked(self: Any, *args: Any, **kwargs: Any) -> None:
+            try:
+                init(self, *args, **kwargs)
+            except Error:
+                raise
+            except (TypeError, ValueError, OverflowError) as e:
+                from palaestra.error import InvalidSpaceArgument  # defined on first use
+
+                raise InvalidSpaceArgument(f"{e} ({takes})") from e
+
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def integral(values: Any, name: str) -> Any:
+    """``values`` unless it holds a non-integral number (2.5 must not silently become 2)."""
+    array = np.asarray(values)
+    if array.dtype.kind == "O":
+        if array.size and all(isinstance(v, int) for v in array.ravel()):
+            raise ValueError(f"{name} must hold integers that fit in 64 bits, got {values!r:.80}")
+        raise TypeError(f"{name} must hold integers, got {values!r:.80}")
+    if array.dtype.kind == "f" and not np.array_equal(array, np.round(array)):
+        raise ValueError(f"{name} must hold integers, got {values!r:.80}")
+    if array.dtype.kind not in "iufb" or array.dtype.kind == "b":
+        raise TypeError(f"{name} must hold integers, got {values!r:.80} (dtype {array.dtype})")
+    return values
 
 
 def require_no_mask(space: Space[Any], mask: Any, probability: Any) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
-from palaestra.spaces._space import Space, SpaceSeed, require_one_of
+from palaestra.spaces._space import Space, SpaceSeed, checked_arguments, require_one_of
 
 __all__ = ["Text", "alphanumeric"]
 
@@ -32,6 +32,10 @@ class Text(Space[str]):
 
     __hash__ = None  # type: ignore[assignment]  # equality compares contents
 
+    @checked_arguments(
+        "Text(max_length, min_length=1, charset=alphanumerics, seed=None) takes integers 0 <= min_length "
+        "<= max_length and charset, a string or collection of characters"
+    )
     def __init__(
         self,
         max_length: int,
@@ -41,12 +45,14 @@ class Text(Space[str]):
         seed: SpaceSeed = None,
     ) -> None:
         for name, value in (("min_length", min_length), ("max_length", max_length)):
-            if not np.issubdtype(type(value), np.integer):
-                raise TypeError(f"Text: {name} must be an integer, got {value!r} of type {type(value)}")
-        if not 0 <= min_length <= max_length:
+            if not np.issubdtype(type(value), np.integer):  # Gymnasium's words, here and below
+                raise TypeError(f"Expects the {name} to be an integer, actual type: {type(value)}")
+        if min_length < 0:
+            raise ValueError(f"Minimum text length must be non-negative, actual value: {min_length}")
+        if min_length > max_length:
             raise ValueError(
-                f"Text: lengths must satisfy 0 <= min_length <= max_length, got min_length={min_length}, "
-                f"max_length={max_length}"
+                "The min_length must be less than or equal to the max_length, "
+                f"min_length: {min_length}, max_length: {max_length}"
             )
         self.min_length = int(min_length)
         self.max_length = int(max_length)

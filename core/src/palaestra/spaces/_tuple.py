@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import InvalidSampleArgumentType
-from palaestra.spaces._space import Space, require_one_of, require_spaces
+from palaestra.spaces._space import Space, checked_arguments, require_one_of, require_spaces
 
 __all__ = ["Tuple"]
 
@@ -29,6 +29,7 @@ class Tuple(Space[tuple[Any, ...]], typing.Sequence[Any]):
 
     columnar_json = True
 
+    @checked_arguments("Tuple(spaces, seed=None) takes spaces, an iterable of palaestra spaces")
     def __init__(
         self,
         spaces: Iterable[Space[Any]],
