@@ -138,6 +138,17 @@ def test_nothing_bad_stays_registered():
         assert env_id not in palaestra.registry
 
 
+def test_minus_one_removes_a_batched_envs_limit_as_it_does_makes():
+    envs = palaestra.make_vec("CartPole-v1", 2, max_episode_steps=-1)
+    try:
+        envs.reset(seed=0)
+        for _ in range(600):  # past v1's 500 steps, nothing is truncated
+            assert not envs.step(np.zeros(2, dtype=np.int64))[3].any()
+            envs.unwrapped.state[:] = 0.0  # keep the poles up, so nothing terminates either
+    finally:
+        envs.close()
+
+
 def test_numpy_integers_count_as_num_envs_as_in_gymnasium():
     for mode in ("sync", "vector_entry_point"):
         envs = palaestra.make_vec("CartPole-v1", np.int64(2), vectorization_mode=mode)

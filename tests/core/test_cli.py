@@ -53,7 +53,7 @@ def test_run_is_reproducible_with_a_seed(capsys):
     main(["run", "Acrobot-v1", "--episodes", "1", "--seed", "4", "--max-steps", "30", "--no-progress"])
     first = capsys.readouterr().out.splitlines()[0]
     main(["run", "Acrobot-v1", "--episodes", "1", "--seed", "4", "--max-steps", "30", "--no-progress"])
-    assert capsys.readouterr().out.splitlines()[0] == first == "episode 0: return=-30.000 length=30"
+    assert capsys.readouterr().out.splitlines()[0] == first == "episode 1: return=-30.000 length=30"
 
 
 @pytest.mark.parametrize(
@@ -237,7 +237,7 @@ def test_run_prints_each_episode_as_it_ends_and_no_bar_off_a_terminal():
     assert result.returncode == 0
     assert result.stderr == ""  # the progress line is drawn only on a terminal
     lines = result.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines[:2]] == ["episode 0", "episode 1"]
+    assert [line.split(":")[0] for line in lines[:2]] == ["episode 1", "episode 2"]
     assert lines[2].startswith("CartPole-v1: 2 episodes")
 
 
@@ -254,7 +254,7 @@ def test_run_draws_progress_per_step_on_a_terminal():
     os.close(secondary)
     drawn = os.read(primary, 65536).decode()
     os.close(primary)
-    assert process.returncode == 0 and "episode 0: return=" in out.decode()
+    assert process.returncode == 0 and "episode 1: return=" in out.decode()
     assert "episode 1/2, step" in drawn and "\x1b[K" in drawn
 
 
@@ -312,3 +312,56 @@ def test_every_subcommand_help_says_what_it_does_and_what_an_id_is(command):
     ids = [a for a in sub._actions if a.dest in ("id", "ids")]
     assert all("e.g. CartPole-v1" in a.help for a in ids)
     assert command == "list" or ids
+
+
+def test_a_misspelt_entry_point_is_one_line_with_a_suggestion(capsys):
+    palaestra.register("CliTypo-v0", entry_point="tests.fixtures.vector_envs:InfoEnvv")
+    try:
+        assert main(["info", "CliTypo-v0"]) == 1
+    finally:
+        del palaestra.registry["CliTypo-v0"]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "palaestra: error: Module 'tests.fixtures.vector_envs' has no attribute 'InfoEnvv' (entry point "
+        "'tests.fixtures.vector_envs:InfoEnvv'). Did you mean tests.fixtures.vector_envs:InfoEnv?"
+    ]
+
+
+def test_a_vectorizer_name_given_as_an_env_id_is_named_as_such(capsys):
+    assert main(["info", "ray/actors"]) == 1
+    err = capsys.readouterr().err
+    assert "'ray/actors' is a vectorizer, not an environment id" in err
+    assert "palaestra bench CartPole-v1 --num-envs 4 --mode ray/actors" in err
+
+
+def test_an_id_of_a_plugin_namespace_is_suggested_for_a_bare_name():
+    result = run("run", "Pong-v5")
+    assert result.returncode == 1
+    assert "Did you mean: `ALE/Pong-v5`? (ids of plugins carry their namespace)" in result.stderr
+
+
+def test_list_filters_by_pattern_and_sums_up_long_groups():
+    listing = run("list")
+    assert listing.returncode == 0
+    lines = listing.stdout.splitlines()
+    assert lines.index("  CartPole-v1") < 20  # not below hundreds of legacy Atari ids
+    summary = [line for line in lines if "[palaestra-atari]" in line and " ids, e.g. " in line]
+    assert summary and "palaestra list --all shows them" in summary[0]
+    assert "  PongNoFrameskip-v4" not in lines and "  PongNoFrameskip-v4" in run("list", "--all").stdout
+    found = run("list", "pong").stdout.splitlines()
+    assert "  ALE/Pong-v5" in found and "  Pong-v4" in found and "  CartPole-v1" not in found
+    assert run("list", "ALE/Br*").stdout.splitlines() == ["ALE  [palaestra-atari]", "  ALE/Breakout-v5"]
+    assert run("list", "zzzz").stdout.strip() == "No environment id matches zzzz."
+
+
+@pytest.mark.parametrize("command", [["list"], ["list", "--all"], ["info", "CartPole-v1"]])
+def test_output_cut_short_by_a_closed_pipe_ends_quietly(command):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "palaestra.cli", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    with process:
+        process.stdout.readline()
+        process.stdout.close()  # as `| head -1` does
+        stderr = process.stderr.read().decode()
+        process.wait(timeout=120)
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr

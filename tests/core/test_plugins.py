@@ -298,10 +298,12 @@ HOOKLESS = {
 }
 
 
+@pytest.mark.parametrize("declared", [False, True], ids=["no ids declared", "ids declared"])
 @pytest.mark.parametrize("case", sorted(HOOKLESS))
-def test_a_plugin_that_implements_no_hook_is_named_with_the_likely_cause(case, site, sandbox):
+def test_a_plugin_that_implements_no_hook_is_named_with_the_likely_cause(case, declared, site, sandbox):
     source, cause = HOOKLESS[case]
-    make_dist(site, "brk-envs", {"brk": "brk_envs._hooks"}, {"brk_envs._hooks": source})
+    ids = {"brk/X-v0": "brk"} if declared else None  # the plugin guide declares its ids
+    make_dist(site, "brk-envs", {"brk": "brk_envs._hooks"}, {"brk_envs._hooks": source}, ids=ids)
     host = sandbox()
     with use_host(host), pytest.raises(NamespaceNotFound) as info:
         palaestra.make("brk/X-v0")
@@ -310,6 +312,7 @@ def test_a_plugin_that_implements_no_hook_is_named_with_the_likely_cause(case, s
         "Namespace brk not found. The plugin 'brk' (brk-envs) is installed but implements"
     )
     assert cause in message
+    assert not message.endswith("?.")
     from palaestra.cli._commands import _plugin_ids
 
     with use_host(host), pytest.raises(ValueError, match=re.escape(cause)):

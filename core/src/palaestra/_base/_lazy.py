@@ -64,6 +64,10 @@ def load_env_creator(name: str) -> Callable[..., Any]:
     try:
         return getattr(module, attr)  # type: ignore[no-any-return]
     except AttributeError as e:
+        import difflib  # an error path only
+
+        close = difflib.get_close_matches(attr, [n for n in dir(module) if not n.startswith("__")], n=1)
+        hint = f" Did you mean {module_name}:{close[0]}?" if close else ""
         raise AttributeError(
-            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r})"
+            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r}).{hint}"
         ) from e

@@ -404,7 +404,8 @@ class PluginHost:
             return None
         record = self._loaded.get(namespace)
         owner = f" ({record.distribution})" if record else ""
-        return f"The plugin {namespace!r}{owner} is installed but implements no palaestra hook: {reason}."
+        end = "" if reason.endswith(("?", ".")) else "."
+        return f"The plugin {namespace!r}{owner} is installed but implements no palaestra hook: {reason}{end}"
 
     def _load(self, records: list[PluginRecord]) -> None:
         namespace = records[0].namespace

@@ -97,7 +97,9 @@ def _from_vector_entry_point(
         check_render_mode_type(creator, kwargs["render_mode"])
     if spec.max_episode_steps is not None and "max_episode_steps" not in kwargs:
         kwargs["max_episode_steps"] = spec.max_episode_steps
-    if "max_episode_steps" in kwargs:  # a batched env counts steps in an array: check it first
+    if kwargs.get("max_episode_steps") == -1:  # make's way to remove the limit
+        kwargs["max_episode_steps"] = None
+    elif "max_episode_steps" in kwargs:  # a batched env counts steps in an array: check it first
         check_max_episode_steps(kwargs["max_episode_steps"])
     if takes_vectorizer_arguments:
         kwargs = {**kwargs, "wrappers": list(wrappers), "vector_kwargs": dict(vector_kwargs)}

@@ -44,12 +44,25 @@ def explain_missing(registry: Registry, ns: str | None, name: str, version: int 
     assert latest.version is not None
     if version > latest.version:
         listed = ", ".join(f"`v{s.version}`" for s in specs)
-        raise error.VersionNotFound(f"{message} It provides versioned environments: [ {listed} ].")
+        raise error.VersionNotFound(
+            f"{message} It provides versioned environments: [ {listed} ].{_in_a_namespace(registry, ns, name, version)}"
+        )
     if version < latest.version:
         raise error.DeprecatedEnv(
             f"Environment version v{version} for `{get_env_id(ns, name, None)}` is deprecated. "
             f"Please use `{latest.id}` instead."
         )
+
+
+def _in_a_namespace(registry: Registry, ns: str | None, name: str, version: int) -> str:
+    """A namespaced id of this exact name and version (``ALE/Pong-v5`` for ``Pong-v5``), as advice."""
+    if ns is not None:
+        return ""
+    wanted = get_env_id(None, name, version)
+    found = sorted(
+        env_id for env_id in registry._ids() if env_id.rpartition("/")[2] == wanted and "/" in env_id
+    )
+    return f" Did you mean: `{found[0]}`? (ids of plugins carry their namespace)" if found else ""
 
 
 def _closest(word: str, candidates: set[str]) -> list[str]:
@@ -91,6 +104,10 @@ def _check_name(registry: Registry, ns: str | None, name: str) -> None:
     namespace_msg = f" in namespace {ns}" if ns else ""
     loader = registry._loader
     hint = loader.missing_hint(ns, name) if loader else None
+    if hint and ns is not None and not any(s.namespace == ns for s in registry._specs.values()):
+        # Declared, yet nothing of it registered (a plugin with no working hook): the namespace
+        # is what is missing, as it is for a plugin that declares no ids.
+        raise error.NamespaceNotFound(f"Namespace {ns} not found. {hint}")
     if hint:
         raise error.MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
     raise error.NameNotFound(

@@ -35,19 +35,57 @@ def versions() -> str:
     return "\n".join(lines)
 
 
+#: Groups longer than this (the Atari suite's 249 legacy ids) are summed up in one line.
+LONG_GROUP = 40
+
+
+def _matcher(patterns: list[str]) -> Any:
+    """Whether an id matches one of ``patterns``: a substring, or a glob with ``*``/``?``/``[``."""
+    import fnmatch  # the listing's filter only
+
+    lowered = [p.lower() for p in patterns]
+
+    def matches(env_id: str) -> bool:
+        text = env_id.lower()
+        return any(fnmatch.fnmatchcase(text, p) if any(c in p for c in "*?[") else p in text for p in lowered)
+
+    return matches
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print ids grouped by namespace, each group headed by its distribution.
 
     Then retired ids, namespaces resolved on demand, plugin vectorizers, and plugins that
     declare nothing, failed to load or conflict. Nothing is imported: all comes from metadata.
+    With patterns, only matching ids (and their groups) are listed; without ``--all``, a
+    group longer than :data:`LONG_GROUP` is one line with a few of its ids.
     """
     out = out or sys.stdout
     host = get_host()
     groups = _id_groups(host)
-    for header in sorted(groups):
+    patterns = list(getattr(args, "patterns", None) or [])
+    if patterns:
+        matches = _matcher(patterns)
+        groups = {header: [i for i in ids if matches(i)] for header, ids in groups.items()}
+        groups = {header: ids for header, ids in groups.items() if ids}
+    show_all = bool(patterns) or getattr(args, "all", False)
+    # Short groups first: a suite of a few ids is not lost below hundreds of legacy ones.
+    for header in sorted(groups, key=lambda h: (len(groups[h]) > LONG_GROUP, h)):
+        ids = sorted(groups[header])
+        if len(ids) > LONG_GROUP and not show_all:
+            print(
+                f"{header}  {len(ids)} ids, e.g. {', '.join(ids[:3])}, ... "
+                "(palaestra list --all shows them; palaestra list <pattern> finds some)",
+                file=out,
+            )
+            continue
         print(header, file=out)
-        for env_id in sorted(groups[header]):
+        for env_id in ids:
             print(f"  {env_id}", file=out)
+    if patterns:
+        if not groups:
+            print(f"No environment id matches {' or '.join(patterns)}.", file=out)
+        return 0
     for line in _other_listings(host):
         print(line, file=out)
     if not groups:
@@ -104,7 +142,7 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        env = make(args.id)
+        env = _make_env(args.id)
     try:
         spec = env.spec
         assert spec is not None
@@ -118,6 +156,18 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
     finally:
         env.close()
     return 0
+
+
+def _make_env(env_id: str, **kwargs: Any) -> Env[Any, Any]:
+    """``make(env_id)``, first telling a vectorizer's name (``ray/actors``) from an env id."""
+    host = get_host()
+    if env_id in host.declarations.vectorizers or env_id in host.vectorizers:
+        raise ValueError(
+            f"{env_id!r} is a vectorizer, not an environment id: it runs envs, as in "
+            f"palaestra bench CartPole-v1 --num-envs 4 --mode {env_id} (or make_vec(id, n, "
+            f"vectorization_mode={env_id!r}))"
+        )
+    return make(env_id, **kwargs)
 
 
 def _snapshot_support(env: Env[Any, Any]) -> str:
@@ -174,7 +224,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     kwargs: dict[str, Any] = {}
     if args.max_steps is not None:
         kwargs["max_episode_steps"] = args.max_steps
-    env = make(args.id, **kwargs)
+    env = _make_env(args.id, **kwargs)
     progress = _Progress(args.episodes, not args.no_progress)
     returns: list[float] = []
     lengths: list[int] = []
@@ -188,7 +238,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             returns.append(total)
             lengths.append(length)
             progress.clear()
-            print(f"episode {episode}: return={total:.3f} length={length}", file=out, flush=True)
+            # Counted from 1, as the progress line counts them.
+            print(f"episode {episode + 1}: return={total:.3f} length={length}", file=out, flush=True)
     finally:
         progress.clear()
         env.close()
@@ -338,7 +389,7 @@ def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 f"--mode {args.mode} picks make_vec's vectorization, so it needs --num-envs N; "
                 "without --num-envs, bench measures a single env through make()"
             )
-        env = make(args.id)
+        env = _make_env(args.id)
         try:
             rate = benchmark_step(env, target_duration=args.seconds, seed=0)
         finally:

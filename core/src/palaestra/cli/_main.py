@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
-from palaestra.cli._commands import cmd_bench, cmd_check, cmd_info, cmd_list, cmd_play, cmd_run, versions
+from palaestra.cli._commands import (
+    LONG_GROUP,
+    cmd_bench,
+    cmd_check,
+    cmd_info,
+    cmd_list,
+    cmd_play,
+    cmd_run,
+    versions,
+)
 from palaestra.error import Error
 
 __all__ = ["build_parser", "main"]
@@ -29,11 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
     def env_id(command_parser: argparse.ArgumentParser) -> None:
         command_parser.add_argument("id", help="an environment id, e.g. CartPole-v1 or grid/Walk-v0")
 
-    command(
+    listing = command(
         "list",
         "list environment ids by namespace, with their distribution",
-        "Also retired ids, namespaces resolved on demand and plugin vectorizers. Imports no plugin.",
+        "Also retired ids, namespaces resolved on demand and plugin vectorizers. Imports no plugin. "
+        f"A group of more than {LONG_GROUP} ids is summed up in one line unless --all or a pattern is given.",
     )
+    listing.add_argument(
+        "patterns",
+        nargs="*",
+        metavar="pattern",
+        help="show only ids containing one of these (case-insensitive; * and ? as wildcards), e.g. pong 'ALE/*'",
+    )
+    listing.add_argument("--all", action="store_true", help="list every id of every group")
     info = command(
         "info", "show an environment's spec, spaces and render modes", "Also whether it takes snapshots."
     )
@@ -81,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the exit code."""
     parser = build_parser()
@@ -100,7 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         return commands[args.command](args)
-    except (Error, ValueError, TypeError, ImportError, KeyError) as e:
+    except BrokenPipeError:  # `palaestra list | head`: the reader has all it wanted
+        _silence_stdout()
+        return 1
+    except (Error, ValueError, TypeError, ImportError, KeyError, AttributeError) as e:
         message = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"palaestra: error: {message}", file=sys.stderr)
         return 1
