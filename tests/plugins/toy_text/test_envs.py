@@ -131,7 +131,9 @@ def test_generate_random_map_rejects_bad_arguments():
     ("env_id", "bad"),
     [
         ("FrozenLake-v1", 4),
-        ("FrozenLake-v1", 1.0),
+        ("FrozenLake-v1", 1.5),
+        ("FrozenLake-v1", np.float32(4.0)),
+        ("Taxi-v4", np.array(1.0)),
         ("Taxi-v4", 6),
         ("Taxi-v4", -1),
         ("Blackjack-v1", 2),
@@ -144,6 +146,24 @@ def test_bad_actions_name_env_and_space(env_id, bad):
     with pytest.raises(InvalidAction) as info:
         env.step(bad)
     assert type(env.unwrapped).__name__ in str(info.value) and repr(env.action_space) in str(info.value)
+
+
+@pytest.mark.parametrize("env_id", ["FrozenLake-v1", "CliffWalking-v1", "Taxi-v4"])
+def test_exactly_integral_float_actions_act_as_in_gymnasium(env_id):
+    """Gymnasium looks actions up in a dict, so 2.0 is 2; Tianshou's random policy sends such floats."""
+    ours, ref = palaestra.make(env_id), gymnasium.make(env_id)
+    assert ours.reset(seed=5)[0] == ref.reset(seed=5)[0]
+    for action in (np.float32(1.0), 2.0, np.float64(0.0), np.float32(3.0), 1.0, 2.0):
+        mine, theirs = ours.step(action), ref.step(action)
+        assert mine[:4] == theirs[:4]
+        assert mine[4].keys() == theirs[4].keys()
+        assert all(np.array_equal(mine[4][k], theirs[4][k]) for k in theirs[4])
+    batched = palaestra.make_vec(env_id, 2)
+    batched.reset(seed=5)
+    obs = batched.step(np.array([1.0, 2.0], dtype=np.float32))[0]
+    assert obs.dtype == np.int64 and obs.shape == (2,)
+    with pytest.raises(InvalidAction):
+        batched.step(np.array([1.0, 2.5]))
 
 
 def test_ansi_rendering_matches_gymnasium():

@@ -101,7 +101,8 @@ class CartPoleVectorEnv(BatchedVectorEnv):
     def observe(self) -> np.ndarray:
         """The states as ``(num_envs, 4)`` float32 rows."""
         assert self.state is not None, "observed after a reset"
-        observation: np.ndarray = self.state.T.astype(np.float32)
+        # C order, as a stack of single observations is: torch and SB3 take the array as it is.
+        observation: np.ndarray = self.state.T.astype(np.float32, order="C")
         return observation
 
     @property

@@ -69,10 +69,22 @@ class TabularEnv(CanvasRendering, Env[Any, Any]):
         return 0  # argmax of an all-False comparison
 
     def _transition(self, a: Any) -> Transition:
-        if (a.__class__ not in (int, np.int64) or not 0 <= a < self.nA) and not self.action_space.contains(a):
-            raise invalid_action(self, a, self.action_space)
+        if a.__class__ not in (int, np.int64) or not 0 <= a < self.nA:
+            a = self._action(a)
         cumulative, transitions = self._table[self.s][int(a)]
         return transitions[self._sample_index(cumulative)]
+
+    def _action(self, a: Any) -> Any:
+        """An action off the fast path: in the space, or an exactly integral float.
+
+        Gymnasium looks the action up in a dict, where ``1.0`` finds ``1``; Tianshou's random
+        policy sends such floats.
+        """
+        if self.action_space.contains(a):
+            return a
+        if isinstance(a, (float, np.floating)) and float(a).is_integer() and 0 <= a < self.nA:
+            return int(a)
+        raise invalid_action(self, a, self.action_space)
 
     def _reset_state(self) -> int:
         return self._sample_index(self._initial_cumulative)

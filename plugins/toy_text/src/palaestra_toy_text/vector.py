@@ -32,6 +32,8 @@ class _Batched(BatchedVectorEnv):
     """
 
     env_class: type = type(None)
+    #: Whether exact integers given as floats are actions (the tabular envs' dict lookup takes them).
+    takes_integral_floats = False
 
     def __init__(
         self,
@@ -51,6 +53,8 @@ class _Batched(BatchedVectorEnv):
         """Integer actions within the single env's ``Discrete`` range."""
         arr = np.asarray(actions)
         n = int(self.single_action_space.n)  # type: ignore[attr-defined]
+        if arr.dtype.kind == "f" and self.takes_integral_floats and np.array_equal(arr, np.trunc(arr)):
+            arr = arr.astype(np.int64)  # exact integers in floats, as the single env takes them
         if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu" or (arr < 0).any() or (arr >= n).any():
             raise invalid_actions(self, actions)
         return arr
@@ -75,6 +79,7 @@ class _TabularBatched(_Batched):
     """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
 
     snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions", "_probs")
+    takes_integral_floats = True
 
     reset_prob: Any = 1
 
