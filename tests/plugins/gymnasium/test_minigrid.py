@@ -89,3 +89,8 @@ def test_a_fresh_process_finds_minigrid_by_its_gymnasium_id():
     code = "import palaestra\nenv = palaestra.make('gymnasium/MiniGrid-Empty-5x5-v0')\nprint(env.reset(seed=0)[0]['mission'])\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "get to the green goal square", run.stderr[-2000:]
+
+
+def test_a_bare_minigrid_id_points_to_its_bridged_id():
+    with pytest.raises(palaestra.error.NameNotFound, match=r"Did you mean: `gymnasium/MiniGrid-Empty-5x5-v0`\?"):
+        palaestra.make("MiniGrid-Empty-5x5-v0")

@@ -245,3 +245,20 @@ def test_without_the_bridge_the_id_names_the_distribution(tmp_path):
     assert "palaestra-gymnasium" in str(info.value) and 'pip install "palaestra[gymnasium]"' in str(
         info.value
     )
+
+
+def test_an_id_only_gymnasium_registers_is_suggested_under_the_bridge():
+    gymnasium.register("OnlyInGymnasium-v3", entry_point="gymnasium.envs.classic_control:CartPoleEnv")
+    try:
+        with pytest.raises(NameNotFound) as raised:
+            palaestra.make("OnlyInGymnasium-v3")
+        assert str(raised.value) == (
+            "Environment `OnlyInGymnasium` doesn't exist. Did you mean: `gymnasium/OnlyInGymnasium-v3`? "
+            "(another library registers `OnlyInGymnasium-v3`; palaestra runs it under that id)"
+        )
+        env = palaestra.make("gymnasium/OnlyInGymnasium-v3")  # the suggestion works
+        assert env.reset(seed=0)[0].shape == (4,)
+    finally:
+        del gymnasium.registry["OnlyInGymnasium-v3"]
+    with pytest.raises(NameNotFound, match=r"Did you mean: `CartPole`\?$"):
+        palaestra.make("CartPol-v1")  # a close palaestra name comes first

@@ -377,6 +377,21 @@ class PluginHost:
             hooks.call("palaestra_resolve_env", env_id=env_id.text, registrar=registrar)
         self._commit(record, registrar.specs, quiet=True)
 
+    def provided_elsewhere(self, env_id: str) -> str | None:
+        """``ns/env_id`` where a plugin resolving ``ns/...`` on demand (the bridge's ``gymnasium/``) has it.
+
+        For the not-found message only: asking may import the plugin and what it bridges.
+        """
+        for prefix in sorted(self.catalog.wildcards):
+            candidate = f"{prefix}{env_id}"
+            try:
+                self.resolve(EnvId.parse(candidate))
+            except Exception:  # a broken or unwilling plugin: no suggestion from it
+                continue
+            if candidate in self.registry.loaded():
+                return candidate
+        return None
+
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
         from palaestra._discovery._suites import install_hint, suite_of

@@ -25,7 +25,7 @@ def explain_missing(registry: Registry, ns: str | None, name: str, version: int 
     Returns without raising only when the name exists and nothing more specific applies (the
     caller then raises its generic ``UnregisteredEnv``).
     """
-    _check_name(registry, ns, name)
+    _check_name(registry, ns, name, version)
     if version is None:
         return
     message = (
@@ -95,7 +95,7 @@ def _check_namespace(registry: Registry, ns: str | None) -> None:
     raise error.NamespaceNotFound(f"Namespace {ns} not found. {suggestion}")
 
 
-def _check_name(registry: Registry, ns: str | None, name: str) -> None:
+def _check_name(registry: Registry, ns: str | None, name: str, version: int | None = None) -> None:
     """Raise a helpful :class:`NameNotFound` when ``ns/name`` has no envs."""
     _check_namespace(registry, ns)
     names = {s.name for s in registry._specs.values() if s.namespace == ns}
@@ -110,9 +110,17 @@ def _check_name(registry: Registry, ns: str | None, name: str) -> None:
         raise error.NamespaceNotFound(f"Namespace {ns} not found. {hint}")
     if hint:
         raise error.MissingSuiteError(f"Environment `{name}` doesn't exist{namespace_msg}. {hint}")
-    raise error.NameNotFound(
-        f"Environment `{name}` doesn't exist{namespace_msg}.{_suggest(registry, ns, name, names)}"
-    )
+    suggestion = _suggest(registry, ns, name, names)
+    if not suggestion and ns is None and loader is not None:
+        # The exact id in a namespace resolved on demand (the Gymnasium bridge's): asked only
+        # when nothing here comes close, as asking may import the library behind it.
+        elsewhere = loader.provided_elsewhere(get_env_id(None, name, version))
+        if elsewhere is not None:
+            suggestion = (
+                f" Did you mean: `{elsewhere}`? (another library registers "
+                f"`{get_env_id(None, name, version)}`; palaestra runs it under that id)"
+            )
+    raise error.NameNotFound(f"Environment `{name}` doesn't exist{namespace_msg}.{suggestion}")
 
 
 def _suggest(registry: Registry, ns: str | None, name: str, names: set[str]) -> str:

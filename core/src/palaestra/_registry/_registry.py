@@ -46,6 +46,9 @@ class SpecLoader(Protocol):
     def resolve(self, env_id: EnvId) -> None:
         """Let the plugin owning ``env_id``'s namespace register it on demand."""
 
+    def provided_elsewhere(self, env_id: str) -> str | None:
+        """``ns/env_id`` where a plugin resolving ``ns/...`` on demand provides it (error paths only)."""
+
 
 class Registry(MutableMapping[str, EnvSpec]):
     """All environment specs, keyed by id.
