@@ -133,6 +133,51 @@ class PalaestraVectorCreator(_Creator):
         return load_env_creator(_TO_VECTOR)(vector_env)  # type: ignore[no-any-return]
 
 
+class PalaestraEntryPoint(str):
+    """Gymnasium's entry point of a registered palaestra id, written as a ``"module:attr"`` string.
+
+    ``palaestra_gymnasium.entry_points:CartPole-v1`` (or ``.vector_entry_points:``): Gymnasium
+    imports the module and reads the attribute, a creator of the id. As a string the spec
+    serialises to JSON (Minari records it); the bare palaestra spec it stands for rides along
+    so the spec converts back to palaestra's own.
+    """
+
+    spec: Any
+
+    def __new__(cls, text: str, spec: Any) -> PalaestraEntryPoint:
+        entry_point = super().__new__(cls, text)
+        entry_point.spec = spec
+        return entry_point
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles (dataclasses.asdict deep-copies)
+        return (type(self), (str(self), self.spec))
+
+
+#: The modules whose attributes are palaestra ids' Gymnasium creators (see :class:`PalaestraEntryPoint`).
+ENTRY_POINTS = "palaestra_gymnasium.entry_points"
+VECTOR_ENTRY_POINTS = "palaestra_gymnasium.vector_entry_points"
+
+
+def creator_of(env_id: str, vector: bool) -> _Creator:
+    """The Gymnasium creator of registered palaestra id ``env_id`` (the entry-point modules' attributes)."""
+    inner = _bare(palaestra.spec(env_id), ())
+    return PalaestraVectorCreator(inner) if vector else PalaestraCreator(inner)
+
+
+def _by_name(spec: Any, inner: Any) -> tuple[Any, Any] | None:
+    """String entry points of ``spec`` when its registered spec builds the same bare env, else None."""
+    try:
+        registered = palaestra.spec(spec.id)
+    except Exception:  # a spec of one's own, not in the registry: only an object can carry it
+        return None
+    if _bare(registered, ()) != inner:
+        return None
+    vector = None
+    if spec.vector_entry_point is not None:
+        vector = PalaestraEntryPoint(f"{VECTOR_ENTRY_POINTS}:{spec.id}", inner)
+    return PalaestraEntryPoint(f"{ENTRY_POINTS}:{spec.id}", inner), vector
+
+
 class GymnasiumCreator(_Creator):
     """palaestra entry point of a Gymnasium env: builds it bare, as a ``palaestra.Env``."""
 
@@ -183,7 +228,7 @@ class _Direction:
     env_spec: Any  # the target's EnvSpec class
     creator: type[_Creator]  # entry point building the source's env for the target
     vector_creator: type[_Creator]
-    returning: type[_Creator]  # the creator that marks a spec as having come from the target
+    returning: tuple[type, ...]  # the entry points that mark a spec as having come from the target
     new_id: Any  # id mapping
 
 
@@ -205,10 +250,17 @@ def _convert(spec: Any, way: _Direction) -> Any:
             origin, additional_wrappers=(*origin.additional_wrappers, *twins), **fields
         )
     inner = _bare(spec, () if twins is not None else spec.additional_wrappers)
+    entry_point = way.creator(inner)
+    vector_entry_point = None if spec.vector_entry_point is None else way.vector_creator(inner)
+    if way.creator is PalaestraCreator and twins is not None:
+        # A registered palaestra id is named by a string, which JSON (and Minari) can hold.
+        named = _by_name(spec, inner)
+        if named is not None:
+            entry_point, vector_entry_point = named
     return way.env_spec(
         id=way.new_id(spec.id),
-        entry_point=way.creator(inner),
-        vector_entry_point=None if spec.vector_entry_point is None else way.vector_creator(inner),
+        entry_point=entry_point,
+        vector_entry_point=vector_entry_point,
         additional_wrappers=twins or (),
         **fields,
     )
@@ -221,7 +273,7 @@ _TO_GYMNASIUM = _Direction(
     gym_registration.EnvSpec,
     PalaestraCreator,
     PalaestraVectorCreator,
-    GymnasiumCreator,
+    (GymnasiumCreator,),
     gymnasium_id,
 )
 _FROM_GYMNASIUM = _Direction(
@@ -231,7 +283,7 @@ _FROM_GYMNASIUM = _Direction(
     palaestra.EnvSpec,
     GymnasiumCreator,
     GymnasiumVectorCreator,
-    PalaestraCreator,
+    (PalaestraCreator, PalaestraEntryPoint),
     palaestra_id,
 )
 
