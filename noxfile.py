@@ -9,7 +9,9 @@ import nox
 
 nox.needs_version = ">=2024.10.9"
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["lint", "typecheck", "tests"]
+# Bare `uvx nox`: the checks a contributor runs before a commit, in about two minutes; the
+# full suite is `uvx nox -s tests` (what .ci/run runs through the README).
+nox.options.sessions = ["lint", "typecheck", "quick"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 GROUPS = PYPROJECT["dependency-groups"]
@@ -50,6 +52,13 @@ def tests(session: nox.Session) -> None:
     """The full suite over every workspace member."""
     session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
     session.run("pytest", "-n", "auto", *session.posargs, env=OFFSCREEN)
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The core's tests without the slow ones (under a minute of tests): a check while you work."""
+    session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
+    session.run("pytest", "-n", "auto", "-m", "not slow", "tests/core", *session.posargs, env=OFFSCREEN)
 
 
 @nox.session(default=False)
@@ -134,27 +143,19 @@ def build(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Benchmarks against Gymnasium in the same run; prints ratios."""
+    """Benchmarks against Gymnasium (and EnvPool, gymnax) in the same run; prints ratios.
+
+    Runs every ``benchmarks/bench_*.py``, or those named: ``uvx nox -s bench -- bench_atari.py``.
+    A benchmark whose optional anchor is missing (gymnax) says so and measures the rest.
+    """
     session.install(*GROUPS["bench"], "-e", "core", *PLUGINS)
-    scripts = (
-        "bench_import.py",
-        "bench_spaces.py",
-        "bench_classic_control.py",
-        "bench_kernels.py",
-        "bench_toy_text.py",
-        "bench_vector.py",
-        "bench_box2d.py",
-        "bench_mujoco.py",
-        "bench_ray.py",
-        "bench_gymnasium_bridge.py",
-        "bench_startup.py",
-        "bench_mujoco_vector.py",
-        "bench_atari.py",
-        "bench_envpool.py",
-        "bench_box2d_ceiling.py",
-    )
-    for script in scripts:
-        session.run("python", f"benchmarks/{script}")
+    found = sorted(p.name for p in Path("benchmarks").glob("bench_*.py"))
+    chosen = [name.removeprefix("benchmarks/") for name in session.posargs] or found
+    unknown = sorted(set(chosen) - set(found))
+    if unknown:
+        session.error(f"no such benchmark: {unknown}; there are {found}")
+    for script in chosen:
+        session.run("python", f"benchmarks/{script}", env=OFFSCREEN)
 
 
 @nox.session(default=False)
@@ -163,4 +164,21 @@ def examples(session: nox.Session) -> None:
     session.install("-e", "core", *PLUGINS, "pip")
     _install_torch_and_sb3(session)
     for script in ("cleanrl_style_ppo.py", "sb3_ppo_cartpole.py", "sb3_sac_pendulum.py"):
-        session.run("python", f"examples/{script}")
+        session.run("python", f"examples/{script}", env=OFFSCREEN)
+
+
+@nox.session(default=False)
+def example(session: nox.Session) -> None:
+    """Run one example with its arguments: ``uvx nox -s example -- sb3_ppo_cartpole.py --only palaestra``.
+
+    Installs the core, every suite, the CPU build of torch (through pip, which takes it from
+    pip's configuration; uv would pull CUDA packages) and Stable-Baselines3 into the
+    session's own venv, once; later runs reuse it (``-R``).
+    """
+    scripts = sorted(p.name for p in Path("examples").glob("[!_]*.py"))
+    if not session.posargs or session.posargs[0].removeprefix("examples/") not in scripts:
+        session.error(f"name an example and its arguments: uvx nox -s example -- <script> [args]; scripts: {scripts}")
+    session.install("-e", "core", *PLUGINS, "pip")
+    _install_torch_and_sb3(session)
+    script, *arguments = session.posargs
+    session.run("python", f"examples/{script.removeprefix('examples/')}", *arguments, env=OFFSCREEN)

@@ -9,11 +9,13 @@ observation after a ``done`` is the first one of the next episode, as this PPO e
 An Atari id trains on the natively batched Atari env (ALE's C++ vector interface, frames
 already preprocessed to 4x84x84) with CleanRL's convolutional network instead:
 
-    python examples/cleanrl_style_ppo.py [--env-id CartPole-v1] [--total-timesteps 500000]
-    python examples/cleanrl_style_ppo.py --env-id ALE/Breakout-v5 --num-envs 8 --goal 10
+    uvx nox -s example -- cleanrl_style_ppo.py [--env-id CartPole-v1] [--total-timesteps 500000]
+    uvx nox -s example -- cleanrl_style_ppo.py --env-id ALE/Breakout-v5 --num-envs 8 --goal 10
 
 Exits non-zero unless the mean return of the last 20 episodes reaches ``--goal`` (400, for
-CartPole). Needs torch (and ``palaestra[atari]`` for Atari).
+CartPole). The nox session installs the CPU build of torch into a venv of its own
+(``python examples/cleanrl_style_ppo.py`` where torch is installed, with ``palaestra[atari]``
+for Atari). A line every 20 updates shows steps and the recent mean return.
 """
 
 import argparse

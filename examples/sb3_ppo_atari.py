@@ -6,11 +6,13 @@ observations are already preprocessed (4 stacked 84x84 grayscale frames, clipped
 no-op starts), so the policy is ``CnnPolicy`` as it is, without SB3's ``AtariWrapper`` or
 ``VecFrameStack``; ``VecMonitor`` records the (clipped) episode returns. The settings are RL Zoo's for Atari PPO.
 
-    python examples/sb3_ppo_atari.py [--env-id ALE/Pong-v5] [--timesteps 10000000] [--goal 18]
+    uvx nox -s example -- sb3_ppo_atari.py [--env-id ALE/Pong-v5] [--timesteps 10000000] [--goal 18]
 
 Prints the steps per second and the mean return of the last 100 episodes; exits non-zero
 unless that mean reaches ``--goal`` (default: no goal, since Pong needs about 10 million steps).
-Needs torch, stable-baselines3 and ``palaestra[atari,gymnasium]``.
+The nox session installs the CPU build of torch and Stable-Baselines3 into a venv of its own
+(``python examples/sb3_ppo_atari.py`` where they are installed, with ``palaestra[atari,gymnasium]``).
+A line every tenth of the run shows steps, speed, time left and the recent mean return.
 """
 
 import argparse
@@ -21,6 +23,7 @@ import numpy as np
 from stable_baselines3 import PPO
 from stable_baselines3.common.vec_env import VecMonitor
 
+from _progress import Progress
 from palaestra_gymnasium.sb3 import make_sb3_vec_env
 
 
@@ -54,7 +57,7 @@ def main() -> int:
         device="cpu",
     )
     start = time.perf_counter()
-    model.learn(args.timesteps)
+    model.learn(args.timesteps, callback=Progress(f"PPO {args.env_id}", args.timesteps))
     seconds = time.perf_counter() - start
     returns = [episode["r"] for episode in model.ep_info_buffer]
     mean_return = float(np.mean(returns)) if returns else float("nan")

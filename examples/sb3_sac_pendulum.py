@@ -5,9 +5,11 @@ that takes an id string takes ``"palaestra/Pendulum-v1"`` once ``palaestra_gymna
 imported. Prints training time and the mean return of 10 evaluation episodes; exits
 non-zero if it stays below -300 (a random policy scores about -1200).
 
-    python examples/sb3_sac_pendulum.py [--timesteps 20000]
+    uvx nox -s example -- sb3_sac_pendulum.py [--timesteps 20000]
 
-Needs torch and stable-baselines3.
+(the nox session installs the CPU build of torch and Stable-Baselines3 into a venv of its
+own; in an environment that has them, ``python examples/sb3_sac_pendulum.py`` is the same).
+A line every tenth of the run shows steps, speed and time left.
 """
 
 import argparse
@@ -19,6 +21,7 @@ from stable_baselines3 import SAC
 from stable_baselines3.common.evaluation import evaluate_policy
 
 import palaestra
+from _progress import Progress
 from palaestra_gymnasium import to_gymnasium
 
 GOAL = -300.0
@@ -33,7 +36,7 @@ def main() -> int:
     env = to_gymnasium(palaestra.make("Pendulum-v1"))
     model = SAC("MlpPolicy", env, learning_rate=1e-3, seed=args.seed, device="cpu")
     start = time.perf_counter()
-    model.learn(args.timesteps)
+    model.learn(args.timesteps, callback=Progress("SAC Pendulum-v1", args.timesteps))
     seconds = time.perf_counter() - start
     # The id form, as code that builds its own envs from a string would use it.
     eval_env = gymnasium.make("palaestra/Pendulum-v1")

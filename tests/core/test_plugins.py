@@ -285,6 +285,38 @@ def test_install_hints_name_the_checkout_route_when_run_from_one():
     assert 'pip install --find-links dist/wheels "palaestra[box2d]"' in command
 
 
+def test_install_hints_name_the_suites_folder_when_the_core_was_installed_from_a_checkout(
+    monkeypatch, tmp_path
+):
+    """After the plugin guide's `pip install /path/to/palaestra/core`, the hint names the suite's folder."""
+    import importlib.metadata
+    import json
+    from pathlib import Path
+
+    from palaestra._discovery import _suites
+
+    root = Path(_suites.__file__).resolve().parents[4]
+    record = json.dumps({"url": (root / "core").as_uri(), "dir_info": {}})
+
+    class Installed:
+        def read_text(self, name):
+            return record if name == "direct_url.json" else None
+
+    monkeypatch.setattr(_suites, "_checkout_folder", lambda distribution: None)  # as from site-packages
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
+    command = _suites.install_command("box2d")
+    assert command == (
+        f'pip install "palaestra[box2d]"  (palaestra was installed from the checkout {root}: '
+        f"pip install {root / 'plugins' / 'box2d'})"
+    )
+    monkeypatch.setattr(
+        importlib.metadata,
+        "distribution",
+        lambda name: (_ for _ in ()).throw(importlib.metadata.PackageNotFoundError()),
+    )
+    assert _suites.install_command("box2d") == 'pip install "palaestra[box2d]"'
+
+
 HOOKLESS = {
     "no @hookimpl": (
         "def palaestra_register_envs(registrar):\n    registrar.register('X-v0', entry_point='m:X')\n",

@@ -4,8 +4,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-minari = pytest.importorskip("minari", reason="Minari is not installed (pip install \"minari[hdf5]\")")
-pytest.importorskip("h5py", reason="Minari stores datasets with h5py: pip install \"minari[hdf5]\"")
+minari = pytest.importorskip("minari", reason='Minari is not installed (pip install "minari[hdf5]")')
+pytest.importorskip("h5py", reason='Minari stores datasets with h5py: pip install "minari[hdf5]"')
 
 import palaestra  # noqa: E402
 from palaestra_gymnasium import to_gymnasium  # noqa: E402

@@ -92,5 +92,7 @@ def test_a_fresh_process_finds_minigrid_by_its_gymnasium_id():
 
 
 def test_a_bare_minigrid_id_points_to_its_bridged_id():
-    with pytest.raises(palaestra.error.NameNotFound, match=r"Did you mean: `gymnasium/MiniGrid-Empty-5x5-v0`\?"):
+    with pytest.raises(
+        palaestra.error.NameNotFound, match=r"Did you mean: `gymnasium/MiniGrid-Empty-5x5-v0`\?"
+    ):
         palaestra.make("MiniGrid-Empty-5x5-v0")

@@ -7,6 +7,7 @@ plugins once installed.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 __all__ = [
     "REFERENCE_SUITES",
@@ -141,7 +142,32 @@ def install_command(namespace: str) -> str:
             f"  (in this checkout: uv sync --all-packages, or uv pip install -e {folder}; with pip: "
             f'uvx nox -s build, then pip install --find-links dist/wheels "palaestra[{extra}]")'
         )
+        return command
+    source = _installed_from_folder(distribution)
+    if source is not None:  # the core came from a checkout's folder (pip install /path/to/core)
+        command += f"  (palaestra was installed from the checkout {source.parents[1]}: pip install {source})"
     return command
+
+
+def _installed_from_folder(distribution: str) -> Any:
+    """The suite's folder in the checkout the installed core was built from (PEP 610's record), if any."""
+    import json  # an error path only
+    from importlib import metadata
+    from pathlib import Path
+    from urllib.parse import unquote, urlparse
+
+    try:
+        record = json.loads(metadata.distribution("palaestra").read_text("direct_url.json") or "null")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+    if not isinstance(record, dict) or not str(record.get("url", "")).startswith("file://"):
+        return None
+    core = Path(unquote(urlparse(record["url"]).path))
+    for pyproject in sorted((core.parent / "plugins").glob("*/pyproject.toml")):
+        match = re.search(r'^name\s*=\s*"([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
+        if match and match.group(1) == distribution:
+            return pyproject.parent
+    return None
 
 
 def _checkout_folder(distribution: str) -> str | None:
