@@ -177,7 +177,9 @@ def example(session: nox.Session) -> None:
     """
     scripts = sorted(p.name for p in Path("examples").glob("[!_]*.py"))
     if not session.posargs or session.posargs[0].removeprefix("examples/") not in scripts:
-        session.error(f"name an example and its arguments: uvx nox -s example -- <script> [args]; scripts: {scripts}")
+        session.error(
+            f"name an example and its arguments: uvx nox -s example -- <script> [args]; scripts: {scripts}"
+        )
     session.install("-e", "core", *PLUGINS, "pip")
     _install_torch_and_sb3(session)
     script, *arguments = session.posargs

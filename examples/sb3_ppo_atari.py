@@ -20,10 +20,10 @@ import sys
 import time
 
 import numpy as np
+from _progress import Progress
 from stable_baselines3 import PPO
 from stable_baselines3.common.vec_env import VecMonitor
 
-from _progress import Progress
 from palaestra_gymnasium.sb3 import make_sb3_vec_env
 
 

@@ -18,12 +18,12 @@ import sys
 import time
 
 import gymnasium
+from _progress import Progress
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.evaluation import evaluate_policy
 
 import palaestra
-from _progress import Progress
 from palaestra_gymnasium import to_gymnasium
 from palaestra_gymnasium.sb3 import make_sb3_vec_env
 

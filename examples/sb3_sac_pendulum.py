@@ -17,11 +17,11 @@ import sys
 import time
 
 import gymnasium
+from _progress import Progress
 from stable_baselines3 import SAC
 from stable_baselines3.common.evaluation import evaluate_policy
 
 import palaestra
-from _progress import Progress
 from palaestra_gymnasium import to_gymnasium
 
 GOAL = -300.0

@@ -27,10 +27,7 @@ IDS = [
 def arrays(value):
     if isinstance(value, np.ndarray) and value.dtype != object:
         yield value
-    elif isinstance(value, np.ndarray):
-        for item in value:
-            yield from arrays(item)
-    elif isinstance(value, (tuple, list)):
+    elif isinstance(value, (np.ndarray, tuple, list)):
         for item in value:
             yield from arrays(item)
 

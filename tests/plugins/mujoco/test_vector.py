@@ -228,8 +228,11 @@ def _resident_mib():
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads the resident set from /proc")
 def test_making_and_closing_batched_envs_again_and_again_holds_memory_steady():
-    """Each closed env's models, data and threads are freed: after a warm-up (the allocator's
-    per-thread arenas fill once), hundreds more cycles add no more than noise."""
+    """Each closed env's models, data and threads are freed.
+
+    After a warm-up (the allocator's per-thread arenas fill once), hundreds more cycles add no
+    more than noise.
+    """
 
     def cycles(count):
         for i in range(count):

@@ -245,7 +245,8 @@ def _convert(spec: Any, way: _Direction) -> Any:
         "kwargs": dict(spec.kwargs),
     }
     if isinstance(spec.entry_point, way.returning) and twins is not None:
-        origin = spec.entry_point.spec  # it came from the target: give back the target's own spec
+        returned: Any = spec.entry_point  # it came from the target: give back the target's own spec
+        origin = returned.spec
         return dataclasses.replace(
             origin, additional_wrappers=(*origin.additional_wrappers, *twins), **fields
         )
