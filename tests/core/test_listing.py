@@ -107,7 +107,10 @@ def test_the_whole_registry_commands_survive_plugins_that_abort_or_hang(site, tm
     assert out["len"] >= 6 and out["in"] is True
     assert "Stroll-v0" in out["pprint"]
     assert "Environment `Xyzzy` doesn't exist" in out["error"]
-    assert out["hooks"] == []
+    # An unknown id loads no plugin, except one that resolves a namespace on demand (the
+    # Gymnasium bridge, when installed), asked whether it has that exact id.
+    assert set(out["hooks"]) <= {"palaestra_gymnasium_hooks"}
+    assert not {"abort_envs._hooks", "hang_envs._hooks", "grid_envs._hooks"} & set(out["hooks"])
 
 
 def test_a_bare_name_finds_its_namespaced_id_among_declarations(site, isolated):

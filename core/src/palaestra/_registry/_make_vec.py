@@ -186,7 +186,12 @@ def make_vec_env(
     spec_kwargs.update(kwargs)
     num_envs = check_num_envs(num_envs)
     mode = _mode_name(vectorization_mode, spec)
+    # recv()'s batch size is every vectorizer's (see palaestra.vector._recv): set once the env
+    # exists, unless a natively batched env takes it itself (ALE's vector interface does).
+    batch_size = vector_kwargs.pop("batch_size", None)
     if mode == "vector_entry_point":
+        if batch_size is not None and _takes_batch_size(sub_spec):
+            spec_kwargs["batch_size"], batch_size = batch_size, None
         try:
             env = _from_vector_entry_point(sub_spec, num_envs, vector_kwargs, wrapper_fns, spec_kwargs)
         except MemoryError as e:
@@ -205,8 +210,22 @@ def make_vec_env(
         factory = host.vectorizer(mode)
         env_fns = [EnvFactory(sub_spec, dict(spec_kwargs), wrapper_fns) for _ in range(num_envs)]
         env = factory(env_fns, **vector_kwargs)
+    if batch_size is not None:
+        try:
+            env.batch_size = batch_size
+        except BaseException:
+            env.close()
+            raise
+        vector_kwargs["batch_size"] = batch_size
     _stamp_vector_spec(env, spec, spec_kwargs, num_envs, mode, vector_kwargs, requested)
     return env
+
+
+def _takes_batch_size(spec: EnvSpec) -> bool:
+    """Whether the spec's vector entry point takes ``batch_size`` itself (it says so in a class attribute)."""
+    entry_point = spec.vector_entry_point
+    creator = entry_point if entry_point is None or callable(entry_point) else load_env_creator(entry_point)
+    return bool(getattr(creator, "takes_batch_size", False))
 
 
 def _stamp_vector_spec(

@@ -28,6 +28,7 @@ from palaestra.error import (
 from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
 from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._async_calls import AsyncState, closes_if_interrupted
+from palaestra.vector._async_recv import AsyncEngine
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
 from palaestra.vector._main_guard import check_main_guard
@@ -139,6 +140,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self._build_local()
         self._finalizer = weakref.finalize(self, shutdown, self._workers, 0.0, False)
         self._check_worker_spaces()
+
+    recv_engine = AsyncEngine
 
     # -- construction -----------------------------------------------------------------
 
@@ -348,9 +351,11 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             f"running env{why}; make a new one."
         )
 
-    def _assert_ready(self, name: str) -> None:
+    def _assert_ready(self, name: str, engine: bool = True) -> None:
         if self.closed:
             raise self._closed_error(name)
+        if engine:  # send/recv results outstanding: calls on every sub-env wait for recv
+            self._check_no_results_outstanding(name)
         if self._state is not AsyncState.DEFAULT:
             raise AlreadyPendingCallError(
                 # Gymnasium ends each of these messages with a period, except reset_async's
@@ -546,6 +551,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """
         workers = getattr(self, "_workers", [])
         graceful = not terminate and all(w.process.is_alive() for w in workers)
+        engine = self.__dict__.get("_recv")
+        if graceful and engine is not None and any(engine.due):  # results in flight: take them first
+            graceful = engine.drain(CLOSE_GRACE if timeout is None else timeout)
         if self._state is not AsyncState.DEFAULT:
             logger.warn(
                 f"Calling `close` while waiting for a pending call to `{self._state.value}` to complete."

@@ -165,12 +165,14 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset all sub-envs, or those selected by ``options["reset_mask"]``."""
+        self._check_no_results_outstanding("reset")
         mask, options = self.begin_reset(seed, options)
         self.reset_envs(mask, options)
         return self.observe(), self.info(mask, mask)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env; those whose episode ended are reset per the autoreset mode."""
+        self._check_no_results_outstanding("step")
         self.check_step_allowed()
         try:
             actions = self.check_actions(actions)

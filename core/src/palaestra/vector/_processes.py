@@ -39,7 +39,9 @@ __all__ = [
 ]
 
 
-_yield = getattr(os, "sched_yield", lambda: None)
+#: Give the core to a process with real work (a worker mid-step) while polling.
+yield_core = getattr(os, "sched_yield", lambda: None)
+_yield = yield_core
 
 # Poll a pipe for this long before sleeping on it: waking a sleeping process costs tens of
 # microseconds on small VMs, more than a cheap env's whole step. Only done while answers

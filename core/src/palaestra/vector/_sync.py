@@ -16,11 +16,65 @@ from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_pl
 from palaestra.spaces import Space
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
+from palaestra.vector._recv import RecvEngine
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector.utils import concatenate, create_empty_array
 
 __all__ = ["SyncVectorEnv"]
+
+
+class _SyncEngine(RecvEngine):
+    """send/recv of a SyncVectorEnv: each sub-env sent an action steps at once, in turn."""
+
+    def __init__(self, env: SyncVectorEnv) -> None:
+        super().__init__(env)
+        self.vector = env
+        self.results: dict[int, tuple[Any, float, bool, bool, list[dict[str, Any]]]] = {}
+
+    def start_reset(
+        self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
+    ) -> None:
+        self._run(ids, lambda i: self.vector._reset_one(i, seeds[i], options), "reset")
+
+    def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
+        assert actions is not None
+        given = dict(zip(ids.tolist(), actions, strict=True))
+        self._run(ids, lambda i: self.vector._step_recorded(i, given[i]), "step")
+
+    def _run(self, ids: np.ndarray, one: Callable[[int], Any], during: str) -> None:
+        failures: list[tuple[int, Exception]] = []
+        for i in ids.tolist():
+            try:
+                self.results[i] = one(i)
+            except Exception as e:
+                failures.append((i, e))
+                self.failed([i])
+                continue
+            self.arrived([i])
+        if failures:
+            _raise_first(failures, during)
+
+    def collect(self, timeout: float | None) -> None:
+        raise AssertionError("a sync sub-env's result is ready as soon as it is sent")  # pragma: no cover
+
+    def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        rows = [self.results.pop(i) for i in ids.tolist()]
+        space = self.vector.single_observation_space
+        obs = concatenate(
+            space, [row[0] for row in rows], create_empty_array(space, n=len(rows), fn=np.zeros)
+        )
+        infos: dict[str, Any] = {}
+        for position, row in enumerate(rows):
+            for info in row[4]:
+                add_info(infos, info, position, len(rows))
+        return (
+            obs,
+            np.array([row[1] for row in rows], dtype=np.float64),
+            np.array([row[2] for row in rows], dtype=np.bool_),
+            np.array([row[3] for row in rows], dtype=np.bool_),
+            infos,
+        )
 
 
 class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
@@ -79,6 +133,7 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         A sub-env that raises does not stop the others: every selected sub-env is reset, then
         the first error is raised (naming its sub-env), as in :meth:`step`.
         """
+        self._check_no_results_outstanding("reset")
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         if mask is None:
             mask = np.ones(self.num_envs, dtype=np.bool_)
@@ -106,16 +161,19 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         A sub-env that raises does not stop the others: every sub-env takes the step, then
         the first error is raised (every one is logged), as in :class:`AsyncVectorEnv`.
         """
+        self._check_no_results_outstanding("step")
         infos: dict[str, Any] = {}
         failures: list[tuple[int, Exception]] = []
         for i, action in enumerate(
             actions_per_env(self.action_space, actions, self.num_envs, "SyncVectorEnv")
         ):
             try:
-                env_info = self._step_one(i, action, infos)
+                env_info, final = self._step_one(i, action)
             except Exception as e:
                 failures.append((i, e))
                 continue
+            if final is not None:
+                add_info(infos, final, i, self.num_envs)
             add_info(infos, env_info, i, self.num_envs)
         if failures:
             _raise_first(failures, "step")
@@ -128,15 +186,15 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         )
         return observations, rewards, terminations, truncations, infos
 
-    def _step_one(self, i: int, action: Any, infos: dict[str, Any]) -> dict[str, Any]:
-        """Step (or autoreset) sub-env ``i``; its info."""
+    def _step_one(self, i: int, action: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Step (or autoreset) sub-env ``i`` into the buffers; its info, and its finals (SAME_STEP)."""
         env, mode = self.envs[i], self.autoreset_mode
         if mode is AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
             self._env_obs[i], env_info = env.reset()
             self._rewards[i] = 0.0
             self._terminations[i] = False
             self._truncations[i] = False
-            return env_info
+            return env_info, None
         if mode is AutoresetMode.DISABLED and self._autoreset_envs[i]:
             raise RuntimeError(
                 f"Sub-env {i} ended its episode and autoreset_mode is DISABLED; reset it with "
@@ -146,9 +204,28 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._env_obs[i] = obs
         self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
         if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-            add_info(infos, {"final_obs": obs, "final_info": env_info}, i, self.num_envs)
-            self._env_obs[i], env_info = env.reset()
-        return env_info
+            self._env_obs[i], reset_info = env.reset()
+            return reset_info, {"final_obs": obs, "final_info": env_info}
+        return env_info, None
+
+    recv_engine = _SyncEngine
+
+    def _reset_one(
+        self, i: int, seed: Any, options: Any
+    ) -> tuple[Any, float, bool, bool, list[dict[str, Any]]]:
+        """Reset sub-env ``i`` for async_reset: its result as recv reports it."""
+        obs, info = self.envs[i].reset(seed=seed, options=options)
+        self._env_obs[i] = obs
+        self._autoreset_envs[i] = False
+        return obs, 0.0, False, False, [info]
+
+    def _step_recorded(self, i: int, action: Any) -> tuple[Any, float, bool, bool, list[dict[str, Any]]]:
+        """Step sub-env ``i`` for send: its result as recv reports it (finals first)."""
+        env_info, final = self._step_one(i, action)
+        terminated, truncated = bool(self._terminations[i]), bool(self._truncations[i])
+        self._autoreset_envs[i] = terminated or truncated
+        infos = [env_info] if final is None else [final, env_info]
+        return self._env_obs[i], float(self._rewards[i]), terminated, truncated, infos
 
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -140,6 +142,81 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         """The innermost vector env."""
         return self
 
+    # -- asynchronous stepping (EnvPool's send/recv; see palaestra.vector._recv) -----------
+
+    #: The class running :meth:`send`/:meth:`recv` (None: its sub-envs step together, as one
+    #: ``step`` of the whole batch once each has an action).
+    recv_engine: ClassVar[Any] = None
+
+    @property
+    def batch_size(self) -> int:
+        """How many sub-envs :meth:`recv` returns at a time (default: all of them)."""
+        return self.__dict__.get("_batch_size") or self.num_envs
+
+    @batch_size.setter
+    def batch_size(self, value: int) -> None:
+        from palaestra.vector._recv import FullBatchEngine, check_batch_size
+
+        k = check_batch_size(value, self.num_envs, type(self).__name__)
+        if (self.recv_engine or FullBatchEngine).needs_divisor and self.num_envs % k:
+            from palaestra._base._usage_errors import InvalidEnvArgumentValue
+
+            raise InvalidEnvArgumentValue(
+                f"{type(self).__name__}: batch_size={k} does not divide num_envs={self.num_envs}: its "
+                "sub-envs step together, so recv() hands out each step's results in equal parts; pick a "
+                "divisor, or the sync or async vectorizer, whose sub-envs step one by one"
+            )
+        self.__dict__["_batch_size"] = k
+
+    def async_reset(
+        self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Reset every sub-env without waiting; :meth:`recv` returns the results as they come."""
+        self._recv_engine().async_reset(seed, options)
+
+    def send(self, actions: Any, env_ids: Any = None) -> None:
+        """Step sub-envs ``env_ids`` (default: those of the last :meth:`recv`) without waiting.
+
+        Each must have had its last result received; ``actions`` holds one action per id.
+        """
+        self._recv_engine().send(actions, env_ids)
+
+    def recv(self, timeout: float | None = None) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """The first :attr:`batch_size` sub-envs to be ready: ``(obs, rewards, terminated, truncated, info)``.
+
+        Rows come in sub-env order; ``info["env_id"]`` names them.
+        """
+        return self._recv_engine().recv(timeout)  # type: ignore[no-any-return]
+
+    def _recv_engine(self) -> Any:
+        if self.closed:
+            from palaestra.error import ClosedEnvironmentError
+
+            raise ClosedEnvironmentError(
+                f"Trying to operate on `{type(self).__name__}`, after a call to `close()`; make a new one."
+            )
+        engine = self.__dict__.get("_recv")
+        if engine is None:
+            from palaestra.vector._recv import FullBatchEngine
+
+            engine = self.__dict__["_recv"] = (self.recv_engine or FullBatchEngine)(self)
+        return engine
+
+    def _check_no_results_outstanding(self, call: str) -> None:
+        """Raise if send/recv results are outstanding (``step``/``reset`` act on every sub-env)."""
+        engine = self.__dict__.get("_recv")
+        if engine is not None and not self.__dict__.get("_recv_busy"):
+            engine.check_idle(call)
+
+    @contextlib.contextmanager
+    def _recv_internal(self) -> Iterator[None]:
+        """The engine's own full-batch ``step``/``reset``, let through :meth:`_check_no_results_outstanding`."""
+        self.__dict__["_recv_busy"] = True
+        try:
+            yield
+        finally:
+            self.__dict__["_recv_busy"] = False
+
     def _add_info(
         self, vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int
     ) -> dict[str, Any]:
@@ -244,6 +321,24 @@ class VectorWrapper(VectorEnv[ObsType, ActType, ArrayType]):
     def num_envs(self) -> int:  # type: ignore[override]
         """Number of sub-environments."""
         return self.env.num_envs
+
+    @property
+    def batch_size(self) -> int:
+        """The wrapped vector env's :attr:`~VectorEnv.batch_size`."""
+        return self.env.batch_size
+
+    @batch_size.setter
+    def batch_size(self, value: int) -> None:
+        self.env.batch_size = value
+
+    def _recv_engine(self) -> Any:
+        # A wrapper changes what step returns; recv would hand out the inner env's results
+        # unchanged, so it is not offered under a wrapper's name.
+        raise AttributeError(
+            f"{type(self).__name__} does not pass send/recv/async_reset through (its changes to "
+            "step's results would be skipped); call them on the vector env itself, "
+            "envs.unwrapped.recv(), and apply the wrapper's processing yourself"
+        )
 
     @property
     def np_random(self) -> np.random.Generator:

@@ -6,6 +6,9 @@ Protocol (over one duplex pipe per worker):
   ``b"P"`` followed by the pickled actions); the worker steps its block and answers
   ``b""`` when no sub-env reported info or a non-shared observation, else a pickled
   ``("ok", [(index, obs or None, info), ...])``.
+- ``("some", (kind, [(index, action or seed), ...], options))`` steps or resets those
+  sub-envs (send/async_reset) and answers with one or more ``("part", results, errors,
+  done)`` messages, the last with ``done`` True (see :meth:`Block.some`).
 - other commands are pickled ``(name, payload)`` tuples answered with ``("ok", value)``.
 - any exception answers ``("error", [(index, type name, message, traceback, pickled exc),
   ...])`` and the worker keeps serving. A step is taken by every sub-env of the block even
@@ -33,6 +36,8 @@ __all__ = ["Block", "ParentBlock", "WorkerConfig", "answer", "async_worker"]
 
 STEP = b"S"
 STEP_PICKLED = b"P"
+#: Results of send/async_reset wait in the worker at most about this long for company.
+FLUSH_SECONDS = 2e-4
 
 
 @dataclass
@@ -64,6 +69,7 @@ class Block:
         self.index = self.first
         self.envs = envs
         self.autoreset = [False] * len(self.envs)
+        self.durations = [0.0] * len(self.envs)  # each sub-env's last send/async_reset step, in seconds
         self.failures: list[tuple[int, BaseException]] = []  # the last step's or reset's, by sub-env index
         n = config.num_envs
         self.rewards = np.frombuffer(config.rewards, dtype=np.float64, count=n)
@@ -105,7 +111,9 @@ class Block:
                 self.failures.append((self.first + j, e))
         return results
 
-    def _step_one(self, j: int, actions: Any, results: list[tuple[int, Any, dict[str, Any]]]) -> None:
+    def _step_one(
+        self, j: int, actions: Any, results: list[tuple[int, Any, dict[str, Any]]], quiet: bool = False
+    ) -> None:
         env, mode = self.envs[j], self.config.autoreset_mode
         i = self.index = self.first + j
         if mode is AutoresetMode.NEXT_STEP and self.autoreset[j]:
@@ -125,7 +133,9 @@ class Block:
                 obs, info = env.reset()
         self.rewards[i], self.terminations[i], self.truncations[i] = reward, terminated, truncated
         self.autoreset[j] = bool(terminated or truncated)
-        results.append((i, self._put_obs(i, obs), info))
+        shared = self._put_obs(i, obs)
+        if not quiet or info or shared is not None:  # quiet: only what shared memory lacks
+            results.append((i, shared, info))
 
     def _shared_action(self, i: int) -> Any:
         assert self.actions is not None
@@ -156,6 +166,64 @@ class Block:
             self.terminations[i] = self.truncations[i] = False
             results.append((i, self._put_obs(i, obs), info))
         return results
+
+    def some(self, payload: tuple[str, list[Any], Any]) -> bytes:
+        """Step or reset some sub-envs (send/async_reset), reporting results as they finish.
+
+        Each ``("part", finished, results, errors, done)`` message names the sub-envs whose
+        result is complete (observation, reward and flags in shared memory), with
+        ``(index, obs or None, info)`` for those that also have an info or an observation
+        that is not shared (a SAME_STEP final comes first, as in a step). Results of quick
+        sub-envs go together; once the unsent ones took :data:`FLUSH_SECONDS`, they go at
+        once, so a slow sub-env does not hold back those done before it. The last part,
+        ``done`` True, is returned; earlier ones go through :attr:`emit`. Actions are read
+        from shared memory when ``items`` holds indices alone.
+        """
+        kind, items, options = payload
+        clock = time.perf_counter
+        finished: list[int] = []
+        results: list[tuple[int, Any, dict[str, Any]]] = []
+        errors: list[tuple[Any, ...]] = []
+        actions: list[Any] | None = None
+        since = started = clock()
+        last = len(items) - 1
+        for position, item in enumerate(items):
+            pickled = isinstance(item, tuple)  # (index, action or seed); an index alone: shared action
+            i: int = item[0] if pickled else item
+            value = item[1] if pickled else None
+            j = i - self.first
+            self.index = i
+            try:
+                if kind == "reset":
+                    obs, info = self.envs[j].reset(seed=value, options=options)
+                    self.autoreset[j] = False
+                    self.rewards[i], self.terminations[i], self.truncations[i] = 0.0, False, False
+                    results.append((i, self._put_obs(i, obs), info))
+                else:
+                    if pickled:  # the action of sub-env j in its place
+                        actions = actions or [None] * len(self.envs)
+                        actions[j] = value
+                    self._step_one(j, actions if pickled else None, results, quiet=True)
+                finished.append(i)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:
+                errors.append(error_record(i, e))
+            now = clock()
+            self.durations[j] = now - started
+            started = now
+            # Send what is done before a sub-env whose last step was slow, or once it waited long.
+            if position < last and (
+                now - since >= FLUSH_SECONDS
+                or self.durations[_item_index(items[position + 1]) - self.first] >= FLUSH_SECONDS
+            ):
+                self.emit(pickle.dumps(("part", finished, results, errors, False)))
+                finished, results, errors, since = [], [], [], now
+        return pickle.dumps(("part", finished, results, errors, True))
+
+    def emit(self, data: bytes) -> None:
+        """Send a part of a reply before the reply itself (the parent's block keeps it instead)."""
+        self.conn.send_bytes(data)
 
     def call(self, payload: tuple[str, tuple[Any, ...], dict[str, Any]]) -> list[Any]:
         """Call (or read) an attribute on every env of the block."""
@@ -209,6 +277,11 @@ class Block:
         return failures
 
 
+def _item_index(item: Any) -> int:
+    """The sub-env index of an item of a ``some`` command."""
+    return item[0] if isinstance(item, tuple) else item  # type: ignore[no-any-return]
+
+
 def error_record(index: int, error: BaseException) -> tuple[Any, ...]:
     """``(index, type name, message, traceback, pickled exception or None)`` of a failure."""
     blob: bytes | None
@@ -241,6 +314,8 @@ def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
         command, payload = pickle.loads(message)
         if command == "close":
             return pickle.dumps(("ok", block.close())), True
+        if command == "some":
+            return block.some(payload), False
         handlers: dict[str, Callable[[Any], Any]] = {
             "reset": block.reset,
             "call": block.call,
@@ -272,12 +347,11 @@ def _serve(conn: Any, block: Block) -> None:
         try:
             started = clock()
             reply, closed = answer(block, message)
-            if message == STEP or message[:1] == STEP_PICKLED:
-                # Keep polling after heavy steps too, for about as long as a step: the next
-                # command follows the slowest worker's reply, and a sleeping worker would pay
-                # a process wake-up (0.1 ms on a VM's idle core) on every step. Polling
-                # yields the core between checks.
-                spin = polling_window(clock() - started)
+            # Keep polling after heavy steps too, for about as long as a step (or a send's
+            # steps): the next command follows the slowest worker's reply, and a sleeping
+            # worker would pay a process wake-up (0.1 ms on a VM's idle core) on every step.
+            # Polling yields the core between checks.
+            spin = polling_window(clock() - started)
             conn.send_bytes(reply)
             if closed:
                 return
@@ -333,6 +407,8 @@ class ParentBlock:
         self.block = block
         self.indices = indices
         self.pending: bytes | None = None
+        self.parts: list[bytes] = []  # what its send/async_reset commands emitted before their reply
+        block.emit = self.parts.append  # type: ignore[method-assign,assignment]
 
     def run(self) -> Any:
         """Run the pending command; its unpickled reply (``("ok", [])`` for a quiet step), or None."""

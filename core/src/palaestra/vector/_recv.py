@@ -1,0 +1,331 @@
+"""Asynchronous stepping: ``send`` actions to some sub-envs, ``recv`` the first ``batch_size`` ready.
+
+EnvPool's names, for every vector env. The ledger here keeps, per sub-env, whether its last
+result was received (it may be sent an action), whether it is stepping (in flight), or
+whether its result waits to be received; every action sent yields exactly one result. An
+engine drives one vectorizer: :class:`FullBatchEngine` serves any vector env (its sub-envs
+are stepped together once each has an action: natively batched envs), and the sync and
+async vectorizers have engines that step each sub-env on its own.
+
+A batch ``recv`` returns holds the first ``batch_size`` results to arrive, in sub-env order
+(so with ``batch_size == num_envs`` it equals ``step``'s), with ``info["env_id"]``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from palaestra.error import AlreadyPendingCallError, InvalidAction, NoAsyncCallError
+from palaestra.spaces._batching import batch_space, concatenate, create_empty_array, iterate
+
+__all__ = ["FullBatchEngine", "RecvEngine", "check_batch_size", "take_rows"]
+
+IDLE, IN_FLIGHT, READY = 0, 1, 2
+
+
+def check_batch_size(batch_size: Any, num_envs: int, name: str) -> int:
+    """``batch_size`` as an int in ``[1, num_envs]``.
+
+    Raises:
+        InvalidEnvArgumentValue: Anything else, naming the range.
+    """
+    from palaestra._base._usage_errors import InvalidEnvArgumentValue  # defined on first use
+
+    if (
+        isinstance(batch_size, bool)
+        or not isinstance(batch_size, numbers.Integral)
+        or not 1 <= int(batch_size) <= num_envs
+    ):
+        raise InvalidEnvArgumentValue(
+            f"{name}: batch_size must be an integer in [1, num_envs={num_envs}] (how many sub-envs "
+            f"recv() returns at a time), got {batch_size!r}"
+        )
+    return int(batch_size)
+
+
+def take_rows(space: Any, batched: Any, ids: np.ndarray) -> Any:
+    """Rows ``ids`` of a batch of observations (or actions) of ``space``'s single-env space."""
+    if isinstance(batched, np.ndarray) and batched.dtype != object:
+        return batched[ids]
+    items = list(iterate(batch_space(space, _count(batched, space)), batched))
+    return concatenate(space, [items[i] for i in ids], create_empty_array(space, n=len(ids)))
+
+
+def _count(batched: Any, space: Any) -> int:
+    for leaf in _leaves(batched):
+        return len(leaf)
+    raise TypeError(f"cannot count the sub-envs of a batch of {space}")
+
+
+def _leaves(value: Any) -> Any:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, tuple) and value and isinstance(value[0], (np.ndarray, dict, tuple)):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+def take_info(infos: dict[str, Any], ids: np.ndarray) -> dict[str, Any]:
+    """The rows ``ids`` of a batched info dict (keys no chosen sub-env reported are dropped)."""
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        if key.startswith("_") and key[1:] in infos:
+            continue  # masks travel with their key
+        mask = infos.get(f"_{key}")
+        if mask is None or not np.any(mask[ids]):
+            continue
+        out[key] = take_info(value, ids) if isinstance(value, dict) else value[ids]
+        out[f"_{key}"] = mask[ids]
+    return out
+
+
+class RecvEngine:
+    """The ledger and the API; subclasses start steps and resets and collect their results.
+
+    Args:
+        env: The vector env served.
+    """
+
+    #: Whether ``batch_size`` must divide ``num_envs`` (sub-envs that step together).
+    needs_divisor = False
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.name = type(env).__name__
+        self.num_envs = int(env.num_envs)
+        self.status = np.zeros(self.num_envs, dtype=np.int8)  # IDLE, IN_FLIGHT or READY
+        self.arrival: list[int] = []  # ready sub-envs, first to arrive first
+        self._action_spaces: dict[int, Any] = {}
+
+    # -- the API ------------------------------------------------------------------------
+
+    @property
+    def outstanding(self) -> bool:
+        """Whether some result was sent for and not yet received."""
+        return bool(self.status.any())
+
+    def check_idle(self, call: str) -> None:
+        """Raise unless every result was received (``step``/``reset`` need every sub-env)."""
+        if self.outstanding:
+            where = [
+                f"{ids} {what}"
+                for ids, what in ((self._listed(IN_FLIGHT), "in flight"), (self._listed(READY), "ready"))
+                if ids
+            ]
+            raise AlreadyPendingCallError(
+                f"Calling `{call}` while results of send/async_reset are outstanding: sub-envs "
+                f"{' and '.join(where)}. recv() them first (step and reset act on every sub-env at once).",
+                "recv",
+            )
+
+    def async_reset(self, seed: Any = None, options: dict[str, Any] | None = None) -> None:
+        """Reset every sub-env; their results come from :meth:`recv`."""
+        self.check_idle("async_reset")
+        from palaestra.vector._autoreset import reset_arguments
+
+        seeds, options, mask = reset_arguments(seed, options, self.num_envs)
+        if mask is not None:
+            raise ValueError(
+                "async_reset resets every sub-env (it takes no reset_mask); for some of them, use "
+                "reset(options={'reset_mask': mask}) while no result is outstanding"
+            )
+        ids = np.arange(self.num_envs)
+        self.status[:] = IN_FLIGHT
+        try:
+            self.start_reset(ids, seed, seeds, options)
+        except BaseException:
+            self.status[:] = IDLE
+            raise
+
+    def send(self, actions: Any, env_ids: Any = None) -> None:
+        """Step sub-envs ``env_ids`` (default: those of the last :meth:`recv`) with ``actions``."""
+        ids = self._check_ids(env_ids)
+        per_env = self._split(actions, ids)
+        self.status[ids] = IN_FLIGHT
+        try:
+            self.start_step(ids, per_env)
+        except BaseException:
+            self.status[ids] = IDLE
+            raise
+        self.last_ids = None
+
+    def recv(
+        self, timeout: float | None = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The first ``batch_size`` results to be ready, in sub-env order, with ``info["env_id"]``."""
+        k = self.env.batch_size
+        while len(self.arrival) < k:
+            if not np.any(self.status == IN_FLIGHT):
+                raise self._starved(k)
+            self.collect(timeout)
+        ids = np.sort(np.array(self.arrival[:k], dtype=np.int64))
+        del self.arrival[:k]
+        obs, rewards, terminated, truncated, infos = self.batch(ids)
+        self.status[ids] = IDLE
+        self.last_ids = ids
+        infos["env_id"] = ids.astype(np.int32)
+        return obs, rewards, terminated, truncated, infos
+
+    last_ids: np.ndarray | None = None
+
+    # -- for the engines ----------------------------------------------------------------
+
+    def arrived(self, ids: Sequence[int] | np.ndarray) -> None:
+        """Mark results ready, in the order they came."""
+        listed = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+        if listed:
+            self.status[listed] = READY
+            self.arrival.extend(listed)
+
+    def failed(self, ids: Sequence[int]) -> None:
+        """Sub-envs whose step raised: no result will come; they take actions again."""
+        for i in ids:
+            self.status[i] = IDLE
+
+    def start_reset(
+        self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
+    ) -> None:
+        """Begin resetting ``ids`` (``seed`` as given to async_reset; ``seeds`` per sub-env)."""
+        raise NotImplementedError
+
+    def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
+        """Begin stepping ``ids`` with their actions (None: the engine already holds them)."""
+        raise NotImplementedError
+
+    def collect(self, timeout: float | None) -> None:
+        """Wait until at least one more result arrived (or raise why none can)."""
+        raise NotImplementedError
+
+    def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The received results of ``ids`` (sorted), batched."""
+        raise NotImplementedError
+
+    # -- checks ---------------------------------------------------------------------------
+
+    def _listed(self, status: int) -> list[int]:
+        listed: list[int] = np.flatnonzero(self.status == status).tolist()
+        return listed
+
+    def _check_ids(self, env_ids: Any) -> np.ndarray:
+        if env_ids is None:
+            if self.last_ids is None:
+                raise NoAsyncCallError(
+                    f"{self.name}.send: no env_ids given and no recv() since the last send; pass "
+                    "env_ids (info['env_id'] of the batch the actions answer)",
+                    "recv",
+                )
+            return self.last_ids
+        ids = np.asarray(env_ids)
+        if ids.ndim != 1 or ids.dtype.kind not in "iu" or not len(ids):
+            raise InvalidAction(
+                f"{self.name}.send: env_ids must be a non-empty 1-d array of sub-env indices "
+                f"(info['env_id']), got {env_ids!r:.80}"
+            )
+        listed = ids.tolist()
+        if min(listed) < 0 or max(listed) >= self.num_envs:
+            bad = [i for i in listed if not 0 <= i < self.num_envs]
+            raise InvalidAction(
+                f"{self.name}.send: env_ids {bad} are not sub-envs of this vector env (0 to {self.num_envs - 1})"
+            )
+        if len(set(listed)) != len(listed):
+            raise InvalidAction(f"{self.name}.send: env_ids {listed} name a sub-env twice")
+        if self.status[ids].any():
+            busy = [i for i in listed if self.status[i] != IDLE]
+            ready = [i for i in busy if self.status[i] == READY]
+            raise AlreadyPendingCallError(
+                f"{self.name}.send: sub-envs {busy} have a result not yet received"
+                + (f" ({ready} wait in recv())" if ready else " (still stepping)")
+                + "; send to a sub-env only after recv() returned its last result",
+                "recv",
+            )
+        return ids if ids.dtype == np.int64 else ids.astype(np.int64)
+
+    def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:
+        """One action per sub-env of ``ids`` (an engine may take them another way and return None)."""
+        from palaestra.vector._spaces import actions_per_env  # the action check of every vectorizer
+
+        count = len(ids)
+        given = len(actions) if hasattr(actions, "__len__") and not isinstance(actions, dict) else None
+        if given is not None and given != count:
+            raise InvalidAction(
+                f"{self.name}.send got {given} actions for {count} env_ids; pass one action per sub-env "
+                "named, in the order of env_ids"
+            )
+        space = self._action_spaces.get(count)
+        if space is None:
+            space = self._action_spaces[count] = batch_space(self.env.single_action_space, count)
+        return list(actions_per_env(space, actions, count, f"{self.name}.send"))
+
+    def _starved(self, k: int) -> Exception:
+        ready, idle = len(self.arrival), self._listed(IDLE)
+        return NoAsyncCallError(
+            f"{self.name}.recv: {k} results are asked for (batch_size) but only {ready} can come: "
+            f"sub-envs {idle} have no action; send() them one first",
+            "send",
+        )
+
+
+class FullBatchEngine(RecvEngine):
+    """send/recv for a vector env that steps its sub-envs together (a natively batched env).
+
+    Every sub-env is ready at once: once each has an action, one ``step`` of the whole
+    batch makes every result ready, and ``recv`` hands them out ``batch_size`` at a time
+    (``batch_size`` divides ``num_envs``, so the rounds meet).
+    """
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.pending: dict[int, Any] = {}
+        self.current: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]] | None = None
+
+    #: Its rounds meet only when ``batch_size`` divides ``num_envs``.
+    needs_divisor = True
+
+    def start_reset(
+        self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
+    ) -> None:
+        with self.env._recv_internal():
+            obs, infos = self.env.reset(seed=seed, options=options)
+        n = self.num_envs
+        self.current = (obs, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos)
+        self.arrived(ids)
+
+    def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
+        assert actions is not None
+        for i, action in zip(ids.tolist(), actions, strict=True):
+            self.pending[i] = action
+        if len(self.pending) < self.num_envs:
+            return
+        ordered = [self.pending[i] for i in range(self.num_envs)]
+        self.pending = {}
+        space = self.env.single_action_space
+        batch = concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
+        with self.env._recv_internal():
+            self.current = self.env.step(batch)
+        self.arrived(range(self.num_envs))
+
+    def collect(self, timeout: float | None) -> None:
+        missing = sorted(set(range(self.num_envs)) - set(self.pending))
+        raise NoAsyncCallError(
+            f"{self.name}.recv: its sub-envs step together, and sub-envs {missing} have no action yet; "
+            "send() them one first",
+            "send",
+        )
+
+    def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        assert self.current is not None, "results come from a step or reset"
+        obs, rewards, terminated, truncated, infos = self.current
+        return (
+            take_rows(self.env.single_observation_space, obs, ids),
+            np.asarray(rewards)[ids],
+            np.asarray(terminated)[ids],
+            np.asarray(truncated)[ids],
+            take_info(infos, ids),
+        )
