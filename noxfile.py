@@ -163,7 +163,12 @@ def examples(session: nox.Session) -> None:
     """Run the training examples (minutes each); each exits non-zero if it misses its goal."""
     session.install("-e", "core", *PLUGINS, "pip")
     _install_torch_and_sb3(session)
-    for script in ("cleanrl_style_ppo.py", "sb3_ppo_cartpole.py", "sb3_sac_pendulum.py"):
+    for script in (
+        "cleanrl_style_ppo.py",
+        "sb3_ppo_cartpole.py",
+        "sb3_sac_pendulum.py",
+        "async_q_learning.py",
+    ):
         session.run("python", f"examples/{script}", env=OFFSCREEN)
 
 

@@ -33,7 +33,9 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :func:`check_num_envs`, :func:`check_max_episode_steps` and :func:`check_flag` (the
     shared argument checks, worded once), :func:`batched_spaces`, :func:`actions_per_env`
     (splits a batch of actions, naming both counts when they differ), :func:`reset_arguments`,
-    :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`, and the
+    :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
+    :class:`RecvEngine` (send/recv for a vectorizer that steps sub-envs one by one; set it as
+    the class's ``recv_engine``), and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
     :func:`vector_restore_plan`.
 
@@ -113,6 +115,7 @@ if TYPE_CHECKING:
     from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv
     from palaestra.vector._info import add_info as add_info
     from palaestra.vector._processes import split_blocks as split_blocks
+    from palaestra.vector._recv import RecvEngine as RecvEngine
     from palaestra.vector._spaces import actions_per_env as actions_per_env
     from palaestra.vector._spaces import batched_spaces as batched_spaces
     from palaestra.vector._spaces import wrong_action_count as wrong_action_count
@@ -126,6 +129,7 @@ if TYPE_CHECKING:
 # names above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "REGISTRATION_FIELDS": "palaestra._env._spec",
+    "RecvEngine": "palaestra.vector._recv",
     "AsyncVectorEnv": "palaestra.vector._async",
     "AutoresetMode": "palaestra.vector._vector_env",
     "BatchedVectorEnv": "palaestra.vector._batched",

@@ -318,3 +318,31 @@ def test_closing_with_results_in_flight_leaves_nothing_behind():
     assert not (shm_entries() - shm_before)
     with pytest.raises(ClosedEnvironmentError):
         envs.send(np.zeros(1, dtype=np.int64), [0])
+
+
+def test_the_async_q_learning_example_runs_and_learns_something():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "examples" / "async_q_learning.py"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "--steps",
+            "4000",
+            "--num-envs",
+            "4",
+            "--batch-size",
+            "2",
+            "--goal",
+            "-1000",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "recv of the first 2 ready" in result.stdout
+    assert "4,000 steps" in result.stdout and "send/recv:" in result.stdout

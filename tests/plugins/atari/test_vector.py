@@ -103,16 +103,58 @@ def test_disabled_autoreset_waits_for_a_reset_of_the_finished_games():
 
 
 def test_an_asynchronous_batch_returns_the_games_that_are_ready():
-    envs = palaestra.make_vec("ALE/Pong-v5", 4, batch_size=2)
-    assert envs.observation_space.shape == (2, 4, 84, 84) and envs.action_space.shape == (2,)
-    obs, info = envs.reset(seed=0)
-    assert obs.shape == (2, 4, 84, 84) and len(set(info["env_id"].tolist())) == 2
-    for _ in range(20):  # which games are ready first depends on the threads, not on the seed
-        obs, rewards, _, _, info = envs.step(np.zeros(2, np.int64))
+    envs = palaestra.make_vec("ALE/Pong-v5", 4, vector_kwargs={"batch_size": 2})
+    assert envs.batch_size == 2 and envs.observation_space.shape == (4, 4, 84, 84)
+    envs.async_reset(seed=0)
+    counts = np.zeros(4, dtype=np.int64)
+    for _ in range(40):  # which games are ready first depends on the threads, not on the seed
+        obs, rewards, _, _, info = envs.recv()
         ids = info["env_id"].tolist()
-        assert obs.shape[0] == rewards.shape[0] == 2 and len(set(ids)) == 2 and set(ids) <= {0, 1, 2, 3}
-    with pytest.raises(InvalidResetOptions, match="partial resets need batch_size == num_envs"):
-        envs.reset(options={"reset_mask": np.array([True, False, False, False])})
+        assert obs.shape == (2, 4, 84, 84) and rewards.shape == (2,) and ids == sorted(set(ids))
+        counts[ids] += 1
+        envs.send(np.zeros(2, np.int64), info["env_id"][::-1])  # any order: passed on in ALE's
+    assert counts.sum() == 80
+    ids = envs.recv()[4]["env_id"]
+    with pytest.raises(InvalidAction, match=r"takes actions for exactly the games of the last recv\(\)"):
+        envs.send(np.zeros(1, np.int64), ids[:1])
+    with pytest.raises(Error, match=r"step: with batch_size=2 < num_envs=4 its games run asynchronously"):
+        envs.step(np.zeros(4, np.int64))
+    with pytest.raises(Error, match=r"batch_size is ALE's, fixed when the env is made \(it is 2\)"):
+        envs.batch_size = 4
+    envs.close()
+    with pytest.raises(ValueError, match=r"autoreset_mode=DISABLED needs batch_size == num_envs"):
+        palaestra.make_vec("ALE/Pong-v5", 4, batch_size=2, autoreset_mode="Disabled")
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_recv_with_every_game_gives_what_step_gives(mode):
+    stepped = palaestra.make_vec(
+        "ALE/Breakout-v5", 3, max_num_frames_per_episode=200, autoreset_mode=mode.value
+    )
+    received = palaestra.make_vec(
+        "ALE/Breakout-v5", 3, max_num_frames_per_episode=200, autoreset_mode=mode.value
+    )
+    expected = stepped.reset(seed=4)
+    received.async_reset(seed=4)
+    got = received.recv()
+    assert got[4]["env_id"].tolist() == [0, 1, 2]
+    assert np.array_equal(expected[0], got[0])
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        actions = rng.integers(0, 4, 3)
+        expected = stepped.step(actions)
+        received.send(actions, np.arange(3))
+        got = received.recv()
+        for x, y in zip(expected[:4], got[:4], strict=True):
+            assert np.array_equal(x, y)
+        assert expected[4].keys() == got[4].keys()
+        assert all(
+            np.array_equal(expected[4][k], got[4][k])
+            for k in expected[4]
+            if not k.startswith(("final", "_final"))
+        )
+    stepped.close()
+    received.close()
 
 
 def test_seeds_and_bad_input():

@@ -547,3 +547,63 @@ def test_snapshot_every_is_checked():
         RayVectorEnv([InfoEnv], on_actor_failure="restart", snapshot_every=0)
     with pytest.raises(ValueError, match="it needs on_actor_failure='restart' \\(got 'raise'\\)"):
         RayVectorEnv([InfoEnv], snapshot_every=10)
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_recv_with_batch_size_num_envs_gives_what_sync_step_gives(mode):
+    fns = [functools.partial(varying, i) for i in range(5)]
+    ours = RayVectorEnv(fns, num_actors=2, autoreset_mode=mode)
+    reference = SyncVectorEnv(fns, autoreset_mode=mode)
+    try:
+        expected_reset = reference.reset(seed=7)
+        ours.async_reset(seed=7)
+        got = ours.recv()
+        assert got[4].pop("env_id").tolist() == [0, 1, 2, 3, 4]
+        assert_same_tree(got[0], expected_reset[0])
+        assert_same_tree(got[4], expected_reset[1])
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            actions = rng.integers(0, 3, 5)
+            expected = reference.step(actions)
+            ours.send(actions, np.arange(5))
+            got = ours.recv()
+            got[4].pop("env_id")
+            assert_same_tree(got, expected)
+            if mode is AutoresetMode.DISABLED and (expected[2] | expected[3]).any():
+                break
+    finally:
+        ours.close()
+
+
+def test_recv_across_actors_yields_each_result_once_and_names_misuse():
+    envs = palaestra.make_vec(
+        "CartPole-v1", 4, vectorization_mode="ray/actors", vector_kwargs={"num_actors": 2, "batch_size": 2}
+    )
+    try:
+        envs.async_reset(seed=0)
+        counts = np.zeros(4, dtype=np.int64)
+        for _ in range(20):
+            ids = envs.recv()[4]["env_id"]
+            counts[ids] += 1
+            envs.send(np.zeros(2, dtype=np.int64), ids)
+        assert counts.sum() == 40
+        with pytest.raises(
+            AlreadyPendingCallError, match="Calling `step_async` while results of send/async_reset"
+        ):
+            envs.step(np.zeros(4, dtype=np.int64))
+    finally:
+        envs.close()
+
+
+def test_a_sub_env_error_in_recv_names_its_global_index():
+    envs = RayVectorEnv(
+        [functools.partial(CrashEnv, index=i, crash_index=3, crash_at=1) for i in range(4)], num_actors=2
+    )
+    try:
+        envs.reset(seed=0)
+        envs.send(np.zeros(4, dtype=np.int64), np.arange(4))
+        with pytest.raises(ValueError, match="env 3 exploded at step 1") as raised:
+            envs.recv()
+        assert raised.value.sub_env_index == 3
+    finally:
+        envs.close()

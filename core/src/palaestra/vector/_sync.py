@@ -35,12 +35,12 @@ class _SyncEngine(RecvEngine):
     def start_reset(
         self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
     ) -> None:
-        self._run(ids, lambda i: self.vector._reset_one(i, seeds[i], options), "reset")
+        self._run(ids, lambda i: self.vector.reset_sub_env(i, seeds[i], options), "reset")
 
     def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
         assert actions is not None
         given = dict(zip(ids.tolist(), actions, strict=True))
-        self._run(ids, lambda i: self.vector._step_recorded(i, given[i]), "step")
+        self._run(ids, lambda i: self.vector.step_sub_env(i, given[i]), "step")
 
     def _run(self, ids: np.ndarray, one: Callable[[int], Any], during: str) -> None:
         failures: list[tuple[int, Exception]] = []
@@ -210,17 +210,26 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     recv_engine = _SyncEngine
 
-    def _reset_one(
-        self, i: int, seed: Any, options: Any
+    def reset_sub_env(
+        self, i: int, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, float, bool, bool, list[dict[str, Any]]]:
-        """Reset sub-env ``i`` for async_reset: its result as recv reports it."""
+        """Reset sub-env ``i`` alone (async_reset's part; a building block for vectorizers).
+
+        Returns:
+            ``(obs, 0.0, False, False, [info])``: its result as :meth:`step_sub_env` gives one.
+        """
         obs, info = self.envs[i].reset(seed=seed, options=options)
         self._env_obs[i] = obs
         self._autoreset_envs[i] = False
         return obs, 0.0, False, False, [info]
 
-    def _step_recorded(self, i: int, action: Any) -> tuple[Any, float, bool, bool, list[dict[str, Any]]]:
-        """Step sub-env ``i`` for send: its result as recv reports it (finals first)."""
+    def step_sub_env(self, i: int, action: Any) -> tuple[Any, float, bool, bool, list[dict[str, Any]]]:
+        """Step sub-env ``i`` alone, autoresetting per :attr:`autoreset_mode` (send's part).
+
+        Returns:
+            ``(obs, reward, terminated, truncated, infos)``; ``infos`` lists the dicts to batch
+            in order (a SAME_STEP end gives ``{"final_obs", "final_info"}`` before the reset's).
+        """
         env_info, final = self._step_one(i, action)
         terminated, truncated = bool(self._terminations[i]), bool(self._truncations[i])
         self._autoreset_envs[i] = terminated or truncated

@@ -25,6 +25,7 @@ from palaestra.plugin import (
     resolve_autoreset_mode,
 )
 from palaestra_atari._joystick import joystick_action, joystick_space
+from palaestra_atari._recv import AtariEngine
 from palaestra_atari.env import ale, rom_path
 
 __all__ = ["AtariVectorEnv"]
@@ -74,7 +75,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
     Args:
         game: The ROM, in snake_case (``"pong"``).
         num_envs: Games.
-        batch_size: Games returned per step (0: all; fewer makes the env asynchronous).
+        batch_size: Games per ``recv`` (0: all). Fewer makes the env asynchronous (ALE's
+            vector interface): ``async_reset``/``recv``/``send`` then, not ``step``/``reset``.
         num_threads: Threads stepping the games (0: one per core).
         thread_affinity_offset: First core to pin threads to (-1: no pinning).
         max_num_frames_per_episode: Truncate episodes after this many frames.
@@ -97,6 +99,22 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
     """
 
     metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    recv_engine = AtariEngine
+    #: make_vec passes ``vector_kwargs["batch_size"]`` to the constructor: ALE fixes it there.
+    takes_batch_size = True
+
+    @property
+    def batch_size(self) -> int:
+        """Games per ``recv`` (ALE's batch size; ``num_envs`` unless made with ``batch_size``)."""
+        return self._ale_batch
+
+    @batch_size.setter
+    def batch_size(self, value: int) -> None:
+        if value != self._ale_batch:
+            raise Error(
+                f"AtariVectorEnv's batch_size is ALE's, fixed when the env is made (it is {self._ale_batch}): "
+                "make_vec(id, num_envs, batch_size=k) for another"
+            )
 
     def __init__(
         self,
@@ -147,6 +165,12 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
                 f"AtariVectorEnv does not render (render_mode={render_mode!r}); make single envs to watch"
             )
         mode = resolve_autoreset_mode(autoreset_mode)
+        if mode is AutoresetMode.DISABLED and 0 < batch_size < num_envs:
+            raise ValueError(
+                "autoreset_mode=DISABLED needs batch_size == num_envs: a finished game is then reset "
+                "with reset(options={'reset_mask': mask}), which ALE's vector interface allows only "
+                "when it steps every game together"
+            )
         self.ale = ale().ALEVectorInterface(
             rom_path=rom_path(game),
             num_envs=num_envs,
@@ -171,7 +195,7 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         )
         self.game = game
         self.num_envs = num_envs
-        self.batch_size = batch_size or num_envs
+        self._ale_batch = batch_size or num_envs
         self.continuous = continuous
         self.continuous_action_threshold = continuous_action_threshold
         self.autoreset_mode = mode
@@ -183,11 +207,11 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         self.single_action_space: spaces.Space[Any] = (
             joystick_space() if continuous else spaces.Discrete(len(self._action_set))
         )
-        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
-        self.action_space = batch_space(self.single_action_space, self.batch_size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
         self._strength = np.ones(self.batch_size, dtype=np.float32)
         self._waiting = np.zeros(num_envs, dtype=bool)  # DISABLED: finished, not yet reset
-        self._ids = np.arange(self.batch_size)  # the games the next actions are for
+        self._ids = np.arange(num_envs)  # the games the next actions are for, in ALE's order
 
     # -- reset ------------------------------------------------------------------------
 
@@ -206,6 +230,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         """
         if self.ale is None:
             raise self._closed()
+        self._check_whole_batches("reset")
+        self._check_no_results_outstanding("reset")
         indices = self._reset_indices(options)
         seeds = self._reset_seeds(seed, len(indices))
         obs, info = self.ale.reset(indices, seeds)
@@ -263,6 +289,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         """Send actions for the games of the last result; :meth:`step_wait` collects the next."""
         if self.ale is None:
             raise self._closed()
+        self._check_whole_batches("step")
+        self._check_no_results_outstanding("step_async")
         if self.autoreset_mode is AutoresetMode.DISABLED and self._waiting[self._ids].any():
             waiting = [int(i) for i in self._ids[self._waiting[self._ids]]]
             raise Error(
@@ -279,8 +307,14 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         """The next batch of results."""
         if self.ale is None:
             raise self._closed()
-        obs, rewards, terminated, truncated, info = self.ale.recv()
-        info = dict(info)
+        self._check_whole_batches("step")
+        return self._finish(*self.ale.recv())
+
+    def _finish(
+        self, obs: Any, rewards: Any, terminated: Any, truncated: Any, ale_info: Any
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """ALE's batch as palaestra's: Gymnasium's final_obs form, float64 rewards."""
+        info = dict(ale_info)
         self._ids = np.asarray(info["env_id"])
         done = terminated | truncated
         if done.any():
@@ -314,6 +348,14 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         threshold = self.continuous_action_threshold
         ids = np.array([joystick_action(row, threshold) for row in arr], dtype=np.int64)
         return ids, arr[:, 0].copy()
+
+    def _check_whole_batches(self, call: str) -> None:
+        if self.batch_size < self.num_envs:
+            raise Error(
+                f"AtariVectorEnv.{call}: with batch_size={self.batch_size} < num_envs={self.num_envs} its "
+                "games run asynchronously on ALE's threads: use async_reset(), recv() (the first "
+                f"{self.batch_size} ready) and send(actions, env_ids); {call} needs batch_size == num_envs"
+            )
 
     @staticmethod
     def _closed() -> ClosedEnvironmentError:

@@ -67,6 +67,14 @@ class EnvBlock:
             return observations, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos
         return self._run(lambda v: v.step(actions))  # type: ignore[no-any-return]
 
+    def reset_sub_env(self, j: int, seed: Any, options: dict[str, Any] | None) -> Any:
+        """Reset sub-env ``j`` of the block alone (async_reset)."""
+        return self._run(lambda v: _tagged(lambda: v.reset_sub_env(j, seed, options), j))
+
+    def step_sub_env(self, j: int, action: Any) -> Any:
+        """Step sub-env ``j`` of the block alone (send)."""
+        return self._run(lambda v: _tagged(lambda: v.step_sub_env(j, action), j))
+
     def restarted(self, next_step_resets: bool) -> tuple[Any, dict[str, Any]]:
         """Reset a block rebuilt after its actor was lost; with ``next_step_resets``, the next step resets again.
 
@@ -121,6 +129,15 @@ class EnvBlock:
 
     def _tag(self, error: Exception, local_index: int) -> None:
         error.sub_env_index = self.first + local_index  # type: ignore[attr-defined]
+
+
+def _tagged(operation: Callable[[], Any], j: int) -> Any:
+    """Run ``operation``; an error leaves naming sub-env ``j`` of the block (then made global)."""
+    try:
+        return operation()
+    except Exception as e:
+        e.sub_env_index = j  # type: ignore[attr-defined]
+        raise
 
 
 def _given(env: Any) -> Callable[[], Any]:

@@ -52,6 +52,7 @@ from palaestra_ray._placement import (
     options_per_actor,
     placement_plan,
 )
+from palaestra_ray._recv import RayEngine
 
 __all__ = ["RayVectorEnv"]
 
@@ -132,6 +133,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             (reported truncated) carry the observation of that snapshot's step, and they go
             on from there. Needs envs that support :meth:`~palaestra.Env.snapshot`.
     """
+
+    recv_engine = RayEngine
 
     def __init__(
         self,
@@ -372,9 +375,11 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._pending = None
         return self._get(refs, what, self.step_timeout if timeout is None else timeout, active)
 
-    def _assert_ready(self, name: str) -> None:
+    def _assert_ready(self, name: str, engine: bool = True) -> None:
         if self.closed:
             raise ClosedEnvironmentError(f"Trying to call `{name}` on a closed RayVectorEnv; make a new one.")
+        if engine:  # send/recv results outstanding: calls on every sub-env wait for recv
+            self._check_no_results_outstanding(name)
         if self._pending is not None:
             raise AlreadyPendingCallError(
                 f"Calling `{name}` while waiting for a pending call to `{self._pending[0]}` to complete",
