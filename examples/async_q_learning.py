@@ -152,9 +152,8 @@ def main() -> int:
     )
     mean_return = evaluate(q, 50, args.seed)
     reached = mean_return >= args.goal
-    print(
-        f"greedy policy: mean return {mean_return:.2f} over 50 episodes ({'reached' if reached else 'did NOT reach'} {args.goal:g})"
-    )
+    verdict = "reached" if reached else "did NOT reach"
+    print(f"greedy policy: mean return {mean_return:.2f} over 50 episodes ({verdict} {args.goal:g})")
     return 0 if reached else 1
 
 
