@@ -125,7 +125,8 @@ def docs(session: nox.Session) -> None:
     in headless Chromium when it is installed.
     """
     session.install(*GROUPS["docs"], *GROUPS["test"], "-e", "core", *PLUGINS)
-    session.run("sphinx-build", "-q", "-W", "-b", "html", "docs", "docs/_build/html", env=OFFSCREEN)
+    # Not -q: reading and writing report their progress, so a long build shows it is alive.
+    session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", env=OFFSCREEN)
     # The site tests (links checked there) reuse this build instead of building again.
     site = {**OFFSCREEN, "PALAESTRA_DOCS_SITE": "docs/_build/html"}
     session.run("pytest", "-n", "1", "tests/docs/test_docs_site.py", *session.posargs, env=site)

@@ -119,6 +119,7 @@ def render_gallery(out: Path = OUT, only: list[str] | None = None) -> list[str]:
         key = _sources_key(suite, env_id, scene)
         if thumb.exists() and full.exists() and stamp.exists() and stamp.read_text() == key:
             continue
+        print(f"gallery: rendering {env_id} ({len(rendered) + 1} of at most {len(SCENES)})", flush=True)
         frames = [Image.fromarray(frame) for frame in _episode_frames(env_id, count, stride, reset_kwargs)]
         _save_gif(full, frames)
         height = round(frames[0].height * THUMB_WIDTH / frames[0].width)

@@ -126,11 +126,38 @@ def test_no_local_link_or_image_is_broken(site):
     assert not broken, broken[:20]
 
 
-def test_footer_names_the_copyright_holder_and_code_blocks_scroll(site):
+def test_footer_names_the_copyright_holder_and_code_blocks_wrap(site):
     html = (site / "index.html").read_text()
     assert "the palaestra developers" in html
     css = (site / "_static" / "custom.css").read_text()
-    assert "overflow-x: auto" in css
+    assert "white-space: pre-wrap" in css and "overflow-x: auto" in css
+
+
+_REPORT_OVERFLOW = """<script>
+window.addEventListener("load", () => {
+  const wide = [...document.querySelectorAll(".highlight pre")]
+    .filter((pre) => pre.scrollWidth > pre.clientWidth + 1)
+    .map((pre) => pre.textContent.slice(0, 60));
+  document.body.setAttribute("data-overflow", JSON.stringify(wide));
+});
+</script>"""
+
+
+@pytest.mark.parametrize("page", ["index.html", "ray.html", "async.html", "getting-started.html"])
+def test_no_code_block_hides_the_end_of_its_lines_in_chromium(site, tmp_path, page):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    original = site / page
+    probe = original.with_name(f"{original.stem}-overflow-probe.html")
+    probe.write_text(original.read_text().replace("</body>", _REPORT_OVERFLOW + "</body>"))
+    try:
+        run = _dump_dom(browser, probe, tmp_path)
+    finally:
+        probe.unlink()
+    found = re.search(r'data-overflow="([^"]*)"', run.stdout)
+    assert found, "the page never finished loading"
+    assert json.loads(found.group(1).replace("&quot;", '"')) == []
 
 
 def test_linkcheck_reports_nothing_broken(tmp_path):
