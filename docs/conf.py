@@ -20,6 +20,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "gallery",  # _ext/gallery.py: env animations rendered at build time, thumbnail grids
+    "dimensions",  # _ext/dimensions.py: per-dimension tables of each env's spaces, the Atari games
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_ext"]
