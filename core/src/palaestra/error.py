@@ -59,8 +59,26 @@ __all__ = [
 ]
 
 
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    error = cls.__new__(cls, *args)
+    BaseException.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
+
+def rebuilding_reduce(self: BaseException) -> tuple[Any, ...]:
+    """``__reduce__`` that restores an error's message and fields without calling its ``__init__``.
+
+    Python's default calls ``cls(*args)``, which fails for an error whose constructor takes
+    required keyword arguments; errors cross processes (multiprocessing, Ray) by pickle.
+    """
+    return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
 class Error(Exception):
-    """Root of every palaestra error."""
+    """Root of every palaestra error; every one pickles with its message and fields."""
+
+    __reduce__ = rebuilding_reduce
 
 
 class UnregisteredEnv(Error, KeyError):
@@ -126,27 +144,6 @@ class EnvCheckTypeError(EnvCheckError, TypeError):
     """An env's attribute is of the wrong type (a space that is not a palaestra space)."""
 
 
-def _define_vector_timeout_error() -> type[Error]:
-    # It also subclasses multiprocessing.TimeoutError (what Gymnasium raises and code catches);
-    # multiprocessing costs milliseconds to import, so the class is made on first use.
-    import multiprocessing
-
-    class VectorTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
-        """A vector env's worker did not answer within the timeout.
-
-        Attributes:
-            indices: The sub-environments of the worker that did not answer.
-        """
-
-        def __init__(self, message: str, *, indices: tuple[int, ...]):
-            super().__init__(message)
-            self.indices = indices
-
-    VectorTimeoutError.__module__ = __name__
-    VectorTimeoutError.__qualname__ = "VectorTimeoutError"
-    return VectorTimeoutError
-
-
 if TYPE_CHECKING:
     from palaestra._base._lookup_errors import DeprecatedEnv as DeprecatedEnv
     from palaestra._base._lookup_errors import MissingSuiteError as MissingSuiteError
@@ -163,6 +160,7 @@ if TYPE_CHECKING:
     from palaestra._base._space_errors import InvalidSampleArgumentType as InvalidSampleArgumentType
     from palaestra._base._space_errors import InvalidSpaceArgument as InvalidSpaceArgument
     from palaestra._base._space_errors import MissingArgument as MissingArgument
+    from palaestra._base._timeout_error import VectorTimeoutError as VectorTimeoutError
     from palaestra._base._usage_errors import ActionOverflowError as ActionOverflowError
     from palaestra._base._usage_errors import DeprecatedWrapper as DeprecatedWrapper
     from palaestra._base._usage_errors import InvalidActionType as InvalidActionType
@@ -177,16 +175,6 @@ if TYPE_CHECKING:
     from palaestra._base._vector_errors import SubEnvError as SubEnvError
     from palaestra._base._vector_errors import UnguardedMainError as UnguardedMainError
     from palaestra._base._vector_errors import WorkerDiedError as WorkerDiedError
-
-
-if TYPE_CHECKING:
-
-    class VectorTimeoutError(Error, TimeoutError):
-        """A vector env's worker did not answer within the timeout (also a ``multiprocessing.TimeoutError``)."""
-
-        indices: tuple[int, ...]
-
-        def __init__(self, message: str, *, indices: tuple[int, ...]): ...
 
 
 class PluginError(Error):
@@ -250,6 +238,7 @@ _LAZY_ERRORS = {
     "UnsupportedMode": "palaestra._base._usage_errors",
     "VectorizerNotFound": "palaestra._base._lookup_errors",
     "VersionNotFound": "palaestra._base._lookup_errors",
+    "VectorTimeoutError": "palaestra._base._timeout_error",
     "WorkerDiedError": "palaestra._base._vector_errors",
     "WrapperSetNotFound": "palaestra._base._lookup_errors",
 }
@@ -259,13 +248,11 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY_ERRORS:
         import importlib
 
+        # The import system runs each module once, whichever threads ask at once: one class.
         value = globals()[name] = getattr(importlib.import_module(_LAZY_ERRORS[name]), name)
-        return value
-    if name == "VectorTimeoutError":
-        value = globals()[name] = _define_vector_timeout_error()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_ERRORS, "VectorTimeoutError"})
+    return sorted({*globals(), *_LAZY_ERRORS})

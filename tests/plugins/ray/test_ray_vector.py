@@ -607,3 +607,14 @@ def test_a_sub_env_error_in_recv_names_its_global_index():
         assert raised.value.sub_env_index == 3
     finally:
         envs.close()
+
+
+def test_every_palaestra_error_crosses_ray_whole():
+    import ray
+
+    from tests.core.test_error_pickling import error_classes, fingerprint, instance
+
+    for _, cls in error_classes():
+        error = instance(cls)
+        copy = ray.get(ray.put(error))
+        assert type(copy) is cls and fingerprint(copy) == fingerprint(error)

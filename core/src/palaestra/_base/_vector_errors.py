@@ -7,9 +7,7 @@ Each class's ``__module__`` is ``palaestra.error``, where pickles and tracebacks
 
 from __future__ import annotations
 
-from typing import Any
-
-from palaestra.error import Error
+from palaestra.error import Error, rebuilding_reduce
 
 __all__ = [
     "AlreadyPendingCallError",
@@ -33,6 +31,8 @@ class InvalidVectorInfo(Error, TypeError, ValueError, AssertionError):
 class AlreadyPendingCallError(Exception):
     """An asynchronous call is already pending on a vector environment."""
 
+    __reduce__ = rebuilding_reduce
+
     def __init__(self, message: str, name: str):
         super().__init__(message)
         self.name = name
@@ -41,6 +41,8 @@ class AlreadyPendingCallError(Exception):
 class NoAsyncCallError(Exception):
     """A ``*_wait`` call was made without a pending asynchronous call."""
 
+    __reduce__ = rebuilding_reduce
+
     def __init__(self, message: str, name: str):
         super().__init__(message)
         self.name = name
@@ -48,6 +50,8 @@ class NoAsyncCallError(Exception):
 
 class ClosedEnvironmentError(Exception):
     """An operation was attempted on a closed environment."""
+
+    __reduce__ = rebuilding_reduce
 
 
 class SubEnvError(Error):
@@ -99,13 +103,6 @@ class UnguardedMainError(Error, RuntimeError):
         super().__init__(message)
         self.script = script
         self.line = line
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild_unguarded, (str(self), self.script, self.line)
-
-
-def _rebuild_unguarded(message: str, script: str, line: int) -> UnguardedMainError:
-    return UnguardedMainError(message, script=script, line=line)
 
 
 for _cls in (
