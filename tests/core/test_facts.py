@@ -69,3 +69,18 @@ def test_each_suite_declares_exactly_the_ids_it_registers(folder):
     # What is declared is what the registry lists without importing the plugin.
     listed = {env_id for env_id, ns in palaestra.PluginHost().registry.groups().items() if ns in suites}
     assert listed == declared - wildcards
+
+
+def test_ids_are_split_only_by_the_id_module():
+    """How an id divides into namespace, name and version is written once: ``_base/_ids.py``."""
+    import re
+
+    splitting = re.compile(r"""(r?partition|split)\(\s*["']/["']""")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "core" / "src" / "palaestra").rglob("*.py"))
+        if path.name != "_ids.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if splitting.search(line)
+    ]
+    assert found == [], "split ids with palaestra._base._ids (namespace_of, plugin_namespace, ...)"

@@ -11,7 +11,16 @@ from __future__ import annotations
 from palaestra._base._plain import Record
 from palaestra.error import Error, InvalidEnvId
 
-__all__ = ["ENV_ID_PATTERN", "NESTING_NAMESPACES", "EnvId", "get_env_id", "parse_env_id", "plugin_namespace"]
+__all__ = [
+    "ENV_ID_PATTERN",
+    "EnvId",
+    "NESTING_NAMESPACES",
+    "get_env_id",
+    "namespace_of",
+    "parse_env_id",
+    "plugin_namespace",
+    "without_namespace",
+]
 
 # Namespaces whose ids carry another registry's namespace inside (the Gymnasium bridge's).
 NESTING_NAMESPACES = frozenset({"gymnasium"})
@@ -78,8 +87,19 @@ def get_env_id(ns: str | None, name: str, version: int | None) -> str:
 
 
 def plugin_namespace(namespace: str) -> str:
-    """The plugin owning a (possibly nested) namespace: its first segment."""
+    """The plugin owning a (possibly nested) namespace, or a qualified ``ns/name``: its first segment."""
     return namespace.split("/", 1)[0]
+
+
+def namespace_of(env_id: str) -> str | None:
+    """The namespace of an id (everything before its last ``/``); None in the default namespace."""
+    namespace, slash, _ = env_id.rpartition("/")
+    return namespace if slash else None
+
+
+def without_namespace(env_id: str) -> str:
+    """The id without its namespace: ``ALE/Pong-v5`` -> ``Pong-v5``."""
+    return env_id.rpartition("/")[2]
 
 
 class EnvId(Record):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from palaestra._base._ids import namespace_of, split_env_id
 from palaestra._discovery import (
     GROUP,
     IDS_GROUP,
@@ -109,7 +110,7 @@ def _add(found: Declarations, folder: str, groups: dict[str, dict[str, str]]) ->
         if mark == "retired":
             found.retired.add(env_id)
         declared.setdefault(ns, []).append(env_id)
-        if "/" not in env_id:
+        if namespace_of(env_id) is None:
             names.setdefault(_name_of(env_id), ns)
     for env_name, ns in names.items():
         found.names.setdefault(env_name, []).append(record_of(ns))
@@ -125,9 +126,9 @@ def _bare(value: str) -> str:
 
 
 def _name_of(env_id: str) -> str:
-    """``Name`` of ``Name-vN`` (an un-namespaced id)."""
-    head, sep, version = env_id.rpartition("-v")
-    return head if sep and version.isdigit() else env_id
+    """``Name`` of ``Name-vN`` (an un-namespaced id; a malformed one is its own name)."""
+    parts = split_env_id(env_id)
+    return env_id if parts is None else parts[1]
 
 
 def _header(folder: str) -> tuple[str, str, str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from palaestra._base._ids import plugin_namespace
+
 __all__ = [
     "REFERENCE_SUITES",
     "install_command",
@@ -99,7 +101,7 @@ def suite_of(namespace: str | None, name: str) -> str | None:
     registers it there (None if no suite does).
     """
     if namespace is not None:
-        return namespace.split("/", 1)[0]
+        return plugin_namespace(namespace)
     return next((ns for ns, (_, _, names) in REFERENCE_SUITES.items() if name in names), None)
 
 

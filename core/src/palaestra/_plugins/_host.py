@@ -558,7 +558,7 @@ class PluginHost:
         if not isinstance(name, str):
             raise TypeError(f"{kind} names are strings, got {name!r}")
         if "/" in name:
-            self.load_namespace(name.split("/", 1)[0])
+            self.load_namespace(plugin_namespace(name))
         entry = table.get(name)
         if entry is None:
             import difflib  # an error path: loaded only to suggest a name
@@ -567,7 +567,7 @@ class PluginHost:
             from palaestra._discovery._suites import REFERENCE_SUITES, install_command
 
             error = getattr(errors, error_class)
-            namespace = name.split("/", 1)[0] if "/" in name else None
+            namespace = plugin_namespace(name) if "/" in name else None
             if namespace in REFERENCE_SUITES and namespace not in self.table:
                 raise error(
                     f"The {kind} {name!r} comes with the {REFERENCE_SUITES[namespace][1]} plugin, which "

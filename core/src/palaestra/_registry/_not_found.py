@@ -11,7 +11,7 @@ import difflib
 from typing import TYPE_CHECKING
 
 from palaestra import error
-from palaestra._base._ids import EnvId, get_env_id
+from palaestra._base._ids import EnvId, get_env_id, namespace_of, without_namespace
 
 if TYPE_CHECKING:
     from palaestra._registry._registry import Registry
@@ -60,7 +60,9 @@ def _in_a_namespace(registry: Registry, ns: str | None, name: str, version: int)
         return ""
     wanted = get_env_id(None, name, version)
     found = sorted(
-        env_id for env_id in registry._ids() if env_id.rpartition("/")[2] == wanted and "/" in env_id
+        env_id
+        for env_id in registry._ids()
+        if namespace_of(env_id) is not None and without_namespace(env_id) == wanted
     )
     return f" Did you mean: `{found[0]}`? (ids of plugins carry their namespace)" if found else ""
 
@@ -80,7 +82,7 @@ def _check_namespace(registry: Registry, ns: str | None) -> None:
     if ns is None:
         return
     namespaces = {s.namespace for s in registry._specs.values() if s.namespace is not None}
-    namespaces |= {env_id.rpartition("/")[0] for env_id in registry._ids() if "/" in env_id}
+    namespaces |= {ns for ns in map(namespace_of, registry._ids()) if ns is not None}
     if ns in namespaces:
         return
     loader = registry._loader

@@ -14,6 +14,7 @@ import numpy as np
 
 from palaestra import logger
 from palaestra._api import make, make_vec
+from palaestra._base._ids import namespace_of
 from palaestra._env._core import Env
 from palaestra._plugins._host import get_host
 from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
@@ -105,7 +106,7 @@ def _id_groups(host: Any) -> dict[str, list[str]]:
             continue
         record = declared.get(env_id)
         owner = record.distribution if record else registry.owner(env_id) or "registered in this process"
-        ns = env_id.rpartition("/")[0] if "/" in env_id else "(default namespace)"
+        ns = namespace_of(env_id) or "(default namespace)"
         groups[f"{ns}  [{owner}]"].append(env_id)
     return groups
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.vector._vector_env import AutoresetMode
+from palaestra.vector._autoreset_mode import AutoresetMode
 
 __all__ = ["check_reset_mask", "per_env_values", "reset_arguments", "resolve_autoreset_mode", "seeds_for"]
 

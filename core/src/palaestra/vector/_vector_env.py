@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -13,6 +12,7 @@ from palaestra import logger
 from palaestra._base import _seeding as seeding
 from palaestra._env import _snapshot
 from palaestra.error import SnapshotNotSupported
+from palaestra.vector._autoreset_mode import AutoresetMode
 from palaestra.vector._info import add_info
 
 if TYPE_CHECKING:
@@ -31,21 +31,6 @@ __all__ = [
 ObsType = TypeVar("ObsType")
 ActType = TypeVar("ActType")
 ArrayType = TypeVar("ArrayType")
-
-
-class AutoresetMode(Enum):
-    """When a sub-environment whose episode ended is reset.
-
-    ``NEXT_STEP`` (default): the step after the end ignores that env's action, resets it,
-    and returns reward 0, both flags False and the reset info. ``SAME_STEP``: the env is
-    reset in the step that ended it; the final observation and info are in
-    ``info["final_obs"]``/``info["final_info"]``. ``DISABLED``: never reset automatically;
-    call ``reset(options={"reset_mask": mask})``.
-    """
-
-    NEXT_STEP = "NextStep"
-    SAME_STEP = "SameStep"
-    DISABLED = "Disabled"
 
 
 class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
