@@ -245,7 +245,6 @@ def test_unmarked_functions_are_not_hooks():
 # What a first make has no use for: each was on that path once and cost every process.
 NOT_ON_THE_MAKE_PATH = (
     "pluggy",  # hook functions are called directly
-    "dataclasses",  # EnvSpec's fields are read from its twin only when asked for
     "copy",  # kwargs of plain values are copied without it
     "tempfile",  # SDL's runtime folder, made with the first window
     "difflib",  # suggestions, on error paths

@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from palaestra._base._ids import parse_env_id
-from palaestra._base._plain import FACTORY, TwinAttribute
 from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra.error import RegistrationError
 
 if TYPE_CHECKING:
-    from dataclasses import Field
-
     from palaestra._env._core import Env
 
 __all__ = ["REGISTRATION_FIELDS", "EnvSpec", "WrapperSpec", "replaced"]
 
 
+@dataclass
 class EnvSpec:
-    """Everything ``make`` needs to build an environment.
-
-    A dataclass, as Gymnasium's is (``dataclasses.replace``, ``fields`` and ``asdict``
-    work), written out by hand so that building it costs nothing at start-up: see
-    :mod:`palaestra._base._plain`.
+    """Everything ``make`` needs to build an environment: a dataclass, as Gymnasium's is.
 
     Attributes:
         id: ``[namespace/]name[-vN]``.
@@ -35,15 +30,16 @@ class EnvSpec:
         order_enforce: Whether to add ``OrderEnforcing``.
         disable_env_checker: Whether to skip ``PassiveEnvChecker``.
         kwargs: Constructor arguments.
+        namespace: Parsed from ``id``.
+        name: Parsed from ``id``.
+        version: Parsed from ``id``.
         additional_wrappers: Wrappers applied on top, innermost first.
         vector_entry_point: ``"module:Class"`` of a natively batched version.
         apply_api_compatibility: The entry point builds a Gym 0.21-API env; ``make`` wraps it
             in :class:`palaestra.wrappers.compatibility.EnvCompatibility`.
-        namespace: Parsed from ``id``.
-        name: Parsed from ``id``.
-        version: Parsed from ``id``.
     """
 
+    # The fields, in Gymnasium 1.4.0's order (its repr, equality and to_json), written once.
     id: str
     entry_point: Any = None
     reward_threshold: float | None = None
@@ -51,69 +47,20 @@ class EnvSpec:
     max_episode_steps: int | None = None
     order_enforce: bool = True
     disable_env_checker: bool = False
-    kwargs: dict[str, Any]
-    namespace: str | None
-    name: str
-    version: int | None
-    additional_wrappers: tuple[WrapperSpec, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    namespace: str | None = field(init=False)
+    name: str = field(init=False)
+    version: int | None = field(init=False)
+    additional_wrappers: tuple[WrapperSpec, ...] = field(default_factory=tuple)
     vector_entry_point: Any = None
     apply_api_compatibility: bool = False
 
-    if TYPE_CHECKING:  # what type checkers expect of a dataclass (dataclasses.replace etc.)
-        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
-    else:
-        __dataclass_fields__ = TwinAttribute("EnvSpec")
-        __dataclass_params__ = TwinAttribute("EnvSpec")
-    __match_args__ = (  # the init fields (all but those parsed from the id)
-        "id",
-        "entry_point",
-        "reward_threshold",
-        "nondeterministic",
-        "max_episode_steps",
-        "order_enforce",
-        "disable_env_checker",
-        "kwargs",
-        "additional_wrappers",
-        "vector_entry_point",
-        "apply_api_compatibility",
-    )
-    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass
+    def __post_init__(self) -> None:
+        self.namespace, self.name, self.version = parse_env_id(self.id)
 
-    def __init__(
-        self,
-        id: str,
-        entry_point: Any = None,
-        reward_threshold: float | None = None,
-        nondeterministic: bool = False,
-        max_episode_steps: int | None = None,
-        order_enforce: bool = True,
-        disable_env_checker: bool = False,
-        kwargs: dict[str, Any] = FACTORY,
-        additional_wrappers: tuple[WrapperSpec, ...] = FACTORY,
-        vector_entry_point: Any = None,
-        apply_api_compatibility: bool = False,
-    ) -> None:
-        self.id = id
-        self.entry_point = entry_point
-        self.reward_threshold = reward_threshold
-        self.nondeterministic = nondeterministic
-        self.max_episode_steps = max_episode_steps
-        self.order_enforce = order_enforce
-        self.disable_env_checker = disable_env_checker
-        self.kwargs = {} if kwargs is FACTORY else kwargs
-        self.additional_wrappers = () if additional_wrappers is FACTORY else additional_wrappers
-        self.vector_entry_point = vector_entry_point
-        self.apply_api_compatibility = apply_api_compatibility
-        self.namespace, self.name, self.version = parse_env_id(id)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELD_NAMES)
-        return f"{type(self).__qualname__}({fields})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return bool(_field_values(self) == _field_values(other))
+    def __replace__(self, **changes: Any) -> EnvSpec:
+        """``copy.replace(spec, **changes)`` (Python 3.13), as on every dataclass."""
+        return dataclasses.replace(self, **changes)
 
     def make(self, **kwargs: Any) -> Env[Any, Any]:
         """Build the env this spec describes, with its wrappers: ``palaestra.make(self, **kwargs)``.
@@ -131,8 +78,6 @@ class EnvSpec:
         Raises:
             ValueError: A field holds a callable, which JSON cannot represent.
         """
-        import dataclasses  # loaded on use, like json below
-
         data = dataclasses.asdict(self)
         for derived in ("namespace", "name", "version"):
             data.pop(derived)
@@ -160,17 +105,17 @@ class EnvSpec:
             RegistrationError: A field that ``make`` would fail on, named with what it takes.
         """
 
-        def refuse(field: str, value: Any, wanted: str) -> RegistrationError:
-            return RegistrationError(f"{self.id}: {field} must be {wanted}, got {value!r:.80}")
+        def refuse(name: str, value: Any, wanted: str) -> RegistrationError:
+            return RegistrationError(f"{self.id}: {name} must be {wanted}, got {value!r:.80}")
 
-        for field in ("entry_point", "vector_entry_point"):
-            value = getattr(self, field)
+        for which in ("entry_point", "vector_entry_point"):
+            value = getattr(self, which)
             if value is None or callable(value):
                 continue
             module, colon, attribute = value.partition(":") if isinstance(value, str) else ("", "", "")
             if not (module and colon and attribute) or ":" in attribute:
                 raise refuse(
-                    field, value, "a 'module:attribute' string (such as 'my_pkg.envs:MyEnv') or a callable"
+                    which, value, "a 'module:attribute' string (such as 'my_pkg.envs:MyEnv') or a callable"
                 )
         if not isinstance(self.kwargs, dict) or not all(isinstance(key, str) for key in self.kwargs):
             raise refuse("kwargs", self.kwargs, "a dict of the env's keyword arguments")
@@ -281,27 +226,9 @@ class EnvSpec:
         return f"additional_wrappers=[{','.join(items)}\n]"
 
 
-# Every field in Gymnasium 1.4.0's order (repr, equality, to_json): the init fields with the
-# three parsed from the id after kwargs.
-_AFTER_KWARGS = EnvSpec.__match_args__.index("kwargs") + 1
-_FIELD_NAMES = (
-    *EnvSpec.__match_args__[:_AFTER_KWARGS],
-    "namespace",
-    "name",
-    "version",
-    *EnvSpec.__match_args__[_AFTER_KWARGS:],
-)
-_field_values = attrgetter(*_FIELD_NAMES)
-
-
 def replaced(spec: EnvSpec, **changes: Any) -> EnvSpec:
-    """``dataclasses.replace(spec, **changes)``, without importing :mod:`dataclasses` (every make uses it)."""
-    values = {
-        name: changes.pop(name) if name in changes else getattr(spec, name) for name in spec.__match_args__
-    }
-    if changes:
-        raise TypeError(f"EnvSpec has no init field {next(iter(changes))!r}")
-    return spec.__class__(**values)
+    """``dataclasses.replace(spec, **changes)``."""
+    return dataclasses.replace(spec, **changes)
 
 
 #: The fields a registration may set besides the id and entry point, in EnvSpec's order.
