@@ -245,7 +245,6 @@ def test_unmarked_functions_are_not_hooks():
 # What a first make has no use for: each was on that path once and cost every process.
 NOT_ON_THE_MAKE_PATH = (
     "pluggy",  # hook functions are called directly
-    "copy",  # kwargs of plain values are copied without it
     "tempfile",  # SDL's runtime folder, made with the first window
     "difflib",  # suggestions, on error paths
     "palaestra._discovery._scan",  # reading metadata folders, on a cache miss
