@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
-from palaestra._base._ids import EnvId, parse_env_id, plugin_namespace
+from palaestra._base._ids import EnvId, plugin_namespace
 from palaestra._base._lazy import load_env_creator
 from palaestra._discovery._discovery import (
     Declarations,
@@ -23,9 +23,10 @@ from palaestra._discovery._discovery import (
     preferred_owners,
     switched_off,
 )
-from palaestra._discovery._ownership import DeclaredIds, NameOwners, same_distribution
-from palaestra._discovery._provenance import UNATTRIBUTED, Provenance
+from palaestra._discovery._ownership import DeclaredIds, NameOwners
+from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
+from palaestra._plugins._authority import WriteAuthority
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._registry import Registry
@@ -72,6 +73,7 @@ class PluginHost:
         self._owners: NameOwners | None = None
         self._catalog: DeclaredIds | None = None
         self.provenance = Provenance(self._installed_records)
+        self.authority = WriteAuthority(self.provenance, self.registry, self)
         self._local: set[str] = set()  # namespaces added by add_plugin: no metadata to declare names
         self._loaded: dict[str, PluginRecord] = {}
         self._loading: set[str] = set()  # its own register() calls must not load it again
@@ -129,6 +131,11 @@ class PluginHost:
             prefer = preferred_owners() if self._prefer is None else self._prefer
             self._owners = NameOwners(self.declarations.names, prefer)
         return self._owners
+
+    @property
+    def local_namespaces(self) -> set[str]:
+        """Namespaces of plugins added in this process with :meth:`add_plugin` (and the core's own)."""
+        return self._local
 
     @property
     def catalog(self) -> DeclaredIds:
@@ -263,98 +270,11 @@ class PluginHost:
         return self.catalog.declared(env_id, self.owners, self.table)
 
     def authorize(self, env_id: str) -> str | None:
-        """Who is writing ``env_id`` into the registry: a plugin's distribution, or None (user code).
+        """Who is writing ``env_id``: a plugin's distribution, or None (user code); see :mod:`._authority`."""
+        return self.authority.authorize(env_id)
 
-        See :mod:`palaestra._discovery._provenance` for how a write is attributed.
-
-        Raises:
-            PluginConflictError: A plugin writes an id another distribution owns (names both).
-            RegistrationError: A plugin writes an id outside its namespace, or one it does not
-                declare.
-        """
-        record = self.provenance.plugin()
-        if record is None:
-            return None
-        if record is UNATTRIBUTED:
-            self._check_unattributed(env_id)
-            return None
-        self._check_write(record, env_id)
-        return record.distribution
-
-    def _check_unattributed(self, env_id: str) -> None:
-        """Raise if ``env_id`` is a plugin's: a write no code can be traced to may only add ids."""
-        owner = self.registry.owner(env_id)
-        if owner is None:
-            try:
-                ns, name, _ = parse_env_id(env_id)
-            except Error:
-                return  # malformed: the registry's own checks name it
-            if ns is not None:
-                owner = next((r.distribution for r in self.table.get(plugin_namespace(ns), [])), None)
-            else:
-                owner = " and ".join(self.owners.declaring(name)) or None
-        if owner is not None:
-            raise RegistrationError(
-                f"A write of {env_id!r} came from code that cannot be attributed to a module (a "
-                "thread or executor started on palaestra's own function, or exec'd code), and "
-                f"{env_id!r} belongs to {owner}, so its env stays in place. To override it from your "
-                "own code, call palaestra.register from a function of your script or module (a "
-                "thread may run that function)."
-            )
-
-    def _check_write(
-        self, record: PluginRecord, env_id: str, parts: tuple[str | None, str, int | None] | None = None
-    ) -> None:
-        """Raise unless ``record``'s plugin may write ``env_id`` (its own, declared id; ``parts`` parsed)."""
-        ns, name, _ = parse_env_id(env_id) if parts is None else parts
-        current = self.registry.owner(env_id)
-        if current is not None and not same_distribution(current, record.distribution):
-            raise self._taken(record, env_id, current)
-        if ns is not None:
-            namespace = plugin_namespace(ns)
-            if namespace not in self._namespaces_of(record):
-                others = self.table.get(namespace)
-                if others:
-                    raise self._taken(record, env_id, others[0].distribution)
-                raise RegistrationError(
-                    f"Plugin {record.namespace!r} ({record.distribution}) may only register ids in "
-                    f"its own namespace (or one nested under it), not {env_id!r}"
-                )
-        elif record.namespace not in self._local:
-            rivals = [d for d in self.owners.declaring(name) if not same_distribution(d, record.distribution)]
-            try:
-                mine = self.owners.may_register(record, name, env_id)
-            except Error as e:
-                if rivals:  # another distribution's name, not merely an undeclared one
-                    raise self._taken(record, env_id, " and ".join(rivals)) from None
-                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
-            if not mine:
-                raise self._taken(record, env_id, " and ".join(rivals) or "another distribution")
-        if record.namespace not in self._local:
-            try:
-                self.catalog.check_declared(record, env_id)
-            except Error as e:
-                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
-
-    def _namespaces_of(self, record: PluginRecord) -> set[str]:
-        """The plugin namespaces of ``record``'s distribution."""
-        found = {record.namespace}
-        for namespace, records in self.table.items():
-            if any(same_distribution(r.distribution, record.distribution) for r in records):
-                found.add(namespace)
-        return found
-
-    @staticmethod
-    def _taken(record: PluginRecord, env_id: str, owner: str) -> PluginConflictError:
-        return PluginConflictError(
-            f"Plugin {record.namespace!r} ({record.distribution}) tried to register {env_id!r}, which "
-            f"belongs to {owner}. A plugin may register only ids of its own namespace and the "
-            f"default-namespace ids it declares; {owner}'s env stays in place. If {record.distribution} "
-            "is meant to replace it, uninstall one of them (or, for a name both declare, pick one "
-            "with PALAESTRA_PREFER).",
-            namespace=record.namespace,
-            distributions=(owner, record.distribution),
-        )
+    def _check_write(self, record: PluginRecord, env_id: str, parts: Any = None) -> None:
+        self.authority.check_write(record, env_id, parts)
 
     def resolve(self, env_id: EnvId) -> None:
         """Ask the plugin owning ``env_id``'s namespace to register the id (its resolve hook).
