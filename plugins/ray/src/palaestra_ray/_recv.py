@@ -46,7 +46,7 @@ class RayEngine(RecvEngine):
             self.calls[self.vector._actors[k].step_sub_env.remote(j, action)] = i
 
     def collect(self, timeout: float | None) -> None:
-        from palaestra_ray._vector import _ray, _reraise
+        from palaestra_ray._runtime import _ray, _reraise
 
         ray = _ray()
         refs = list(self.calls)
@@ -77,7 +77,7 @@ class RayEngine(RecvEngine):
             _reraise(failure)
 
     def _lost(self, i: int, error: Exception) -> None:
-        from palaestra_ray._vector import _describe, _first_line
+        from palaestra_ray._runtime import _describe, _first_line
 
         k = self.owner[i][0]
         block = self.vector.blocks[k]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import copy as copy_module
-import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,9 +14,7 @@ from palaestra import Env
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
-    DependencyNotInstalled,
     NoAsyncCallError,
-    SubEnvError,
     VectorTimeoutError,
     WorkerDiedError,
 )
@@ -40,7 +37,6 @@ from palaestra.plugin import (
     vector_restore_plan,
 )
 from palaestra.spaces import Space
-from palaestra_ray._actor import EnvBlock
 from palaestra_ray._merge import join_observations, merge_infos
 from palaestra_ray._placement import (
     ActorOptions,
@@ -53,34 +49,26 @@ from palaestra_ray._placement import (
     placement_plan,
 )
 from palaestra_ray._recv import RayEngine
+from palaestra_ray._restart import replace_lost, restart
+from palaestra_ray._runtime import (
+    _cluster_cpus,
+    _describe,
+    _first_line,
+    _ray,
+    _remote_block,
+    _reraise,
+    _start_ray,
+)
 
 __all__ = ["RayVectorEnv"]
 
 CLOSE_GRACE = 5.0
 #: What a lost actor does: end the run, or be rebuilt (see RayVectorEnv's on_actor_failure).
 FAILURE_MODES = ("raise", "restart")
-# Seconds between attempts to rebuild a lost actor (Ray may still place it on the dead node).
-RESTART_PAUSE = 1.0
 #: Seconds the actors get to be scheduled and build their sub-envs, unless told otherwise.
 BUILD_TIMEOUT = 60.0
 # Ray's actor states before an actor runs anywhere.
 _NOT_SCHEDULED = frozenset({"DEPENDENCIES_UNREADY", "PENDING_CREATION"})
-
-
-@functools.cache
-def _ray() -> Any:
-    try:
-        import ray
-    except ImportError as e:
-        raise DependencyNotInstalled(
-            f'RayVectorEnv needs Ray ({e}); install it with `pip install "palaestra[ray]"`'
-        ) from e
-    return ray
-
-
-@functools.cache
-def _remote_block() -> Any:
-    return _ray().remote(EnvBlock)
 
 
 class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
@@ -489,76 +477,13 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         parts = self._get([a.snapshot.remote() for a in self._actors], "snapshot", self.step_timeout)
         self._kept = {k: (part, copy_module.deepcopy(self._block_obs[k])) for k, part in enumerate(parts)}
 
-    # -- restarting lost actors ------------------------------------------------------------
+    # -- restarting lost actors (see _restart) ----------------------------------------------
 
     def _replace_lost(self, parts: list[Any], lost: list[int]) -> list[Any]:
-        """Rebuild the lost actors; their blocks' rows (reported truncated) are fresh resets, or restored snapshots."""
-        self._restart(lost)
-        next_step_resets = self.autoreset_mode is AutoresetMode.NEXT_STEP
-        calls = [
-            self._actors[k].restore.remote(self._kept[k][0])
-            if k in self._kept
-            else self._actors[k].restarted.remote(next_step_resets)
-            for k in lost
-        ]
-        answers = self._get(calls, "reset", self.step_timeout, lost)
-        # Restored blocks show the observations of their snapshot's step; reset ones, their reset's.
-        fresh = [
-            (copy_module.deepcopy(self._kept[k][1]), {}) if k in self._kept else answer
-            for k, answer in zip(lost, answers, strict=True)
-        ]
-        parts = list(parts)
-        for k, (observations, infos) in zip(lost, fresh, strict=True):
-            n = len(self.blocks[k])
-            parts[k] = (
-                observations,
-                np.zeros(n),
-                np.zeros(n, dtype=np.bool_),
-                np.ones(n, dtype=np.bool_),
-                infos,
-            )
-        return parts
+        return replace_lost(self, parts, lost)
 
     def _restart(self, lost: list[int]) -> None:
-        """New actors for the lost ones, built and started, retrying until ``build_timeout``.
-
-        A restarted actor keeps its own ``actor_options`` but not the placement: its node
-        may be the one that was lost, so Ray places it on any live node.
-        """
-        ray = _ray()
-        deadline = None if self.build_timeout is None else time.monotonic() + self.build_timeout
-        mode = self.observation_mode if isinstance(self.observation_mode, str) else "different"
-        for k in lost:
-            with contextlib.suppress(Exception):  # already gone with its node
-                ray.kill(self._actors[k])
-        block_class = _remote_block()
-        last_error: BaseException | None = None
-        for k in lost:
-            block = self.blocks[k]
-            while True:
-                options = self.actor_options[k]
-                actor = (block_class.options(**options) if options else block_class).remote(block.start)
-                left = None if deadline is None else max(0.1, deadline - time.monotonic())
-                try:
-                    ray.get(actor.build.remote([self.env_fns[i] for i in block]), timeout=left)
-                    ray.get(actor.start.remote(mode, self.autoreset_mode), timeout=left)
-                    self._actors[k] = actor
-                    break
-                except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError) as e:
-                    last_error = e
-                    with contextlib.suppress(Exception):
-                        ray.kill(actor)
-                if deadline is not None and time.monotonic() >= deadline:
-                    self.close(terminate=True)
-                    raise WorkerDiedError(
-                        f"The Ray actor running {_describe([block])} was lost and could not be restarted "
-                        f"within build_timeout={self.build_timeout:g} s (last attempt: "
-                        f"{_first_line(last_error)}); the vector env has been closed. Give the cluster "
-                        "room for the actor, or a longer build_timeout.",
-                        indices=tuple(block),
-                        exitcode=None,
-                    )
-                time.sleep(RESTART_PAUSE)
+        restart(self, lost)
 
     # -- calls and attributes ---------------------------------------------------------------
 
@@ -663,48 +588,3 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def __repr__(self) -> str:
         label = f"{self.spec.id}, " if self.spec is not None else ""
         return f"RayVectorEnv({label}num_envs={self.num_envs}, num_actors={getattr(self, 'num_actors', '?')})"
-
-
-def _start_ray(ray: Any, init_kwargs: dict[str, Any] | None) -> None:
-    if not ray.is_initialized():
-        ray.init(**(init_kwargs or {}))
-    elif init_kwargs:
-        logger.warn(f"Ray is already running; RayVectorEnv ignores ray_init_kwargs={init_kwargs}")
-
-
-def _cluster_cpus(ray: Any) -> int:
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
-
-
-def _describe(blocks: list[range]) -> str:
-    return ", ".join(
-        f"sub-env {b.start}" if len(b) == 1 else f"sub-envs {b.start}-{b.stop - 1}" for b in blocks
-    )
-
-
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
-def _reraise(failure: Any) -> None:
-    """Raise a Ray task error as the sub-env's own exception, naming the sub-env."""
-    original = failure.cause
-    text = str(failure)
-    if not isinstance(original, BaseException):
-        raise SubEnvError(
-            f"A RayVectorEnv actor raised {failure.cause_cls.__name__}:\n{text}",
-            index=-1,
-            error_type=failure.cause_cls.__name__,
-            worker_traceback=text,
-        )
-    index = getattr(original, "sub_env_index", None)
-    cause = SubEnvError(
-        f"{'Sub-env ' + str(index) if index is not None else 'A RayVectorEnv actor'} raised "
-        f"{type(original).__name__}: {original}\n--- actor traceback ---\n{text}",
-        index=-1 if index is None else index,
-        error_type=type(original).__name__,
-        worker_traceback=text,
-    )
-    if index is not None and hasattr(original, "add_note"):
-        original.add_note(f"Raised by sub-env {index} of a RayVectorEnv (actor traceback in the cause).")
-    raise original from cause
