@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled
-from palaestra.plugin import EzPickle
 from palaestra_mujoco import (
     ant,
     half_cheetah,
@@ -44,8 +43,16 @@ from palaestra_mujoco import (
     swimmer,
     walker2d,
 )
-from palaestra_mujoco._locomotion import _RENDER_OPTIONS, norm
-from palaestra_mujoco.mujoco_env import MODELS_DIR, gather_plan
+from palaestra_mujoco._locomotion import norm
+from palaestra_mujoco._v4_build import (
+    PUSHER_V4_MODEL_EDITS,
+    WALKER2D_V4_MODEL_EDITS,
+    _arguments,
+    _build_on_v5,
+    _model_variant,
+    _v4_survival,
+)
+from palaestra_mujoco.mujoco_env import gather_plan
 
 __all__ = [
     "AntEnv",
@@ -61,68 +68,6 @@ __all__ = [
     "Walker2dEnv",
     "retired",
 ]
-
-
-def _model_variant(name: str, *edits: tuple[str, str]) -> str:
-    """The bundled model ``name`` as MJCF text with each ``(old, new)`` edit made once."""
-    text = (MODELS_DIR / name).read_text()
-    for old, new in edits:
-        if text.count(old) != 1:
-            raise ValueError(f"{name}: expected {old!r} exactly once")
-        text = text.replace(old, new)
-    return text
-
-
-WALKER2D_V4_MODEL_EDITS = (
-    (
-        '<default class="foot">\n        <geom friction="1.9 0.1 0.1"',
-        '<default class="foot">\n        <geom friction="0.9 0.1 0.1"',
-    ),
-)
-PUSHER_V4_MODEL_EDITS = (
-    (
-        '<geom name="object" class="slider" size="0.05 0.05" density="0.01" contype="1" material="object"/>',
-        '<geom type="sphere" size="0.05" density="0.00001" conaffinity="0" rgba="1 1 1 0"/>\n'
-        '      <geom name="object" class="slider" size="0.05 0.05" density="0.00001" contype="1" conaffinity="0"'
-        ' material="object"/>',
-    ),
-)
-
-
-def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
-    """v4 constructors pass anything else to MujocoEnv, which refuses it."""
-    unknown = sorted(set(kwargs) - _RENDER_OPTIONS)
-    if unknown:  # Python's own wording first: libraries (TorchRL) probe arguments by it
-        more = f" (and {unknown[1:]})" if len(unknown) > 1 else ""
-        raise TypeError(
-            f"{env}.__init__() got an unexpected keyword argument {unknown[0]!r}{more}; v4 takes its task "
-            f"arguments and rendering options {sorted(_RENDER_OPTIONS)} (the v5 id takes more)"
-        )
-
-
-def _build_on_v5(
-    env: Any,
-    v5_class: Any,
-    task: dict[str, Any],
-    kwargs: dict[str, Any],
-    drop: tuple[str, ...] = (),
-    **v5_settings: Any,
-) -> None:
-    """Build ``env`` as its v5 env from a v4 constructor's arguments.
-
-    The rendering options (``kwargs``) are checked, the task arguments (less those in
-    ``drop``, which v5 does not take) go to the v5 constructor with ``v5_settings`` (what
-    v4 fixes), and the v4 arguments are what pickling rebuilds the env from.
-    """
-    _only_rendering(type(env).__name__, kwargs)
-    v5_class.__init__(env, **{k: v for k, v in task.items() if k not in drop}, **v5_settings, **kwargs)
-    EzPickle.__init__(env, **task, **kwargs)
-
-
-def _v4_survival(env: Any, healthy: bool) -> float:
-    """v4's healthy reward: paid while healthy, and always while ending on unhealthy is on."""
-    survive: float = float(healthy or env._terminate_when_unhealthy) * env._healthy_reward
-    return survive
 
 
 class _V4Info:
@@ -176,12 +121,7 @@ class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
         _build_on_v5(
             self,
             half_cheetah.HalfCheetahEnv,
-            {
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
         )
 
@@ -223,17 +163,7 @@ class HopperEnv(_V4Info, hopper.HopperEnv):
         _build_on_v5(
             self,
             hopper.HopperEnv,
-            {
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_state_range": healthy_state_range,
-                "healthy_z_range": healthy_z_range,
-                "healthy_angle_range": healthy_angle_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
         )
 
@@ -263,16 +193,7 @@ class Walker2dEnv(_V4Info, walker2d.Walker2dEnv):
         _build_on_v5(
             self,
             walker2d.Walker2dEnv,
-            {
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "healthy_angle_range": healthy_angle_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
             xml_file=_model_variant("walker2d_v5.xml", *WALKER2D_V4_MODEL_EDITS),
         )
@@ -305,12 +226,7 @@ class SwimmerEnv(_V4Info, swimmer.SwimmerEnv):
         _build_on_v5(
             self,
             swimmer.SwimmerEnv,
-            {
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
         )
 
@@ -335,18 +251,7 @@ class AntEnv(ant.AntEnv):
         _build_on_v5(
             self,
             ant.AntEnv,
-            {
-                "xml_file": xml_file,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "use_contact_forces": use_contact_forces,
-                "contact_cost_weight": contact_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "contact_force_range": contact_force_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
             ("use_contact_forces",),
             main_body="torso",
@@ -446,15 +351,7 @@ class HumanoidEnv(_HumanoidObservationV4, humanoid.HumanoidEnv):
         _build_on_v5(
             self,
             humanoid.HumanoidEnv,
-            {
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
+            _arguments(locals()),
             kwargs,
             contact_cost_weight=0.0,
         )
