@@ -84,3 +84,14 @@ def test_ids_are_split_only_by_the_id_module():
         if splitting.search(line)
     ]
     assert found == [], "split ids with palaestra._base._ids (namespace_of, plugin_namespace, ...)"
+
+
+def test_no_source_file_is_over_600_lines():
+    """Small, cohesive modules (CONTRIBUTING.md's house rules)."""
+    long = [
+        f"{path.relative_to(ROOT)}: {count}"
+        for folder in ("core/src", *(f"plugins/{p.name}/src" for p in (ROOT / "plugins").iterdir()))
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if (count := len(path.read_text().splitlines())) > 600
+    ]
+    assert long == []

@@ -8,7 +8,8 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, invalid_action
-from palaestra_toy_text._drawing import INSTALL_HINT, draw_blackjack
+from palaestra_toy_text._drawing import INSTALL_HINT
+from palaestra_toy_text._drawing_cards import draw_blackjack
 
 __all__ = [
     "DECK",
