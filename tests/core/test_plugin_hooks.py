@@ -72,6 +72,39 @@ def test_bundled_plugins_register_the_same_either_way(name):
     assert any(value != (None, None, None) and value != ([], None, None) for value in ours.values())
 
 
+def test_every_specification_is_one_the_direct_call_honours_or_goes_to_pluggy():
+    """The day a specification gains a pluggy option, its calls must go through pluggy."""
+    from palaestra import hookspecs
+    from palaestra._plugins import _hook_calls
+
+    for name in HOOK_ARGUMENTS:
+        options = getattr(hookspecs, name).palaestra_spec
+        assert set(options) == set(_hook_calls.PLAIN_SPEC_OPTIONS), (
+            f"{name}'s specification has options the direct call does not know: {set(options)}; "
+            "teach _hook_calls what pluggy does with them"
+        )
+        assert (name in _hook_calls.DIRECT_HOOKS) is (options == _hook_calls.PLAIN_SPEC_OPTIONS)
+
+
+def test_a_hook_whose_specification_sets_an_option_is_called_by_pluggy(monkeypatch):
+    from palaestra._plugins import _hook_calls
+
+    module = types.ModuleType("firstresult_plugin")
+
+    @hookimpl
+    def palaestra_register_envs(registrar):
+        registrar.register("Only-v0", entry_point="m:E")
+
+    module.palaestra_register_envs = palaestra_register_envs
+    assert PluginHooks(module, "ns")._calls is not None  # plain today: called directly
+    monkeypatch.setattr(_hook_calls, "DIRECT_HOOKS", _hook_calls.DIRECT_HOOKS - {"palaestra_register_envs"})
+    hooks = PluginHooks(module, "ns")
+    assert hooks._calls is None and hooks._manager is not None  # pluggy then, with the spec's options
+    registrar = EnvRegistrar("ns", "dist")
+    hooks.call("palaestra_register_envs", registrar=registrar)
+    assert [spec.id for spec in registrar.specs] == ["ns/Only-v0"]
+
+
 def test_hook_arguments_come_from_the_specifications():
     assert {
         "palaestra_register_envs": {"registrar"},

@@ -10,8 +10,11 @@ import of pluggy and the building of a manager. Everything else, hook wrappers, 
 decorated or non-function implementations, arguments the hook specification does not
 offer, goes to a pluggy ``PluginManager`` built for that plugin alone, which is the
 specification: pluggy validates it (its ``PluginValidationError``) and calls it.
-``tests/core/test_plugin_hooks.py`` runs both ways on the same plugins and compares what
-they registered.
+Only hooks whose specification sets none of pluggy's calling options (:data:`DIRECT_HOOKS`)
+are called directly, so an option a specification gains (``firstresult``, ``historic``, a
+warning on implementing it) sends its calls through pluggy. ``tests/core/test_plugin_hooks.py``
+runs both ways on the same plugins and compares what they registered, and fails the day the
+direct call meets an option it does not know.
 """
 
 from __future__ import annotations
@@ -36,12 +39,30 @@ def _arguments(function: Callable[..., Any]) -> tuple[str, ...]:
     return names[: -len(defaults)] if defaults else names
 
 
-# Each hook's arguments, read from its specification in palaestra.hookspecs.
-HOOK_ARGUMENTS: Mapping[str, frozenset[str]] = {
-    name: frozenset(_arguments(spec))
+_SPECS = {
+    name: spec
     for name, spec in vars(hookspecs).items()
     if name.startswith(f"{PROJECT_NAME}_") and hasattr(spec, f"{PROJECT_NAME}_spec")
 }
+# Each hook's arguments, read from its specification in palaestra.hookspecs.
+HOOK_ARGUMENTS: Mapping[str, frozenset[str]] = {
+    name: frozenset(_arguments(spec)) for name, spec in _SPECS.items()
+}
+
+#: The specification options under which calling the one implementation directly is what
+#: pluggy does: no first-result cutting, no history replay, no warning on implementing it.
+PLAIN_SPEC_OPTIONS = {
+    "firstresult": False,
+    "historic": False,
+    "warn_on_impl": None,
+    "warn_on_impl_args": None,
+}
+
+#: The hooks whose specifications the direct call honours; any other goes through pluggy,
+#: so an option set on a specification can never be ignored by the direct path.
+DIRECT_HOOKS = frozenset(
+    name for name, spec in _SPECS.items() if getattr(spec, f"{PROJECT_NAME}_spec") == PLAIN_SPEC_OPTIONS
+)
 
 
 def _marked(value: object) -> bool:
@@ -77,6 +98,8 @@ def _plain_calls(module: types.ModuleType) -> dict[str, tuple[Callable[..., Any]
         arguments = _arguments(value)
         offered = HOOK_ARGUMENTS.get(name)
         if name in calls or (offered is not None and not offered.issuperset(arguments)):
+            return None
+        if offered is not None and name not in DIRECT_HOOKS:  # its specification asks more of pluggy
             return None
         calls[name] = (value, arguments)
     return calls
