@@ -6,7 +6,7 @@ from typing import Any
 
 from palaestra.plugin import EzPickle
 from palaestra_mujoco._locomotion import _RENDER_OPTIONS
-from palaestra_mujoco.mujoco_env import MODELS_DIR
+from palaestra_mujoco.mujoco_env import MODELS_DIR, constructor_arguments
 
 __all__ = [
     "PUSHER_V4_MODEL_EDITS",
@@ -55,12 +55,7 @@ def _only_rendering(env: str, kwargs: dict[str, Any]) -> None:
         )
 
 
-def _arguments(given: dict[str, Any]) -> dict[str, Any]:
-    """A constructor's named arguments, from its ``locals()`` taken first thing.
-
-    Each v4 constructor states its parameters once, in its signature; this reads them back.
-    """
-    return {name: value for name, value in given.items() if name not in ("self", "kwargs", "__class__")}
+_arguments = constructor_arguments  # each v4 constructor states its parameters once, too
 
 
 def _build_on_v5(

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["AntEnv"]
 
@@ -60,25 +61,7 @@ class AntEnv(SuiteEnv):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "contact_cost_weight": contact_cost_weight,
-                "healthy_reward": healthy_reward,
-                "main_body": main_body,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "contact_force_range": contact_force_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-                "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         forces = self.data.cfrc_ext[1:].size if include_cfrc_ext_in_observation else 0
         self._layout(2 if exclude_current_positions_from_observation else 0, cfrc_ext=forces)
         self._main_xy = self.data.xpos[self._body_id(main_body), :2]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["HalfCheetahEnv"]
 
@@ -48,18 +49,7 @@ class HalfCheetahEnv(SuiteEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._layout(1 if exclude_current_positions_from_observation else 0)
 
     def end_step(

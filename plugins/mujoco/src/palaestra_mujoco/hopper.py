@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._planar import UprightWalker, side_camera
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["HopperEnv"]
 
@@ -51,23 +52,7 @@ class HopperEnv(UprightWalker):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_state_range": healthy_state_range,
-                "healthy_z_range": healthy_z_range,
-                "healthy_angle_range": healthy_angle_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         # Everything after the height: the pitch and joint angles, then all velocities.
         self._state_tail = np.empty(self.model.nq - 2 + self.model.nv)
         self._tail_positions = self._qpos[2:]

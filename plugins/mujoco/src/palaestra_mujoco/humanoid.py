@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
-from palaestra_mujoco.mujoco_env import gather_plan
+from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
 
@@ -122,27 +122,7 @@ class HumanoidEnv(_HumanoidBody):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "contact_cost_weight": contact_cost_weight,
-                "contact_cost_range": contact_cost_range,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-                "include_cinert_in_observation": include_cinert_in_observation,
-                "include_cvel_in_observation": include_cvel_in_observation,
-                "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-                "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._body_mass = self.model.body_mass
         self._total_mass = self._body_mass.sum()
         self._xipos = self.data.xipos
@@ -245,24 +225,7 @@ class HumanoidStandupEnv(_HumanoidBody):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "uph_cost_weight": uph_cost_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "impact_cost_weight": impact_cost_weight,
-                "impact_cost_range": impact_cost_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-                "include_cinert_in_observation": include_cinert_in_observation,
-                "include_cvel_in_observation": include_cvel_in_observation,
-                "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-                "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
 
     def begin_step(self, action: np.ndarray) -> float:
         """Set the torques; note the control cost."""

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["InvertedDoublePendulumEnv"]
 
@@ -44,16 +45,7 @@ class InvertedDoublePendulumEnv(SuiteEnv):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "healthy_reward": healthy_reward,
-                "reset_noise_scale": reset_noise_scale,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._box(9)
         self._tip = self.data.site_xpos[0]
         self._angles = self._qpos[1:]

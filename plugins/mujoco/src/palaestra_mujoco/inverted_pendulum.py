@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
-from palaestra_mujoco.mujoco_env import gather_plan
+from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["InvertedPendulumEnv"]
 
@@ -42,15 +42,7 @@ class InvertedPendulumEnv(SuiteEnv):
         reset_noise_scale: float = 0.01,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "reset_noise_scale": reset_noise_scale,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._box(4)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
         self._observed, self._observed_at = gather_plan(self._qpos, self._qvel)

@@ -15,7 +15,15 @@ from palaestra_mujoco._gl import import_mujoco
 from palaestra_mujoco._model_cache import compile_model
 from palaestra_mujoco._render import RENDER_MODES, SceneRenderer
 
-__all__ = ["DEFAULT_SIZE", "MODELS_DIR", "MujocoEnv", "expand_model_path", "gather_plan", "load_model"]
+__all__ = [
+    "DEFAULT_SIZE",
+    "MODELS_DIR",
+    "MujocoEnv",
+    "constructor_arguments",
+    "expand_model_path",
+    "gather_plan",
+    "load_model",
+]
 
 DEFAULT_SIZE = 480
 MODELS_DIR = Path(__file__).parent / "assets"
@@ -100,6 +108,15 @@ def gather_plan(*parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         parts[lowest].reshape(-1), shape=(span,), strides=(itemsize,), writeable=False
     )
     return view, indices
+
+
+def constructor_arguments(given: dict[str, Any]) -> dict[str, Any]:
+    """A constructor's named arguments, from its ``locals()`` taken first thing.
+
+    Each env's constructor states its parameters once, in its signature; this reads them
+    back for the base class (which checks them and keeps them for pickling).
+    """
+    return {name: value for name, value in given.items() if name not in ("self", "kwargs", "__class__")}
 
 
 def _positive_int(name: str, value: Any) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import PricedArm, norm, row_norms
-from palaestra_mujoco.mujoco_env import gather_plan
+from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["PusherEnv"]
 
@@ -57,17 +57,7 @@ class PusherEnv(PricedArm):
         reward_control_weight: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "reward_near_weight": reward_near_weight,
-                "reward_dist_weight": reward_dist_weight,
-                "reward_control_weight": reward_control_weight,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._box(23)
         xpos = self.data.xpos
         self._body_ids = [self._body_id(name) for name in ("tips_arm", "object", "goal")]

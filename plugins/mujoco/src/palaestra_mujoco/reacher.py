@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import PricedArm, norm, row_norms
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["ReacherEnv"]
 
@@ -45,16 +46,7 @@ class ReacherEnv(PricedArm):
         reward_control_weight: float = 1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "reward_dist_weight": reward_dist_weight,
-                "reward_control_weight": reward_control_weight,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._box(10)
         xpos = self.data.xpos
         self._fingertip_id, self._target_id = self._body_id("fingertip"), self._body_id("target")

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv, norm, row_norms
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["SwimmerEnv"]
 
@@ -42,18 +43,7 @@ class SwimmerEnv(SuiteEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
         self._layout(2 if exclude_current_positions_from_observation else 0)
         self._xy = self._qpos[:2]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from palaestra_mujoco._planar import UprightWalker, side_camera
+from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["Walker2dEnv"]
 
@@ -46,19 +47,4 @@ class Walker2dEnv(UprightWalker):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            {
-                "xml_file": xml_file,
-                "frame_skip": frame_skip,
-                "default_camera_config": default_camera_config,
-                "forward_reward_weight": forward_reward_weight,
-                "ctrl_cost_weight": ctrl_cost_weight,
-                "healthy_reward": healthy_reward,
-                "terminate_when_unhealthy": terminate_when_unhealthy,
-                "healthy_z_range": healthy_z_range,
-                "healthy_angle_range": healthy_angle_range,
-                "reset_noise_scale": reset_noise_scale,
-                "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            },
-            kwargs,
-        )
+        super().__init__(constructor_arguments(locals()), kwargs)
