@@ -89,9 +89,9 @@ def rate_of(run: Callable[[float], int], seconds: float) -> float:
     return count / (time.perf_counter() - start)
 
 
-def full_batch(envs: Any, n: int) -> Callable[[float], int]:
+def full_batch(envs: Any, n: int, actions: Any = None) -> Callable[[float], int]:
     envs.reset(seed=0)
-    actions = np.zeros(n, dtype=np.int64)
+    actions = np.zeros(n, dtype=np.int64) if actions is None else actions
 
     def run(seconds: float) -> int:
         end, count = time.perf_counter() + seconds, 0
@@ -194,17 +194,7 @@ def cpu_rows(seconds: float, rounds: int) -> list[tuple[str, float]]:
 
 
 def _sampled_step(envs: Any, n: int) -> Callable[[float], int]:
-    envs.reset(seed=0)
-    actions = envs.action_space.sample()
-
-    def run(seconds: float) -> int:
-        end, count = time.perf_counter() + seconds, 0
-        while time.perf_counter() < end:
-            envs.step(actions)
-            count += n
-        return count
-
-    return run
+    return full_batch(envs, n, envs.action_space.sample())
 
 
 def _sampled_recv(envs: Any) -> Callable[[float], int]:

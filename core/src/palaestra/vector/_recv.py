@@ -207,6 +207,32 @@ class RecvEngine:
         """The received results of ``ids`` (sorted), batched."""
         raise NotImplementedError
 
+    def batch_of(
+        self, rows: list[tuple[Any, float, bool, bool, list[dict[str, Any]]]]
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Sub-env results ``(obs, reward, terminated, truncated, infos)`` as one batch, in order.
+
+        ``infos`` lists each sub-env's info dicts in the order a step adds them (a SAME_STEP
+        final first), as :meth:`SyncVectorEnv.step_sub_env` returns them.
+        """
+        from palaestra.vector._info import add_info
+
+        space = self.env.single_observation_space
+        obs = concatenate(
+            space, [row[0] for row in rows], create_empty_array(space, n=len(rows), fn=np.zeros)
+        )
+        infos: dict[str, Any] = {}
+        for position, row in enumerate(rows):
+            for info in row[4]:
+                add_info(infos, info, position, len(rows))
+        return (
+            obs,
+            np.array([row[1] for row in rows], dtype=np.float64),
+            np.array([row[2] for row in rows], dtype=np.bool_),
+            np.array([row[3] for row in rows], dtype=np.bool_),
+            infos,
+        )
+
     # -- checks ---------------------------------------------------------------------------
 
     def _listed(self, status: int) -> list[int]:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import VectorTimeoutError, WorkerDiedError
-from palaestra.plugin import RecvEngine, add_info, concatenate, create_empty_array
+from palaestra.plugin import RecvEngine
 
 __all__ = ["RayEngine"]
 
@@ -91,19 +91,4 @@ class RayEngine(RecvEngine):
         ) from None
 
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        rows = [self.results.pop(i) for i in ids.tolist()]
-        space = self.vector.single_observation_space
-        obs = concatenate(
-            space, [row[0] for row in rows], create_empty_array(space, n=len(rows), fn=np.zeros)
-        )
-        infos: dict[str, Any] = {}
-        for position, row in enumerate(rows):
-            for info in row[4]:
-                add_info(infos, info, position, len(rows))
-        return (
-            obs,
-            np.array([row[1] for row in rows], dtype=np.float64),
-            np.array([row[2] for row in rows], dtype=np.bool_),
-            np.array([row[3] for row in rows], dtype=np.bool_),
-            infos,
-        )
+        return self.batch_of([self.results.pop(i) for i in ids.tolist()])
