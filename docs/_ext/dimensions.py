@@ -79,28 +79,28 @@ MEANINGS: dict[str, tuple[Rows, Rows]] = {
     "Acrobot-v1": (
         ["cos θ1 (first link, θ1 = 0 hanging down)", "sin θ1", "cos θ2 (second link, relative to the first)",
          "sin θ2", "angular velocity θ1'", "angular velocity θ2'"],
-        ["torque −1 on the joint between the links", "torque 0", "torque +1"],
+        ["torque -1 on the joint between the links", "torque 0", "torque +1"],
     ),
     "LunarLander-v3": (_LANDER, ["do nothing", "fire the left orientation engine", "fire the main engine",
                                  "fire the right orientation engine"]),
     "LunarLanderContinuous-v3": (
         _LANDER,
         ["main engine: off below 0, throttle from 50% to 100% over [0, 1]",
-         "side engines: left below −0.5, right above 0.5, throttle from 50% to 100% beyond"],
+         "side engines: left below -0.5, right above 0.5, throttle from 50% to 100% beyond"],
     ),
     "BipedalWalker-v3": (_BIPEDAL, ["hip 1 torque (motor speed)", "knee 1 torque", "hip 2 torque", "knee 2 torque"]),
     "BipedalWalkerHardcore-v3": (_BIPEDAL, ["hip 1 torque (motor speed)", "knee 1 torque", "hip 2 torque", "knee 2 torque"]),
     "CarRacing-v3": (
         [(96 * 96 * 3, "the top-down view's pixels, 96x96 RGB, the car centred and turned with it")],
-        ["steering (−1 full left, +1 full right)", "gas", "brake"],
+        ["steering (-1 full left, +1 full right)", "gas", "brake"],
     ),
     "FrozenLake-v1": (
-        ["the agent's cell, row × 4 + column (row × 8 + column on the 8x8 map)"],
+        ["the agent's cell, row * 4 + column (row * 8 + column on the 8x8 map)"],
         ["move left", "move down", "move right", "move up"],
     ),
-    "CliffWalking-v1": (["the agent's cell, row × 12 + column"], ["move up", "move right", "move down", "move left"]),
+    "CliffWalking-v1": (["the agent's cell, row * 12 + column"], ["move up", "move right", "move down", "move left"]),
     "Taxi-v4": (
-        ["((taxi row × 5 + taxi column) × 5 + passenger location) × 4 + destination; the passenger's "
+        ["((taxi row * 5 + taxi column) * 5 + passenger location) * 4 + destination; the passenger's "
          "location is 0-3 (R, G, Y, B) or 4 (in the taxi), the destination 0-3"],
         ["move south", "move north", "move east", "move west", "pick the passenger up", "drop the passenger off"],
     ),
@@ -157,7 +157,7 @@ MEANINGS: dict[str, tuple[Rows, Rows]] = {
     "Reacher-v5": (
         ["cos of the first joint's angle", "cos of the second joint's angle", "sin of the first joint's angle",
          "sin of the second joint's angle", "target x", "target y", "first joint's angular velocity",
-         "second joint's angular velocity", "fingertip x − target x", "fingertip y − target y"],
+         "second joint's angular velocity", "fingertip x - target x", "fingertip y - target y"],
         ["first joint's torque", "second joint's torque"],
     ),
     "Pusher-v5": (
@@ -184,7 +184,9 @@ def _box_rows(space: Any, rows: Rows, what: str, env_id: str) -> list[list[str]]
         out.append([index, text, _bound(low[start:stop]), _bound(high[start:stop])])
         start = stop
     if start != low.size:
-        raise ValueError(f"env-spaces: {env_id}'s {what} has {low.size} dimensions; the meanings cover {start}")
+        raise ValueError(
+            f"env-spaces: {env_id}'s {what} has {low.size} dimensions; the meanings cover {start}"
+        )
     return out
 
 
