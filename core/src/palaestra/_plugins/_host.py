@@ -64,7 +64,7 @@ class PluginHost:
         prefer: Mapping[str, str] | None = None,
     ) -> None:
         self._hooks: dict[str, PluginHooks] = {}  # namespace -> its loaded plugin's hooks
-        self.registry = Registry(loader=self)
+        self.registry = Registry(loader=self, hints=self)
         self._autoload = autoload
         self._allow = None if allow is None else frozenset(allow)
         self._search_path = search_path

@@ -3,30 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from palaestra import logger
 from palaestra._base._ids import EnvId, get_env_id
 from palaestra._env._spec import EnvSpec
 from palaestra.error import PluginError, RegistrationError, UnregisteredEnv
 
+if TYPE_CHECKING:
+    from palaestra._registry._not_found import Hints
+
 __all__ = ["Registry", "SpecLoader"]
 
 
 class SpecLoader(Protocol):
-    """What the registry asks of its owner to fill itself on demand."""
+    """What the registry asks of its owner to fill itself on demand.
+
+    What a failed lookup may ask besides is :class:`palaestra._registry._not_found.Hints`,
+    passed in separately.
+    """
 
     def load_namespace(self, namespace: str) -> None:
         """Load the plugin that owns ``namespace``, if any and not yet loaded."""
 
     def load_owner(self, name: str) -> None:
         """Load the plugin that declares default-namespace env ``name``, if any."""
-
-    def known_names(self) -> set[str]:
-        """Default-namespace env names known without loading anything (declared or published)."""
-
-    def declares(self, name: str) -> bool:
-        """Whether an installed plugin declares the default-namespace env name ``name``."""
 
     def declared_ids(self) -> Mapping[str, str]:
         """Every env id installed plugins declare -> its plugin's namespace (no plugin imported)."""
@@ -40,14 +41,8 @@ class SpecLoader(Protocol):
         Raises when a plugin writes an id that is not its own.
         """
 
-    def missing_hint(self, namespace: str | None, name: str) -> str | None:
-        """Text telling the user how to get ``name`` when nothing provides it."""
-
     def resolve(self, env_id: EnvId) -> None:
         """Let the plugin owning ``env_id``'s namespace register it on demand."""
-
-    def provided_elsewhere(self, env_id: str) -> str | None:
-        """``ns/env_id`` where a plugin resolving ``ns/...`` on demand provides it (error paths only)."""
 
 
 class Registry(MutableMapping[str, EnvSpec]):
@@ -59,12 +54,13 @@ class Registry(MutableMapping[str, EnvSpec]):
     registry behaves like Gymnasium's dict while importing only what is asked for.
     """
 
-    def __init__(self, loader: SpecLoader | None = None) -> None:
+    def __init__(self, loader: SpecLoader | None = None, hints: Hints | None = None) -> None:
         self._specs: dict[str, EnvSpec] = {}
         self._owners: dict[str, str] = {}
         # (namespace, name) -> {id: spec}: version lookups without scanning every spec.
         self._named: dict[tuple[str | None, str], dict[str, EnvSpec]] = {}
         self._loader = loader
+        self._hints = hints  # what the not-found explainer may ask (see _not_found.Hints)
 
     # -- mapping protocol -------------------------------------------------------------
 
@@ -284,9 +280,9 @@ class Registry(MutableMapping[str, EnvSpec]):
         """
         if get_env_id(ns, name, version) in self._specs:
             return
-        from palaestra._registry._not_found import explain_missing  # an error path
+        from palaestra._registry._not_found import Catalogue, explain_missing  # an error path
 
-        explain_missing(self, ns, name, version)
+        explain_missing(Catalogue(self._specs, self._ids()), self._hints, ns, name, version)
 
 
 class _LoadableValues(ValuesView[EnvSpec]):
