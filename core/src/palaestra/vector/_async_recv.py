@@ -42,7 +42,7 @@ class AsyncEngine(RecvEngine):
                 self.owner[i] = position
         self.due = [0] * len(self.targets)  # commands each target has not finished answering
         self.local_queue: list[bytes] = []  # commands for the parent's own block, run in recv
-        self.entries: dict[int, list[tuple[Any, dict[str, Any]]]] = {}  # a ready result's pieces
+        self.entries: dict[int, list[dict[str, Any]]] = {}  # a ready result's infos, in step order
         self.objects: dict[int, Any] = {}  # observations that came pickled (no shared slot)
 
     # -- sending ------------------------------------------------------------------------
@@ -163,7 +163,7 @@ class AsyncEngine(RecvEngine):
             if obs is not None:
                 self.objects[index] = obs
             if info:
-                self.entries.setdefault(index, []).append((obs, info))
+                self.entries.setdefault(index, []).append(info)
         self.arrived(finished)
         if done:
             self.due[position] -= 1
@@ -180,14 +180,14 @@ class AsyncEngine(RecvEngine):
             shared = env.observations
             if env._reread_obs:
                 shared = read_from_shared_memory(space, env._obs_buffer, n=self.num_envs)
-            obs = take_rows(space, shared, ids)
+            obs = take_rows(space, shared, self.num_envs, ids)
         else:
             items = [self.objects.pop(i) for i in ids.tolist()]
             obs = concatenate(space, items, create_empty_array(space, n=len(ids), fn=np.zeros))
         infos: dict[str, Any] = {}
         entries = self.entries
         for position, i in enumerate(ids.tolist()):
-            for _, info in entries.pop(i, ()):
+            for info in entries.pop(i, ()):
                 add_info(infos, info, position, len(ids))
         return obs, env._rewards[ids], env._terminations[ids], env._truncations[ids], infos
 

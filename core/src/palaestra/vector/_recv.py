@@ -47,29 +47,12 @@ def check_batch_size(batch_size: Any, num_envs: int, name: str) -> int:
     return int(batch_size)
 
 
-def take_rows(space: Any, batched: Any, ids: np.ndarray) -> Any:
-    """Rows ``ids`` of a batch of observations (or actions) of ``space``'s single-env space."""
+def take_rows(space: Any, batched: Any, num_envs: int, ids: np.ndarray) -> Any:
+    """Rows ``ids`` of a batch of ``num_envs`` observations of ``space`` (the single-env space)."""
     if isinstance(batched, np.ndarray) and batched.dtype != object:
         return batched[ids]
-    items = list(iterate(batch_space(space, _count(batched, space)), batched))
+    items = list(iterate(batch_space(space, num_envs), batched))
     return concatenate(space, [items[i] for i in ids], create_empty_array(space, n=len(ids)))
-
-
-def _count(batched: Any, space: Any) -> int:
-    for leaf in _leaves(batched):
-        return len(leaf)
-    raise TypeError(f"cannot count the sub-envs of a batch of {space}")
-
-
-def _leaves(value: Any) -> Any:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _leaves(item)
-    elif isinstance(value, tuple) and value and isinstance(value[0], (np.ndarray, dict, tuple)):
-        for item in value:
-            yield from _leaves(item)
-    else:
-        yield value
 
 
 def take_info(infos: dict[str, Any], ids: np.ndarray) -> dict[str, Any]:
@@ -349,7 +332,7 @@ class FullBatchEngine(RecvEngine):
         assert self.current is not None, "results come from a step or reset"
         obs, rewards, terminated, truncated, infos = self.current
         return (
-            take_rows(self.env.single_observation_space, obs, ids),
+            take_rows(self.env.single_observation_space, obs, self.num_envs, ids),
             np.asarray(rewards)[ids],
             np.asarray(terminated)[ids],
             np.asarray(truncated)[ids],
