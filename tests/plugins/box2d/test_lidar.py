@@ -5,6 +5,7 @@ import pytest
 
 import palaestra
 from palaestra_box2d import _lidar
+from palaestra_box2d._drawing import OBSTACLE
 from palaestra_box2d._walker_scene import TERRAIN_HEIGHT, TERRAIN_STEP
 
 pytestmark = pytest.mark.skipif(
@@ -59,12 +60,34 @@ def test_the_kernel_checks_its_buffers():
     lidar = _lidar.Lidar()
     out = np.empty((10, 3))
     edges, polygons = np.zeros((2, 4), np.float32), np.zeros((0, 8, 4), np.float32)
+    reach = np.zeros(2, np.float32)
     counts, spans = np.zeros(0, np.intc), np.zeros((0, 2), np.float32)
     with pytest.raises(TypeError, match="directions must hold 20 items of format 'd'"):
-        _lidar.compiled.walker_lidar(0.0, 0.0, np.zeros(3), edges, polygons, counts, spans, out)
+        _lidar.compiled.walker_lidar(0.0, 0.0, np.zeros(3), edges, reach, polygons, counts, spans, out)
     with pytest.raises(TypeError, match="edges must hold a multiple of 4 items of format 'f'"):
         _lidar.compiled.walker_lidar(
-            0.0, 0.0, lidar._directions, np.zeros(3, np.float32), polygons, counts, spans, out
+            0.0, 0.0, lidar._directions, np.zeros(3, np.float32), reach, polygons, counts, spans, out
         )
+    with pytest.raises(TypeError, match="reach must hold 2 items of format 'f'"):
+        _lidar.compiled.walker_lidar(0.0, 0.0, lidar._directions, edges, reach[:1], polygons, counts, spans, out)
     with pytest.raises(TypeError, match="out must hold 30 items of format 'd'"):
-        _lidar.compiled.walker_lidar(0.0, 0.0, lidar._directions, edges, polygons, counts, spans, np.empty(3))
+        _lidar.compiled.walker_lidar(
+            0.0, 0.0, lidar._directions, edges, reach, polygons, counts, spans, np.empty(3)
+        )
+    with pytest.raises(TypeError, match="takes 9 arguments, got 8"):
+        _lidar.compiled.walker_lidar(0.0, 0.0, lidar._directions, edges, polygons, counts, spans, out)
+
+
+def test_the_kernel_finds_the_nearest_hit_whatever_order_the_ground_comes_in():
+    """Edges given out of order (the kernel orders them and bisects) still give Box2D's casts."""
+    env = palaestra.make("BipedalWalkerHardcore-v3").unwrapped
+    env.reset(seed=5)
+    lidar, world = env._lidar, env.world
+    edges = [(*poly[0], *poly[1]) for poly in env.terrain_poly]
+    shuffled = [edges[i] for i in np.random.default_rng(0).permutation(len(edges))]
+    blocks = [body for body in env.terrain if body.color1 is OBSTACLE]
+    lidar.set_ground(shuffled, blocks)
+    for x in np.arange(0.3, 199 * TERRAIN_STEP, 1.3):
+        env.hull.position = (float(x), TERRAIN_HEIGHT + 1.1)
+        position = env.hull.position
+        assert lidar.scan(world, position, drawn=False) == lidar.cast(world, position), x

@@ -133,60 +133,11 @@ polygon_hit(const float *rows, int count, float p1x, float p1y, float p2x, float
     return 1;
 }
 
-static PyObject *
-walker_lidar(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The ten rays' nearest ground hits: fractions and stop points into o ((10, 3) doubles). */
+static void
+cast_rays(double x, double y, const double *dir, const float *edge, const float *reach, Py_ssize_t n_edges,
+          const float *poly, const int *count, const float *span, Py_ssize_t n_polygons, double *o)
 {
-    if (nargs != 8) {
-        PyErr_Format(PyExc_TypeError,
-                     "walker_lidar(x, y, directions, edges, polygons, counts, spans, out) takes 8 arguments, "
-                     "got %zd", nargs);
-        return NULL;
-    }
-    double x = PyFloat_AsDouble(args[0]);
-    double y = PyFloat_AsDouble(args[1]);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    Py_buffer directions, edges, polygons, counts, spans, out;
-    if (get_buffer(args[2], &directions, "d", sizeof(double), 2 * RAYS, 0, "directions") < 0) {
-        return NULL;
-    }
-    if (get_buffer(args[3], &edges, "f", sizeof(float), -4, 0, "edges") < 0) {
-        PyBuffer_Release(&directions);
-        return NULL;
-    }
-    if (get_buffer(args[4], &polygons, "f", sizeof(float), -4 * POLYGON_VERTICES, 0, "polygons") < 0) {
-        PyBuffer_Release(&directions);
-        PyBuffer_Release(&edges);
-        return NULL;
-    }
-    Py_ssize_t n_polygons = polygons.len / (Py_ssize_t)(sizeof(float) * 4 * POLYGON_VERTICES);
-    if (get_buffer(args[5], &counts, "i", sizeof(int), n_polygons, 0, "counts") < 0) {
-        PyBuffer_Release(&directions);
-        PyBuffer_Release(&edges);
-        PyBuffer_Release(&polygons);
-        return NULL;
-    }
-    if (get_buffer(args[6], &spans, "f", sizeof(float), 2 * n_polygons, 0, "spans") < 0) {
-        PyBuffer_Release(&directions);
-        PyBuffer_Release(&edges);
-        PyBuffer_Release(&polygons);
-        PyBuffer_Release(&counts);
-        return NULL;
-    }
-    if (get_buffer(args[7], &out, "d", sizeof(double), 3 * RAYS, 1, "out") < 0) {
-        PyBuffer_Release(&directions);
-        PyBuffer_Release(&edges);
-        PyBuffer_Release(&polygons);
-        PyBuffer_Release(&counts);
-        PyBuffer_Release(&spans);
-        return NULL;
-    }
-    const double *dir = directions.buf;
-    const float *edge = edges.buf, *poly = polygons.buf, *span = spans.buf;
-    const int *count = counts.buf;
-    Py_ssize_t n_edges = edges.len / (Py_ssize_t)(sizeof(float) * 4);
-    double *o = out.buf;
     /* The ray starts at the hull's position (float32 values given as doubles). */
     float p1x = (float)x, p1y = (float)y;
     for (int r = 0; r < RAYS; r++) {
@@ -195,11 +146,27 @@ walker_lidar(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         float lo = p1x < p2x ? p1x : p2x, hi = p1x < p2x ? p2x : p1x;
         float fraction = 1.0f, max_fraction = 1.0f, t;
         int stop = 0, hit = 0;
-        /* Fixtures wholly left or right of the ray cannot be hit: only the others are cast. */
-        for (Py_ssize_t i = 0; i < n_edges && !stop; i++) {
+        /* Fixtures wholly left or right of the ray cannot be hit: only the others are cast.
+         * The edges come by their left ends, and reach[i] is the furthest right any of the
+         * first i + 1 goes, so those before the first reach >= lo all end left of the ray
+         * and those after a left end > hi all start right of it. (The nearest hit does not
+         * depend on the order the edges are tried in.) */
+        Py_ssize_t first = 0, last = n_edges;
+        while (first < last) {
+            Py_ssize_t middle = first + (last - first) / 2;
+            if (reach[middle] < lo) {
+                first = middle + 1;
+            } else {
+                last = middle;
+            }
+        }
+        for (Py_ssize_t i = first; i < n_edges && !stop; i++) {
             const float *e = edge + 4 * i;
             float e_lo = e[0] < e[2] ? e[0] : e[2], e_hi = e[0] < e[2] ? e[2] : e[0];
-            if (e_hi < lo || e_lo > hi) {
+            if (e_lo > hi) {
+                break;
+            }
+            if (e_hi < lo) {
                 continue;
             }
             if (edge_hit(e, p1x, p1y, p2x, p2y, max_fraction, &t)) {
@@ -229,20 +196,73 @@ walker_lidar(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             o[3 * r + 2] = y - dir[2 * r + 1];
         }
     }
-    PyBuffer_Release(&directions);
-    PyBuffer_Release(&edges);
-    PyBuffer_Release(&polygons);
-    PyBuffer_Release(&counts);
-    PyBuffer_Release(&spans);
-    PyBuffer_Release(&out);
+}
+
+static PyObject *
+walker_lidar(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError,
+                     "walker_lidar(x, y, directions, edges, reach, polygons, counts, spans, out) takes 9 arguments, "
+                     "got %zd", nargs);
+        return NULL;
+    }
+    double x = PyFloat_AsDouble(args[0]);
+    double y = PyFloat_AsDouble(args[1]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer views[7];
+    int taken = 0;
+    Py_ssize_t n_edges = 0, n_polygons = 0;
+    /* directions, edges, reach, polygons, counts, spans, out: each checked, released together. */
+    if (get_buffer(args[2], &views[taken], "d", sizeof(double), 2 * RAYS, 0, "directions") < 0) {
+        goto fail;
+    }
+    taken++;
+    if (get_buffer(args[3], &views[taken], "f", sizeof(float), -4, 0, "edges") < 0) {
+        goto fail;
+    }
+    n_edges = views[taken++].len / (Py_ssize_t)(sizeof(float) * 4);
+    if (get_buffer(args[4], &views[taken], "f", sizeof(float), n_edges, 0, "reach") < 0) {
+        goto fail;
+    }
+    taken++;
+    if (get_buffer(args[5], &views[taken], "f", sizeof(float), -4 * POLYGON_VERTICES, 0, "polygons") < 0) {
+        goto fail;
+    }
+    n_polygons = views[taken++].len / (Py_ssize_t)(sizeof(float) * 4 * POLYGON_VERTICES);
+    if (get_buffer(args[6], &views[taken], "i", sizeof(int), n_polygons, 0, "counts") < 0) {
+        goto fail;
+    }
+    taken++;
+    if (get_buffer(args[7], &views[taken], "f", sizeof(float), 2 * n_polygons, 0, "spans") < 0) {
+        goto fail;
+    }
+    taken++;
+    if (get_buffer(args[8], &views[taken], "d", sizeof(double), 3 * RAYS, 1, "out") < 0) {
+        goto fail;
+    }
+    taken++;
+    cast_rays(x, y, views[0].buf, views[1].buf, views[2].buf, n_edges, views[3].buf, views[4].buf, views[5].buf,
+              n_polygons, views[6].buf);
+fail:
+    while (taken > 0) {
+        PyBuffer_Release(&views[--taken]);
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
+
 static PyMethodDef kernel_methods[] = {
     {"walker_lidar", (PyCFunction)(void (*)(void))walker_lidar, METH_FASTCALL,
-     "walker_lidar(x, y, directions, edges, polygons, counts, spans, out)\n--\n\n"
+     "walker_lidar(x, y, directions, edges, reach, polygons, counts, spans, out)\n--\n\n"
      "BipedalWalker's ten lidar rays from (x, y) along directions ((10, 2) doubles) against the\n"
-     "ground's edges ((E, 4) float32: both vertices) and convex polygons ((P, 8, 4) float32:\n"
+     "ground's edges ((E, 4) float32: both vertices, ordered by their left ends; reach (E,) float32:\n"
+     "the running maximum of their right ends) and convex polygons ((P, 8, 4) float32:\n"
      "vertex and normal rows, counts (P,) int32, spans (P, 2) float32 of their x): each ray's\n"
      "nearest-hit fraction and stop point go in out ((10, 3) doubles)."},
     {NULL, NULL, 0, NULL},

@@ -58,7 +58,7 @@ class Lidar:
 
     def __init__(self) -> None:
         self.rays = [Ray() for _ in range(RAYS)]
-        self._ground: tuple[np.ndarray, ...] | None = None
+        self._ground: tuple[np.ndarray, ...] | None = None  # edges, reach, polygons, counts, spans
         self._directions = np.array(DIRECTIONS, dtype=np.float64)
         self._out = np.empty((RAYS, 3), dtype=np.float64)
 
@@ -83,7 +83,13 @@ class Lidar:
         spans = np.zeros((len(blocks), 2), dtype=np.float32)
         for i, count in enumerate(counts.tolist()):
             spans[i] = polygons[i, :count, 0].min(), polygons[i, :count, 0].max()
-        self._ground = (np.array(edges, dtype=np.float32).reshape(-1, 4), polygons, counts, spans)
+        # The kernel finds the edges a ray's span can meet by bisection: edges ordered by their
+        # left ends, with the running maximum of their right ends.
+        segments = np.array(edges, dtype=np.float32).reshape(-1, 4)
+        order = np.argsort(np.minimum(segments[:, 0], segments[:, 2]), kind="stable")
+        segments = np.ascontiguousarray(segments[order])
+        reach = np.maximum.accumulate(np.maximum(segments[:, 0], segments[:, 2]))
+        self._ground = (segments, np.ascontiguousarray(reach, dtype=np.float32), polygons, counts, spans)
 
     def scan(self, world: Any, position: Any, drawn: bool) -> list[float]:
         """Each ray's fraction from ``position`` (the hull's); ``drawn``: keep the rays' lines."""

@@ -45,6 +45,11 @@ def _fixture(shape: Any, **kwargs: Any) -> Any:
     return Box2D.b2FixtureDef(shape=shape, restitution=0.0, categoryBits=0x0020, maskBits=0x001, **kwargs)
 
 
+# Tags on the fixtures the contact listener asks about (others carry None): reading a
+# fixture's tag costs a fraction of comparing bodies through the binding.
+HULL_TAG, FAR_SHIN_TAG, NEAR_SHIN_TAG = 1, 2, 3
+
+
 class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
     """Game over when the hull touches the ground; lower legs report ground contact."""
 
@@ -53,19 +58,26 @@ class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
         self.env = env
 
     def BeginContact(self, contact: Any) -> None:
-        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        first, second = contact.fixtureA.userData, contact.fixtureB.userData
+        if first is None and second is None:
+            return
         env = self.env
-        if env.hull in bodies:
+        if first == HULL_TAG or second == HULL_TAG:
             env.game_over = True
-        for leg in (env.legs[1], env.legs[3]):
-            if leg in bodies:
-                leg.ground_contact = True
+        if first == FAR_SHIN_TAG or second == FAR_SHIN_TAG:
+            env.legs[1].ground_contact = True
+        if first == NEAR_SHIN_TAG or second == NEAR_SHIN_TAG:
+            env.legs[3].ground_contact = True
 
     def EndContact(self, contact: Any) -> None:
-        bodies = (contact.fixtureA.body, contact.fixtureB.body)
-        for leg in (self.env.legs[1], self.env.legs[3]):
-            if leg in bodies:
-                leg.ground_contact = False
+        first, second = contact.fixtureA.userData, contact.fixtureB.userData
+        if first is None and second is None:
+            return
+        legs = self.env.legs
+        if first == FAR_SHIN_TAG or second == FAR_SHIN_TAG:
+            legs[1].ground_contact = False
+        if first == NEAR_SHIN_TAG or second == NEAR_SHIN_TAG:
+            legs[3].ground_contact = False
 
 
 class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
@@ -256,6 +268,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         init_y = TERRAIN_HEIGHT + 2 * LEG_H
         self.hull = self.world.CreateDynamicBody(position=(init_x, init_y), fixtures=self._hull_fixture)
+        self.hull.fixtures[0].userData = HULL_TAG
         self.hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
         self.legs, self.joints = [], []
         for side in (-1, +1):  # the far leg, then the near one; each hip then knee
@@ -269,6 +282,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
             )
             self.joints.append(self._motor_joint(thigh, shin, -LEG_H / 2, 1, (-1.6, -0.1)))
             shin.ground_contact = False
+            shin.fixtures[0].userData = FAR_SHIN_TAG if side == -1 else NEAR_SHIN_TAG
             self.legs += [thigh, shin]
         if self.render_mode == "human":
             self.render()
