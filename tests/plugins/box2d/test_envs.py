@@ -265,6 +265,29 @@ def test_car_racing_frames_are_gymnasiums_pixel_for_pixel(kwargs, mode):
     assert mode != "rgb_array" or len(ours.unwrapped.car.skid_marks) > 0
 
 
+@pytest.mark.parametrize("spin", [0.0, 300.0, 2000.0, 5000.0, -5000.0, 1e6])
+def test_car_racing_shrinks_before_flipping_with_the_pixels_of_flipping_first(spin):
+    """Shrinking along x before flipping gives the pixels of flipping first.
+
+    The observation flips only the strip the indicators are drawn on: the frame must be the
+    whole flipped canvas smooth-scaled (the plain way), whatever the height of the bars (a
+    wheel's spin bar can reach the top).
+    """
+    import pygame
+
+    env = palaestra.make("CarRacing-v3")
+    env.reset(seed=3)
+    for _ in range(60):
+        env.step(np.array([0.3, 1.0, 0.0], np.float32))
+    car = env.unwrapped.car
+    car.wheels[2].omega = spin
+    painter = env.unwrapped._painter
+    for size in [(96, 96), (600, 400)]:
+        flipped = painter.draw(env.unwrapped, None, skid_marks=False)  # the whole canvas, flipped
+        plain = np.transpose(pygame.surfarray.array3d(pygame.transform.smoothscale(flipped, size)), (1, 0, 2))
+        assert np.array_equal(painter.draw(env.unwrapped, size, skid_marks=False), plain), size
+
+
 def test_car_racing_options_and_errors():
     env = palaestra.make("CarRacing-v3", domain_randomize=True)
     env.reset(seed=0)

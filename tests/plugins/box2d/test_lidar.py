@@ -69,7 +69,9 @@ def test_the_kernel_checks_its_buffers():
             0.0, 0.0, lidar._directions, np.zeros(3, np.float32), reach, polygons, counts, spans, out
         )
     with pytest.raises(TypeError, match="reach must hold 2 items of format 'f'"):
-        _lidar.compiled.walker_lidar(0.0, 0.0, lidar._directions, edges, reach[:1], polygons, counts, spans, out)
+        _lidar.compiled.walker_lidar(
+            0.0, 0.0, lidar._directions, edges, reach[:1], polygons, counts, spans, out
+        )
     with pytest.raises(TypeError, match="out must hold 30 items of format 'd'"):
         _lidar.compiled.walker_lidar(
             0.0, 0.0, lidar._directions, edges, reach, polygons, counts, spans, np.empty(3)

@@ -53,6 +53,7 @@ class CarRacingView:
         self._road_of: Any = None  # the road_poly list whose tiles _road holds
         self._place: tuple[float, float, float] | None = None  # set while drawing straight
         self._straight: dict[tuple[int, int], Any] = {}
+        self._shrinking: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
         self._small_score: tuple[Any, ...] = (None, None, None, None)
         self._road = np.zeros((0, 4, 2))
         self.grass_patches = [
@@ -87,18 +88,53 @@ class CarRacingView:
         pygame = self.pygame
         # Two canvases kept from frame to frame: a fresh 1000x800 surface a frame costs far
         # more in new memory pages than clearing one.
-        canvas, flipped = self._canvases
+        canvas, scratch = self._canvases
         view = self._view(env)
         self._ground(canvas, env, view)
         self._car(canvas, env.car, view, skid_marks)
-        _flip_rows(pygame, canvas, flipped)
-        canvas = flipped
-        self._indicators(canvas, env.car)
-        canvas.blit(*self._score(env))
-        if size is None:
-            return canvas.copy()
-        scaled = pygame.transform.smoothscale(canvas, size)
-        return np.transpose(np.array(pygame.surfarray.pixels3d(scaled)), axes=(1, 0, 2))
+        bars, (score, place) = self._indicator_bars(env.car), self._score(env)
+        if size is None or not (size[0] < canvas.get_width() and size[1] < canvas.get_height()):
+            _flip_rows(pygame, canvas, scratch)
+            self._indicators(scratch, bars)
+            scratch.blit(score, place)
+            return (
+                scratch.copy()
+                if size is None
+                else _pixels(pygame, pygame.transform.smoothscale(scratch, size))
+            )
+        return self._scaled_unflipped(canvas, scratch, bars, score, place, size)
+
+    def _scaled_unflipped(
+        self, canvas: Any, scratch: Any, bars: list[Any], score: Any, place: Any, size: tuple[int, int]
+    ) -> np.ndarray:
+        """The smaller frame of the flipped canvas, without flipping the canvas.
+
+        ``smoothscale`` shrinks a surface along x (row by row) and then along y, so
+        shrinking along x before flipping the rows gives the same pixels as after. Only the
+        strip the indicators and the score are drawn on is flipped, drawn on and flipped
+        back; the x-shrunk canvas (a tenth of the pixels) is flipped instead of the canvas.
+        """
+        pygame, height = self.pygame, canvas.get_height()
+        rows = height - _strip_top(bars, place, height)
+        top, bottom = pygame.surfarray.pixels2d(canvas).T, pygame.surfarray.pixels2d(scratch).T
+        bottom[height - rows :] = top[:rows][::-1]
+        del top, bottom  # the surfaces stay locked while a pixel view exists
+        self._indicators(scratch, bars)
+        scratch.blit(score, place)
+        top, bottom = pygame.surfarray.pixels2d(canvas).T, pygame.surfarray.pixels2d(scratch).T
+        top[:rows] = bottom[height - rows :][::-1]
+        del top, bottom
+        narrow, unflipped, scaled = self._shrinking.get(size) or self._shrinking_surfaces(size, height)
+        pygame.transform.smoothscale(canvas, (size[0], height), narrow)
+        _flip_rows(pygame, narrow, unflipped)
+        return _pixels(pygame, pygame.transform.smoothscale(unflipped, size, scaled))
+
+    def _shrinking_surfaces(self, size: tuple[int, int], height: int) -> tuple[Any, Any, Any]:
+        """The surfaces :meth:`_scaled_unflipped` draws ``size`` frames through, made once."""
+        pygame = self.pygame
+        made = (pygame.Surface((size[0], height)), pygame.Surface((size[0], height)), pygame.Surface(size))
+        self._shrinking[size] = made
+        return made
 
     def draw_straight(self, env: Any, size: tuple[int, int]) -> np.ndarray:
         """The observation drawn straight at ``size``: CarRacing's ``fast_pixels``.
@@ -122,10 +158,10 @@ class CarRacingView:
             self._car(target, env.car, view, skid_marks=False)
         finally:
             self._place = None
-        self._indicators(target, env.car, (scale_x, scale_y))
+        self._indicators(target, self._indicator_bars(env.car, (scale_x, scale_y)))
         score, place = self._score(env, (scale_x, scale_y))
         target.blit(score, place)
-        return np.transpose(np.array(pygame.surfarray.pixels3d(target)), axes=(1, 0, 2))
+        return _pixels(pygame, target)
 
     def _view(self, env: Any) -> tuple[float, Any, float]:
         """``(zoom, origin, angle)``: the camera that follows the car (zooming in over the first second)."""
@@ -268,16 +304,30 @@ class CarRacingView:
         self._small_score = (text, scale, small, spot)
         return small, spot
 
-    def _indicators(self, canvas: Any, car: Any, scale: tuple[float, float] | None = None) -> None:
-        """Speed, the four wheels' spin, the steering and the turn rate as bars (scaled by ``scale``)."""
-        pygame = self.pygame
+    def _indicators(
+        self, canvas: Any, bars: list[tuple[list[tuple[float, float]], tuple[int, int, int]]]
+    ) -> None:
+        """Draw the indicator strip's polygons (from :meth:`_indicator_bars`), in order."""
+        polygon = self.pygame.draw.polygon
+        for points, color in bars:
+            polygon(canvas, color=color, points=points)
+
+    def _indicator_bars(
+        self, car: Any, scale: tuple[float, float] | None = None
+    ) -> list[tuple[list[tuple[float, float]], tuple[int, int, int]]]:
+        """The indicator strip's polygons with their colours, in drawing order.
+
+        Its black ground, then speed, the four wheels' spin, the steering and the turn rate
+        as bars (points scaled by ``scale``).
+        """
         width, height = self.g.WINDOW_W, self.g.WINDOW_H
         s, h = width / 40.0, height / 40.0
+        bars: list[tuple[list[tuple[float, float]], tuple[int, int, int]]] = []
 
         def polygon(points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
             if scale is not None:
                 points = [(x * scale[0], y * scale[1]) for x, y in points]
-            pygame.draw.polygon(canvas, color=color, points=points)
+            bars.append((points, color))
 
         polygon([(width, height), (width, height - 5 * h), (0, height - 5 * h), (0, height)], (0, 0, 0))
 
@@ -312,6 +362,20 @@ class CarRacingView:
         bar(steering, row(20, -10.0 * steering), INDICATOR_COLORS["steering"])
         turning = car.hull.angularVelocity
         bar(turning, row(30, -0.8 * turning), INDICATOR_COLORS["turning"])
+        return bars
+
+
+def _strip_top(bars: list[tuple[list[tuple[float, float]], Any]], place: Any, height: int) -> int:
+    """The first canvas row the indicator strip and the score can touch (0 when unsure)."""
+    lowest = min([float(place.top)] + [float(y) for points, _ in bars for _, y in points])
+    if not math.isfinite(lowest):
+        return 0
+    return min(max(0, math.floor(lowest) - 2), height)
+
+
+def _pixels(pygame: Any, surface: Any) -> np.ndarray:
+    """A surface's pixels as a (height, width, 3) array."""
+    return np.transpose(np.array(pygame.surfarray.pixels3d(surface)), axes=(1, 0, 2))
 
 
 def _flip_rows(pygame: Any, source: Any, target: Any) -> None:

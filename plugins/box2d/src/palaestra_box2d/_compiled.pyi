@@ -1,5 +1,14 @@
 from typing import Any
 
 def walker_lidar(
-    x: float, y: float, directions: Any, edges: Any, reach: Any, polygons: Any, counts: Any, spans: Any, out: Any, /
+    x: float,
+    y: float,
+    directions: Any,
+    edges: Any,
+    reach: Any,
+    polygons: Any,
+    counts: Any,
+    spans: Any,
+    out: Any,
+    /,
 ) -> None: ...
