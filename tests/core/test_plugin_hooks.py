@@ -286,8 +286,7 @@ NOT_ON_THE_MAKE_PATH = (
     "palaestra._plugins._builtin",  # sync/async and the core's wrapper sets, on first lookup
     "palaestra._env._wrapper_kinds",  # observation, reward and action wrappers
     "palaestra._registry._not_found",  # what a failed lookup says
-    "palaestra._base._lookup_errors",  # unknown ids and names, when raised
-    "palaestra._base._usage_errors",  # snapshots, retired wrappers, odd actions, when raised
+    "multiprocessing",  # worker processes, and the base of VectorTimeoutError
     "palaestra_classic_control._drawing",  # with the first frame
 )
 

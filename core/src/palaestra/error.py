@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from palaestra._base._error_root import Error, rebuilding_reduce
+
 __all__ = [
     "ActionOverflowError",
     "AlreadyPendingCallError",
@@ -40,6 +42,7 @@ __all__ = [
     "MissingSuiteError",
     "NameNotFound",
     "NamespaceNotFound",
+    "NoAsyncCallError",
     "PluginConflictError",
     "PluginError",
     "PluginLoadError",
@@ -57,28 +60,6 @@ __all__ = [
     "WorkerDiedError",
     "WrapperSetNotFound",
 ]
-
-
-def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
-    error = cls.__new__(cls, *args)
-    BaseException.__init__(error, *args)
-    error.__dict__.update(state)
-    return error
-
-
-def rebuilding_reduce(self: BaseException) -> tuple[Any, ...]:
-    """``__reduce__`` that restores an error's message and fields without calling its ``__init__``.
-
-    Python's default calls ``cls(*args)``, which fails for an error whose constructor takes
-    required keyword arguments; errors cross processes (multiprocessing, Ray) by pickle.
-    """
-    return (_rebuild, (type(self), self.args, dict(self.__dict__)))
-
-
-class Error(Exception):
-    """Root of every palaestra error; every one pickles with its message and fields."""
-
-    __reduce__ = rebuilding_reduce
 
 
 class UnregisteredEnv(Error, KeyError):
@@ -144,37 +125,212 @@ class EnvCheckTypeError(EnvCheckError, TypeError):
     """An env's attribute is of the wrong type (a space that is not a palaestra space)."""
 
 
-if TYPE_CHECKING:
-    from palaestra._base._lookup_errors import DeprecatedEnv as DeprecatedEnv
-    from palaestra._base._lookup_errors import MissingSuiteError as MissingSuiteError
-    from palaestra._base._lookup_errors import NameNotFound as NameNotFound
-    from palaestra._base._lookup_errors import NamespaceNotFound as NamespaceNotFound
-    from palaestra._base._lookup_errors import VectorizerNotFound as VectorizerNotFound
-    from palaestra._base._lookup_errors import VersionNotFound as VersionNotFound
-    from palaestra._base._lookup_errors import WrapperSetNotFound as WrapperSetNotFound
-    from palaestra._base._space_errors import CustomSpaceError as CustomSpaceError
-    from palaestra._base._space_errors import DynamicSpaceError as DynamicSpaceError
-    from palaestra._base._space_errors import InvalidBound as InvalidBound
-    from palaestra._base._space_errors import InvalidProbability as InvalidProbability
-    from palaestra._base._space_errors import InvalidSampleArgument as InvalidSampleArgument
-    from palaestra._base._space_errors import InvalidSampleArgumentType as InvalidSampleArgumentType
-    from palaestra._base._space_errors import InvalidSpaceArgument as InvalidSpaceArgument
-    from palaestra._base._space_errors import MissingArgument as MissingArgument
-    from palaestra._base._timeout_error import VectorTimeoutError as VectorTimeoutError
-    from palaestra._base._usage_errors import ActionOverflowError as ActionOverflowError
-    from palaestra._base._usage_errors import DeprecatedWrapper as DeprecatedWrapper
-    from palaestra._base._usage_errors import InvalidActionType as InvalidActionType
-    from palaestra._base._usage_errors import InvalidEnvArgumentValue as InvalidEnvArgumentValue
-    from palaestra._base._usage_errors import SnapshotError as SnapshotError
-    from palaestra._base._usage_errors import SnapshotNotSupported as SnapshotNotSupported
-    from palaestra._base._usage_errors import UnsupportedMode as UnsupportedMode
-    from palaestra._base._vector_errors import AlreadyPendingCallError as AlreadyPendingCallError
-    from palaestra._base._vector_errors import ClosedEnvironmentError as ClosedEnvironmentError
-    from palaestra._base._vector_errors import InvalidVectorInfo as InvalidVectorInfo
-    from palaestra._base._vector_errors import NoAsyncCallError as NoAsyncCallError
-    from palaestra._base._vector_errors import SubEnvError as SubEnvError
-    from palaestra._base._vector_errors import UnguardedMainError as UnguardedMainError
-    from palaestra._base._vector_errors import WorkerDiedError as WorkerDiedError
+# -- ids and names nobody registered ------------------------------------------------------
+
+
+class NamespaceNotFound(UnregisteredEnv):
+    """The namespace part of an env id is unknown."""
+
+
+class NameNotFound(UnregisteredEnv):
+    """The name part of an env id is unknown in its namespace."""
+
+
+class VersionNotFound(UnregisteredEnv):
+    """The requested version is newer than every registered version."""
+
+
+class MissingSuiteError(NameNotFound):
+    """The id belongs to a published suite whose plugin distribution is not installed."""
+
+
+class VectorizerNotFound(Error, KeyError, ValueError):
+    """``make_vec`` was asked for a vectorization mode nobody registered.
+
+    A ``ValueError`` too, as Gymnasium raises for an invalid mode.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class WrapperSetNotFound(Error, KeyError):
+    """``make(..., wrappers=name)`` named a wrapper set nobody registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class DeprecatedEnv(Error):
+    """The requested version is older than the registered one, or was retired."""
+
+
+# -- uses a first step never meets (an odd action, a snapshot, a retired wrapper) ---------
+
+
+class InvalidEnvArgumentValue(InvalidEnvArguments, ValueError):
+    """A constructor argument has the right type but an impossible value (NaN, a negative size...)."""
+
+
+class UnsupportedMode(Error):
+    """The requested render mode is not supported by the environment."""
+
+
+class InvalidActionType(InvalidAction, TypeError):
+    """An action (or batch of actions) of a type the space cannot hold (Gymnasium raises ``TypeError``)."""
+
+
+class ActionOverflowError(InvalidAction, OverflowError):
+    """An action so large that the env's arithmetic overflows (Gymnasium raises ``OverflowError``)."""
+
+
+class SnapshotNotSupported(Error, NotImplementedError):
+    """The environment cannot save and restore its state (``Env.snapshot``)."""
+
+
+class SnapshotError(Error, ValueError):
+    """A snapshot does not fit the environment it is restored into, or cannot be taken."""
+
+
+class DeprecatedWrapper(ImportError):
+    """A wrapper was renamed or removed; the message names its replacement."""
+
+
+# -- space arguments and space utilities ----------------------------------------------------
+
+
+class MissingArgument(Error):
+    """A required argument is missing."""
+
+
+class InvalidProbability(Error):
+    """A probability is outside ``[0, 1]``."""
+
+
+class InvalidBound(Error):
+    """A lower bound exceeds the upper bound."""
+
+
+class InvalidSampleArgument(Error, ValueError, AssertionError):
+    """A ``sample`` mask, probability or size argument is malformed.
+
+    An ``AssertionError`` too: Gymnasium checks these with ``assert``, and code written for it
+    may catch that.
+    """
+
+
+class InvalidSampleArgumentType(InvalidSampleArgument, TypeError):
+    """A ``sample`` mask or probability is of the wrong type or dtype (also a ``TypeError``)."""
+
+
+class InvalidSpaceArgument(Error, TypeError, ValueError):
+    """A space constructor's argument is of the wrong type or value.
+
+    Both a ``TypeError`` and a ``ValueError``: Gymnasium raises one or the other (or lets NumPy
+    raise), and code written for it may catch either.
+    """
+
+
+class CustomSpaceError(Exception):
+    """A custom space lacks an implementation of a space utility."""
+
+
+class DynamicSpaceError(CustomSpaceError, TypeError):
+    """A space of dynamic shape (Graph, Sequence) was asked for a fixed-size buffer.
+
+    A ``TypeError`` too, as Gymnasium raises there.
+    """
+
+
+# -- vector envs --------------------------------------------------------------------------
+
+
+class InvalidVectorInfo(Error, TypeError, ValueError, AssertionError):
+    """A vector env's info is not a dict of one entry per sub-env.
+
+    Catchable as the ``TypeError``/``ValueError`` palaestra raised before and as the
+    ``AssertionError`` Gymnasium raises.
+    """
+
+
+class AlreadyPendingCallError(Exception):
+    """An asynchronous call is already pending on a vector environment."""
+
+    __reduce__ = rebuilding_reduce
+
+    def __init__(self, message: str, name: str):
+        super().__init__(message)
+        self.name = name
+
+
+class NoAsyncCallError(Exception):
+    """A ``*_wait`` call was made without a pending asynchronous call."""
+
+    __reduce__ = rebuilding_reduce
+
+    def __init__(self, message: str, name: str):
+        super().__init__(message)
+        self.name = name
+
+
+class ClosedEnvironmentError(Exception):
+    """An operation was attempted on a closed environment."""
+
+    __reduce__ = rebuilding_reduce
+
+
+class SubEnvError(Error):
+    """A sub-environment of a vector env raised; carries the worker's traceback.
+
+    Raised directly when the original exception cannot be rebuilt in the parent, and
+    otherwise attached as the ``__cause__`` of the re-raised original exception.
+
+    Attributes:
+        index: The sub-environment's index.
+        error_type: The original exception's class name.
+        worker_traceback: The traceback text from the worker process.
+    """
+
+    def __init__(self, message: str, *, index: int, error_type: str, worker_traceback: str):
+        super().__init__(message)
+        self.index = index
+        self.error_type = error_type
+        self.worker_traceback = worker_traceback
+
+
+class WorkerDiedError(Error, RuntimeError):
+    """A vector env's worker process exited unexpectedly.
+
+    Attributes:
+        indices: The sub-environments the worker ran.
+        exitcode: The process exit code (negative: killed by that signal).
+    """
+
+    def __init__(self, message: str, *, indices: tuple[int, ...], exitcode: int | None):
+        super().__init__(message)
+        self.indices = indices
+        self.exitcode = exitcode
+
+
+class UnguardedMainError(Error, RuntimeError):
+    """Worker processes would run the user's script again, and its top-level code starts workers.
+
+    Raised before any worker starts, when the start method is ``spawn`` or ``forkserver``
+    (which import the main script in every worker) and the call comes from the script's
+    top-level code outside an ``if __name__ == "__main__":`` block.
+
+    Attributes:
+        script: The main script's path.
+        line: The line of the top-level call.
+    """
+
+    def __init__(self, message: str, *, script: str, line: int):
+        super().__init__(message)
+        self.script = script
+        self.line = line
+
+
+# -- plugins ------------------------------------------------------------------------------
 
 
 class PluginError(Error):
@@ -208,51 +364,21 @@ class PluginConflictError(PluginError, RegistrationError):
         self.distributions = distributions
 
 
-# Errors defined in their own modules when first asked for (see palaestra._base._vector_errors):
-# none of them is raised on the way to a first step.
-_LAZY_ERRORS = {
-    "ActionOverflowError": "palaestra._base._usage_errors",
-    "AlreadyPendingCallError": "palaestra._base._vector_errors",
-    "ClosedEnvironmentError": "palaestra._base._vector_errors",
-    "CustomSpaceError": "palaestra._base._space_errors",
-    "DeprecatedEnv": "palaestra._base._lookup_errors",
-    "DeprecatedWrapper": "palaestra._base._usage_errors",
-    "DynamicSpaceError": "palaestra._base._space_errors",
-    "InvalidActionType": "palaestra._base._usage_errors",
-    "InvalidBound": "palaestra._base._space_errors",
-    "InvalidEnvArgumentValue": "palaestra._base._usage_errors",
-    "InvalidProbability": "palaestra._base._space_errors",
-    "InvalidSampleArgument": "palaestra._base._space_errors",
-    "InvalidSampleArgumentType": "palaestra._base._space_errors",
-    "InvalidSpaceArgument": "palaestra._base._space_errors",
-    "InvalidVectorInfo": "palaestra._base._vector_errors",
-    "MissingArgument": "palaestra._base._space_errors",
-    "MissingSuiteError": "palaestra._base._lookup_errors",
-    "NameNotFound": "palaestra._base._lookup_errors",
-    "NamespaceNotFound": "palaestra._base._lookup_errors",
-    "NoAsyncCallError": "palaestra._base._vector_errors",
-    "SnapshotError": "palaestra._base._usage_errors",
-    "SnapshotNotSupported": "palaestra._base._usage_errors",
-    "SubEnvError": "palaestra._base._vector_errors",
-    "UnguardedMainError": "palaestra._base._vector_errors",
-    "UnsupportedMode": "palaestra._base._usage_errors",
-    "VectorizerNotFound": "palaestra._base._lookup_errors",
-    "VersionNotFound": "palaestra._base._lookup_errors",
-    "VectorTimeoutError": "palaestra._base._timeout_error",
-    "WorkerDiedError": "palaestra._base._vector_errors",
-    "WrapperSetNotFound": "palaestra._base._lookup_errors",
-}
+if TYPE_CHECKING:
+    from palaestra._base._timeout_error import VectorTimeoutError as VectorTimeoutError
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY_ERRORS:
-        import importlib
+    # The one class defined on first use: its base, multiprocessing.TimeoutError, costs
+    # importing multiprocessing, which a process that never times out a worker need not pay.
+    # The import system runs that module once, whichever threads ask at once: one class.
+    if name == "VectorTimeoutError":
+        from palaestra._base._timeout_error import VectorTimeoutError
 
-        # The import system runs each module once, whichever threads ask at once: one class.
-        value = globals()[name] = getattr(importlib.import_module(_LAZY_ERRORS[name]), name)
-        return value
+        globals()[name] = VectorTimeoutError
+        return VectorTimeoutError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_ERRORS})
+    return sorted({*globals(), "VectorTimeoutError"})

@@ -11,15 +11,9 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from palaestra.error import InvalidEnvArguments
+from palaestra.error import InvalidEnvArguments, InvalidEnvArgumentValue
 
 __all__ = ["check_flag", "check_max_episode_steps", "check_num_envs"]
-
-
-def _value_error(message: str) -> Exception:
-    from palaestra._base._usage_errors import InvalidEnvArgumentValue  # defined on first use
-
-    return InvalidEnvArgumentValue(message)
 
 
 def _is_integer(value: Any) -> bool:
@@ -37,7 +31,7 @@ def check_num_envs(num_envs: Any) -> int:
         InvalidEnvArgumentValue: Anything else (a ``TypeError`` and a ``ValueError``).
     """
     if not _is_integer(num_envs) or num_envs < 1:
-        raise _value_error(
+        raise InvalidEnvArgumentValue(
             f"num_envs must be a positive integer, got {num_envs!r}; pass how many sub-envs to "
             "run side by side (1 or more)"
         )
@@ -59,7 +53,7 @@ def check_max_episode_steps(value: Any) -> int | None:
             "positive int (steps before the episode is truncated), or None for the spec's limit."
         )
     if value <= 0:
-        raise _value_error(
+        raise InvalidEnvArgumentValue(
             f"Expect the `max_episode_steps` to be positive, actually: {value}. Pass a positive "
             "int (steps before the episode is truncated), or None for the spec's limit."
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 
-from palaestra.error import Error
+from palaestra._base._error_root import Error
 
 __all__ = ["VectorTimeoutError"]
 

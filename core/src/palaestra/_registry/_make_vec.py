@@ -12,7 +12,7 @@ from palaestra._base._arguments import check_max_episode_steps, check_num_envs
 from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._registry._make import Host, check_render_mode_type, make_env, resolve_spec, wrapper_set_specs
-from palaestra.error import Error, InvalidEnvArguments
+from palaestra.error import Error, InvalidEnvArguments, InvalidEnvArgumentValue
 from palaestra.vector._vector_env import AutoresetMode
 
 if TYPE_CHECKING:
@@ -112,8 +112,6 @@ MAX_SUB_ENV_OBJECTS = 2**20
 
 
 def _too_many(num_envs: int, spec: EnvSpec, why: str) -> Exception:
-    from palaestra._base._usage_errors import InvalidEnvArgumentValue  # defined on first use
-
     return InvalidEnvArgumentValue(
         f"num_envs={num_envs:,} is too many for {spec.id}: {why}. Pass fewer sub-envs"
         + ("" if spec.vector_entry_point is None else " (its natively batched env holds the most)")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 import numpy as np
 
 from palaestra._base import _seeding as seeding
-from palaestra.error import Error, InvalidSeed
+from palaestra.error import Error, InvalidSeed, InvalidSpaceArgument
 
 if TYPE_CHECKING:
     import numpy.typing as npt  # annotations only: numpy.typing costs a millisecond to import
@@ -145,8 +145,6 @@ def checked_arguments(takes: str) -> Callable[[_Init], _Init]:
             except Error:
                 raise
             except (TypeError, ValueError, OverflowError) as e:
-                from palaestra.error import InvalidSpaceArgument  # defined on first use
-
                 raise InvalidSpaceArgument(f"{e} ({takes})") from e
 
         return checked  # type: ignore[return-value]

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.error import AlreadyPendingCallError, InvalidAction, NoAsyncCallError
+from palaestra.error import AlreadyPendingCallError, InvalidAction, InvalidEnvArgumentValue, NoAsyncCallError
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array, iterate
 
 __all__ = ["FullBatchEngine", "RecvEngine", "check_batch_size", "take_rows"]
@@ -33,8 +33,6 @@ def check_batch_size(batch_size: Any, num_envs: int, name: str) -> int:
     Raises:
         InvalidEnvArgumentValue: Anything else, naming the range.
     """
-    from palaestra._base._usage_errors import InvalidEnvArgumentValue  # defined on first use
-
     if (
         isinstance(batch_size, bool)
         or not isinstance(batch_size, numbers.Integral)

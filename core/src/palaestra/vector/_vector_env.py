@@ -11,7 +11,7 @@ import numpy as np
 from palaestra import logger
 from palaestra._base import _seeding as seeding
 from palaestra._env import _snapshot
-from palaestra.error import SnapshotNotSupported
+from palaestra.error import ClosedEnvironmentError, InvalidEnvArgumentValue, SnapshotNotSupported
 from palaestra.vector._autoreset_mode import AutoresetMode
 from palaestra.vector._info import add_info
 
@@ -144,8 +144,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
         k = check_batch_size(value, self.num_envs, type(self).__name__)
         if (self.recv_engine or FullBatchEngine).needs_divisor and self.num_envs % k:
-            from palaestra._base._usage_errors import InvalidEnvArgumentValue
-
             raise InvalidEnvArgumentValue(
                 f"{type(self).__name__}: batch_size={k} does not divide num_envs={self.num_envs}: its "
                 "sub-envs step together, so recv() hands out each step's results in equal parts; pick a "
@@ -175,8 +173,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
     def _recv_engine(self) -> Any:
         if self.closed:
-            from palaestra.error import ClosedEnvironmentError
-
             raise ClosedEnvironmentError(
                 f"Trying to operate on `{type(self).__name__}`, after a call to `close()`; make a new one."
             )
