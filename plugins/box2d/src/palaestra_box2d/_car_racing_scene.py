@@ -116,14 +116,10 @@ class CarRacingView:
         """
         pygame, height = self.pygame, canvas.get_height()
         rows = height - _strip_top(bars, place, height)
-        top, bottom = pygame.surfarray.pixels2d(canvas).T, pygame.surfarray.pixels2d(scratch).T
-        bottom[height - rows :] = top[:rows][::-1]
-        del top, bottom  # the surfaces stay locked while a pixel view exists
+        _flip_rows(pygame, canvas, scratch, 0, rows)  # the strip as the flipped canvas has it
         self._indicators(scratch, bars)
         scratch.blit(score, place)
-        top, bottom = pygame.surfarray.pixels2d(canvas).T, pygame.surfarray.pixels2d(scratch).T
-        top[:rows] = bottom[height - rows :][::-1]
-        del top, bottom
+        _flip_rows(pygame, scratch, canvas, height - rows, rows)  # and back, drawn on
         narrow, unflipped, scaled = self._shrinking.get(size) or self._shrinking_surfaces(size, height)
         pygame.transform.smoothscale(canvas, (size[0], height), narrow)
         _flip_rows(pygame, narrow, unflipped)
@@ -378,10 +374,16 @@ def _pixels(pygame: Any, surface: Any) -> np.ndarray:
     return np.transpose(np.array(pygame.surfarray.pixels3d(surface)), axes=(1, 0, 2))
 
 
-def _flip_rows(pygame: Any, source: Any, target: Any) -> None:
-    """``pygame.transform.flip(source, False, True)``'s pixels, written into ``target``."""
+def _flip_rows(pygame: Any, source: Any, target: Any, first: int = 0, count: int | None = None) -> None:
+    """``pygame.transform.flip(source, False, True)``'s pixels, written into ``target``.
+
+    Only rows ``[first, first + count)`` of ``source`` when given (all by default), each
+    written where the flip puts it: as many rows from the bottom as it was from the top.
+    """
     rows_in, rows_out = pygame.surfarray.pixels2d(source).T, pygame.surfarray.pixels2d(target).T
-    np.copyto(rows_out, rows_in[::-1])
+    height = rows_in.shape[0]
+    count = height - first if count is None else count
+    np.copyto(rows_out[height - first - count : height - first], rows_in[first : first + count][::-1])
     del rows_in, rows_out  # the surfaces stay locked while a pixel view exists
 
 
