@@ -132,6 +132,26 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         self.particles: list[list[float]] = []  # flame puffs, drawn only: [x, y, vx, vy, ttl]
         self.game_over = False
         self.prev_shaping: float | None = None
+        # Fixture definitions made once and reused by every reset (the terrain's edges get
+        # new vertices each time): the same fixtures, without building them anew.
+        self._terrain_edge = Box2D.b2FixtureDef(
+            shape=Box2D.b2EdgeShape(vertices=[(0, 0), (1, 0)]), density=0, friction=0.1
+        )
+        self._hull_fixture = Box2D.b2FixtureDef(
+            shape=Box2D.b2PolygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY]),
+            density=5.0,
+            friction=0.1,
+            categoryBits=0x0010,
+            maskBits=0x001,
+            restitution=0.0,
+        )
+        self._leg_fixture = Box2D.b2FixtureDef(
+            shape=Box2D.b2PolygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
+            density=1.0,
+            restitution=0.0,
+            categoryBits=0x0020,
+            maskBits=0x001,
+        )
 
     # -- episode ---------------------------------------------------------------------
 
@@ -165,17 +185,14 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         smooth = [0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)]
         self.moon = world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(0, 0), (W, 0)]))
         self.terrain = [(chunk_x[i], float(smooth[i])) for i in range(CHUNKS)]
+        edge = self._terrain_edge
         for left, right in zip(self.terrain, self.terrain[1:], strict=False):
-            self.moon.CreateEdgeFixture(vertices=[left, right], density=0, friction=0.1)
+            edge.shape.vertices = [left, right]
+            self.moon.CreateFixture(edge)
 
         start_x, start_y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
-        hull = Box2D.b2PolygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY])
         self.lander = world.CreateDynamicBody(
-            position=(start_x, start_y),
-            angle=0.0,
-            fixtures=Box2D.b2FixtureDef(
-                shape=hull, density=5.0, friction=0.1, categoryBits=0x0010, maskBits=0x001, restitution=0.0
-            ),
+            position=(start_x, start_y), angle=0.0, fixtures=self._hull_fixture
         )
         push = (rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
         self.lander.ApplyForceToCenter(push, True)
@@ -189,12 +206,10 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
 
     def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
         """A leg hanging from the hull by a sprung knee; ``side`` -1 is the left one."""
-        shape = Box2D.b2PolygonShape(box=(LEG_W / SCALE, LEG_H / SCALE))
-        material = {"density": 1.0, "restitution": 0.0, "categoryBits": 0x0020, "maskBits": 0x001}
         leg = self.world.CreateDynamicBody(
             position=(start_x - side * LEG_AWAY / SCALE, start_y),
             angle=side * 0.05,
-            fixtures=Box2D.b2FixtureDef(shape=shape, **material),
+            fixtures=self._leg_fixture,
         )
         leg.ground_contact = False
         knee = Box2D.b2RevoluteJointDef(bodyA=self.lander, bodyB=leg)
