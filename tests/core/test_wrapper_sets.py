@@ -147,10 +147,12 @@ def test_two_distributions_cannot_own_one_set_name(isolated):
     from palaestra._discovery._discovery import PluginRecord
 
     host = isolated
-    host._commit_named("Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-a", ""), {"x/s": ()})
+    host.loader.commit_named(
+        "Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-a", ""), {"x/s": ()}
+    )
     with pytest.raises(
         PluginConflictError, match="Wrapper set 'x/s' is registered by both dist-a and dist-b"
     ):
-        host._commit_named(
+        host.loader.commit_named(
             "Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-b", ""), {"x/s": ()}
         )

@@ -1,44 +1,137 @@
-"""Who may write which env id into the registry: the ownership rules, applied to each write.
+"""Who may write which env id: the ownership records discovery read, and the rules applied to each write.
 
-A write is attributed (see :mod:`palaestra._discovery._provenance`) to a plugin, to user
-code, or to no one; a plugin may write only ids of its own namespace and the
+:class:`InstalledPlugins` holds what installed distributions declare (read from metadata
+once, on first need; no plugin code runs): plugin namespaces, who owns each
+default-namespace name, the declared ids. :class:`WriteAuthority` judges every write
+against them. A write is attributed (see :mod:`palaestra._discovery._provenance`) to a
+plugin, to user code, or to no one; a plugin may write only ids of its own namespace and the
 default-namespace ids it declares, and a write no code can be traced to may only add ids.
-The records it judges by (who declares which namespace, name and id) come from the host's
-discovery, read through :class:`Declared`.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping, Sequence
 
 from palaestra._base._ids import parse_env_id, plugin_namespace
-from palaestra._discovery import PluginRecord
+from palaestra._discovery._discovery import (
+    Declarations,
+    PluginRecord,
+    allowed_namespaces,
+    autoload_disabled,
+    discover,
+    preferred_owners,
+    switched_off,
+)
 from palaestra._discovery._ownership import DeclaredIds, NameOwners, same_distribution
 from palaestra._discovery._provenance import UNATTRIBUTED, Provenance
-from palaestra._registry._registry import Registry
+from palaestra._registry._store import SpecStore
 from palaestra.error import Error, PluginConflictError, RegistrationError
 
-__all__ = ["Declared", "WriteAuthority"]
+__all__ = ["BUILTIN_NAMESPACE", "InstalledPlugins", "WriteAuthority"]
+
+BUILTIN_NAMESPACE = "palaestra"  # the core's own plugin (see palaestra._plugins._builtin)
 
 
-class Declared(Protocol):
-    """What installed plugins declare, as the host has read it."""
+class InstalledPlugins:
+    """What installed plugins declare, read from their metadata on first need.
+
+    Args:
+        autoload: Discover installed plugins. ``None`` follows
+            ``PALAESTRA_DISABLE_PLUGIN_AUTOLOAD``.
+        allow: Namespaces that may be loaded. ``None`` follows ``PALAESTRA_PLUGINS``
+            (unset means all).
+        search_path: Directories to discover distributions in instead of ``sys.path``.
+        prefer: Default-namespace env name -> the distribution to take it from where several
+            declare it. ``None`` follows ``PALAESTRA_PREFER``.
+    """
+
+    def __init__(
+        self,
+        autoload: bool | None = None,
+        allow: Sequence[str] | None = None,
+        search_path: Sequence[str] | None = None,
+        prefer: Mapping[str, str] | None = None,
+    ) -> None:
+        self._autoload = autoload
+        self._allow = None if allow is None else frozenset(allow)
+        self._search_path = search_path
+        self._prefer = None if prefer is None else dict(prefer)
+        self._declared: Declarations | None = None
+        self._owners: NameOwners | None = None
+        self._catalog: DeclaredIds | None = None
+        # Namespaces of plugins added in this process (no metadata declares their names).
+        self.local_namespaces: set[str] = {BUILTIN_NAMESPACE}
+
+    @property
+    def declarations(self) -> Declarations:
+        """What installed distributions declare (read once)."""
+        if self._declared is None:
+            self._declared = self._discover()
+        return self._declared
 
     @property
     def table(self) -> dict[str, list[PluginRecord]]:
-        """Plugin namespace -> the plugins declaring it."""
+        """Declared plugins by namespace."""
+        return self.declarations.plugins
 
     @property
     def owners(self) -> NameOwners:
-        """The owners of default-namespace names."""
+        """The declared owners of default-namespace env names."""
+        if self._owners is None:
+            prefer = preferred_owners() if self._prefer is None else self._prefer
+            self._owners = NameOwners(self.declarations.names, prefer)
+        return self._owners
 
     @property
     def catalog(self) -> DeclaredIds:
-        """The declared env ids."""
+        """The env ids installed plugins declare."""
+        if self._catalog is None:
+            self._catalog = DeclaredIds(self.declarations.ids, self.owners)
+        return self._catalog
 
-    @property
-    def local_namespaces(self) -> set[str]:
-        """Namespaces of plugins added in this process (no metadata declares their names)."""
+    def installed_records(self) -> list[PluginRecord]:
+        """The discovered plugins (not those added in this process)."""
+        return [r for ns, rs in self.table.items() if ns not in self.local_namespaces for r in rs]
+
+    def prefer(self, name: str, distribution: str) -> None:
+        """Take default-namespace env ``name`` from ``distribution`` where several declare it."""
+        self.owners.prefer(name, distribution)
+        self._catalog = None  # the name's ids now have an owner to list them under
+
+    def declared_ids(self) -> dict[str, str]:
+        """Every env id installed plugins declare -> its plugin's namespace."""
+        return {env_id: record.namespace for env_id, record in self.catalog.ids.items()}
+
+    def declared(self, env_id: str) -> bool | None:
+        """Whether an installed plugin declares ``env_id``; ``None`` when only loading can tell."""
+        return self.catalog.declared(env_id, self.owners, self.table)
+
+    def switched_off(self, namespace: str) -> str | None:
+        """Why the installed plugin ``namespace`` was left out of discovery, if it was."""
+        return switched_off(namespace, autoload=self._autoload, allow=self._allow, path=self._search_path)
+
+    def _discover(self) -> Declarations:
+        autoload = (not autoload_disabled()) if self._autoload is None else self._autoload
+        if not autoload:
+            return Declarations()
+        allow = allowed_namespaces() if self._allow is None else self._allow
+        found = discover(self._search_path)
+        if allow is not None:
+            found = Declarations(
+                {ns: records for ns, records in found.plugins.items() if ns in allow},
+                {
+                    name: kept
+                    for name, records in found.names.items()
+                    if (kept := [r for r in records if r.namespace in allow])
+                },
+                [(record, ids) for record, ids in found.ids if record.namespace in allow],
+                found.files,
+                found.core_version,
+                found.retired,
+                {name: r for name, r in found.vectorizers.items() if r.namespace in allow},
+                found.incompatible,
+            )
+        return found
 
 
 class WriteAuthority:
@@ -46,13 +139,13 @@ class WriteAuthority:
 
     Args:
         provenance: Attributes a write to a plugin, user code or no one.
-        registry: Whose recorded owners an id already has.
+        store: Whose recorded owners an id already has.
         declared: What installed plugins declare.
     """
 
-    def __init__(self, provenance: Provenance, registry: Registry, declared: Declared) -> None:
+    def __init__(self, provenance: Provenance, store: SpecStore, declared: InstalledPlugins) -> None:
         self.provenance = provenance
-        self.registry = registry
+        self.store = store
         self.declared = declared
 
     def authorize(self, env_id: str) -> str | None:
@@ -76,7 +169,7 @@ class WriteAuthority:
 
     def check_unattributed(self, env_id: str) -> None:
         """Raise if ``env_id`` is a plugin's: a write no code can be traced to may only add ids."""
-        owner = self.registry.owner(env_id)
+        owner = self.store.owner(env_id)
         if owner is None:
             try:
                 ns, name, _ = parse_env_id(env_id)
@@ -102,7 +195,7 @@ class WriteAuthority:
     ) -> None:
         """Raise unless ``record``'s plugin may write ``env_id`` (its own, declared id; ``parts`` parsed)."""
         ns, name, _ = parse_env_id(env_id) if parts is None else parts
-        current = self.registry.owner(env_id)
+        current = self.store.owner(env_id)
         if current is not None and not same_distribution(current, record.distribution):
             raise self._taken(record, env_id, current)
         if ns is not None:
