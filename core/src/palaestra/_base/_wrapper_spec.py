@@ -5,10 +5,11 @@ A leaf, so that wrappers can record themselves.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["RecordConstructorArgs", "WrapperSpec", "deep_copied"]
+__all__ = ["RecordConstructorArgs", "WrapperSpec"]
 
 
 @dataclass
@@ -30,23 +31,6 @@ class WrapperSpec:
         return replace(self, **changes)
 
 
-# The types copy.deepcopy returns as they are (immutable, holding nothing to copy).
-_SHARED = frozenset({int, float, bool, str, bytes, type(None)})
-
-
-def deep_copied(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``copy.deepcopy(kwargs)``, without importing :mod:`copy` for a dict of plain values.
-
-    deepcopy shares ints, floats, strings and the like rather than copying them, so a new
-    dict of the same items is its exact result; anything else goes through deepcopy.
-    """
-    if type(kwargs) is dict and all(type(k) is str and type(v) in _SHARED for k, v in kwargs.items()):
-        return dict(kwargs)
-    from copy import deepcopy  # the first make of most envs never gets here
-
-    return deepcopy(kwargs)
-
-
 class RecordConstructorArgs:
     """Mixin that stores the keyword arguments a wrapper was built with.
 
@@ -57,4 +41,4 @@ class RecordConstructorArgs:
     def __init__(self, *, _disable_deepcopy: bool = False, **kwargs: Any) -> None:
         # The first (outermost) call wins, so subclasses can record their own arguments.
         if not hasattr(self, "_saved_kwargs"):
-            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deep_copied(kwargs)
+            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deepcopy(kwargs)

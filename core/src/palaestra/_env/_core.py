@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, SupportsFloat, TypeVar
 
 import numpy as np
@@ -265,8 +266,6 @@ class Wrapper(
             return self._cached_spec
         env_spec = self.env.spec
         if env_spec is not None:
-            from copy import deepcopy  # here: most processes never ask a wrapper for its spec
-
             try:
                 env_spec = self._extend_spec(deepcopy(env_spec))
             except Exception as e:  # a spec with an unpicklable kwarg cannot be copied

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
+from copy import deepcopy
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
 from palaestra._base._lazy import load_env_creator
-from palaestra._base._wrapper_spec import WrapperSpec, deep_copied
+from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra._env._core import Env
 from palaestra._env._spec import EnvSpec, replaced
 from palaestra.error import Error, InvalidEnvArguments, InvalidEnvId, InvalidMetadata
@@ -68,7 +69,7 @@ def resolve_spec(env_id: str | EnvSpec, host: Host | None, vector: bool = False)
 
 def merge_kwargs(spec: EnvSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The spec's kwargs (copied) updated with the caller's."""
-    merged = deep_copied(spec.kwargs)
+    merged = deepcopy(spec.kwargs)
     merged.update(kwargs)
     return merged
 
