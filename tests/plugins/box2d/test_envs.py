@@ -288,6 +288,22 @@ def test_car_racing_shrinks_before_flipping_with_the_pixels_of_flipping_first(sp
         assert np.array_equal(painter.draw(env.unwrapped, size, skid_marks=False), plain), size
 
 
+def test_car_racing_corner_bounds_are_numpys_row_min_and_max():
+    """The culling's bounds taken column against column equal numpy's reductions along rows, bit for bit."""
+    from palaestra_box2d._car_racing_scene import _corner_bounds
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(scale=1e4, size=(700, 4))
+    values[::7, 1] = -0.0
+    values[::11, 2] = np.inf
+    values[::13, 0] = -np.inf
+    values[::17, 3] = np.nan
+    low, high = _corner_bounds(values)
+    np.testing.assert_array_equal(low, values.min(axis=1))
+    np.testing.assert_array_equal(high, values.max(axis=1))
+    assert np.array_equal(np.signbit(low), np.signbit(values.min(axis=1)))
+
+
 def test_car_racing_options_and_errors():
     env = palaestra.make("CarRacing-v3", domain_randomize=True)
     env.reset(seed=0)

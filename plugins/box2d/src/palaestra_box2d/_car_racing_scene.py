@@ -199,11 +199,12 @@ class CarRacingView:
             self._road = np.array([poly for poly, _ in env.road_poly], dtype=np.float64).reshape(-1, 4, 2)
         xs, ys = self._on_canvas(np.concatenate((self._grass, self._road)), view)
         g, margin = self.g, self.margin
+        (left, right), (top, bottom) = _corner_bounds(xs), _corner_bounds(ys)
         near = (
-            (xs.max(axis=1) >= -margin)
-            & (xs.min(axis=1) <= g.WINDOW_W + margin)
-            & (ys.max(axis=1) >= -margin)
-            & (ys.min(axis=1) <= g.WINDOW_H + margin)
+            (right >= -margin)
+            & (left <= g.WINDOW_W + margin)
+            & (bottom >= -margin)
+            & (top <= g.WINDOW_H + margin)
         )
         patches = len(self._grass)
         drawn = np.flatnonzero(near)
@@ -385,6 +386,15 @@ def _flip_rows(pygame: Any, source: Any, target: Any, first: int = 0, count: int
     count = height - first if count is None else count
     np.copyto(rows_out[height - first - count : height - first], rows_in[first : first + count][::-1])
     del rows_in, rows_out  # the surfaces stay locked while a pixel view exists
+
+
+def _corner_bounds(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(values.min(axis=1), values.max(axis=1))`` of a quadrilateral's four corners a row.
+
+    Taken column against column: numpy's reductions along a row of four are ten times slower.
+    """
+    a, b, c, d = values.T
+    return np.minimum(np.minimum(a, b), np.minimum(c, d)), np.maximum(np.maximum(a, b), np.maximum(c, d))
 
 
 def _covers(xs: np.ndarray, ys: np.ndarray, width: int, height: int, margin: float = 4.0) -> bool:
