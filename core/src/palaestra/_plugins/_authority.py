@@ -35,14 +35,8 @@ BUILTIN_NAMESPACE = "palaestra"  # the core's own plugin (see palaestra._plugins
 class InstalledPlugins:
     """What installed plugins declare, read from their metadata on first need.
 
-    Args:
-        autoload: Discover installed plugins. ``None`` follows
-            ``PALAESTRA_DISABLE_PLUGIN_AUTOLOAD``.
-        allow: Namespaces that may be loaded. ``None`` follows ``PALAESTRA_PLUGINS``
-            (unset means all).
-        search_path: Directories to discover distributions in instead of ``sys.path``.
-        prefer: Default-namespace env name -> the distribution to take it from where several
-            declare it. ``None`` follows ``PALAESTRA_PREFER``.
+    Takes the discovery settings :class:`~palaestra.PluginHost` documents and hands on
+    (``None`` for each follows its environment variable).
     """
 
     def __init__(
