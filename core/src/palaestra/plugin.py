@@ -29,6 +29,8 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :class:`SubEnvVectorEnv`, :class:`SyncVectorEnv` (sub-envs stepped in turn, as a
     building block), :class:`AsyncVectorEnv` (blocks of sub-envs in worker processes, one
     of them in the parent with ``in_parent=True``: the Box2D suite's batched envs),
+    :class:`WorkerBlock` (the sub-envs of one such block; subclass it and set it as the
+    class's ``block_type`` to step a block by other means, as the Box2D suite's kernels do),
     :class:`TimeLimit` (a sub-env's time limit, as ``make`` applies it),
     :func:`check_num_envs`, :func:`check_max_episode_steps` and :func:`check_flag` (the
     shared argument checks, worded once), :func:`batched_spaces`, :func:`actions_per_env`
@@ -123,6 +125,7 @@ if TYPE_CHECKING:
     from palaestra.vector._vector_env import AutoresetMode as AutoresetMode
     from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
     from palaestra.vector._vector_env import VectorEnv as VectorEnv
+    from palaestra.vector._worker import WorkerBlock as WorkerBlock
     from palaestra.wrappers._common import TimeLimit as TimeLimit
 
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
@@ -145,6 +148,7 @@ _LAZY_NAMES = {
     "VectorEnv": "palaestra.vector._vector_env",
     "VectorSnapshot": "palaestra._env._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",
+    "WorkerBlock": "palaestra.vector._worker",
     "WrapperSetRegistrar": "palaestra._plugins._registrar",
     "actions_per_env": "palaestra.vector._spaces",
     "add_info": "palaestra.vector._info",

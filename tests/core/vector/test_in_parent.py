@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+from palaestra.plugin import WorkerBlock
 from palaestra.vector import AsyncVectorEnv
 from tests.fixtures.vector_envs import (
     SUB_ENV_ERRORS_LOGGED,
@@ -125,5 +126,39 @@ def test_snapshots_cover_the_parents_block():
         envs.restore(snapshot)
         again = [envs.step(a)[0] for a in actions]
         assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    finally:
+        envs.close()
+
+
+class MarkingBlock(WorkerBlock):
+    """Steps as the base does, then marks each reward; counts the commands it was settled for."""
+
+    def step(self, actions):
+        results = super().step(actions)
+        for j in range(len(self.envs)):
+            self.rewards[self.first + j] += 1000.0
+        return results
+
+    def settle(self):
+        for env in self.envs:
+            env.unwrapped.settled = getattr(env.unwrapped, "settled", 0) + 1
+
+
+class MarkingVectorEnv(AsyncVectorEnv):
+    block_type = MarkingBlock
+
+
+def test_a_block_type_steps_every_block_and_is_settled_before_other_commands():
+    """A vectorizer may step its blocks by other means (the Box2D suite's compiled kernels)."""
+    envs = MarkingVectorEnv(
+        [functools.partial(info_env, i, 100) for i in range(5)], num_workers=2, in_parent=True
+    )
+    try:
+        assert type(envs._local.block) is MarkingBlock
+        envs.reset(seed=0)
+        rewards = envs.step(np.array([2, 0, 1, 2, 1]))[1]
+        assert rewards.tolist() == [1001.0, 1000.0, 1000.5, 1001.0, 1000.5]  # the worker's and the parent's
+        # Settled before "spaces" (construction), "reset" and this "call", never for the step.
+        assert envs.get_attr("settled") == (3,) * 5
     finally:
         envs.close()

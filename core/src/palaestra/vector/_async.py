@@ -9,7 +9,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from copy import deepcopy
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -33,10 +33,12 @@ from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve
 from palaestra.vector._info import add_info
 from palaestra.vector._main_guard import check_main_guard
 from palaestra.vector._processes import (
+    SPIN_SECONDS,
     Worker,
     check_arguments,
     check_timeout,
     fork_safe_context,
+    polling_window,
     raise_failures,
     reap,
     receive,
@@ -46,7 +48,7 @@ from palaestra.vector._processes import (
 )
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
-from palaestra.vector._worker import STEP, STEP_PICKLED, Block, ParentBlock, WorkerConfig, async_worker
+from palaestra.vector._worker import STEP, STEP_PICKLED, ParentBlock, WorkerBlock, WorkerConfig, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
 from palaestra.vector.utils._shared_memory import (
@@ -142,6 +144,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._check_worker_spaces()
 
     recv_engine = AsyncEngine
+    #: What holds each block's sub-envs, in its worker and (``in_parent``) here: a subclass
+    #: of :class:`~palaestra.plugin.WorkerBlock` may step them by other means.
+    block_type: ClassVar[type[WorkerBlock]] = WorkerBlock
 
     # -- construction -----------------------------------------------------------------
 
@@ -240,6 +245,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             action_space=self.single_action_space,
             num_envs=self.num_envs,
             semaphore=semaphore,
+            block_type=self.block_type,
         )
 
     def _build_local(self) -> None:
@@ -255,7 +261,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self.close(terminate=True)
             raise
         config = self._config(block, True, None)  # "fork": its factories are never pickled
-        self._local = ParentBlock(Block(None, config, envs), tuple(block))
+        self._local = ParentBlock(self.block_type(None, config, envs), tuple(block))
 
     def _check_worker_spaces(self) -> None:
         # Building the sub-envs (and starting workers from a fork server) may take far longer
@@ -320,10 +326,17 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         reply is taken last, in sub-env order.
         """
         errors: list[tuple[Any, ...]] = []
-        local = self._local.run() if self._local is not None else None
+        spin = SPIN_SECONDS
+        local = None
+        if self._local is not None:
+            started = time.perf_counter()
+            local = self._local.run()
+            # The workers ran a block as long as this one: they answer about now, so poll for
+            # a while (this core has nothing else to do) rather than pay a wake-up (~0.1 ms).
+            spin = polling_window(time.perf_counter() - started)
         for worker in self._workers:
             try:
-                reply = receive(worker, deadline)
+                reply = receive(worker, deadline, spin)
             except (WorkerDiedError, VectorTimeoutError):
                 self._state = AsyncState.DEFAULT
                 self.close(terminate=True)

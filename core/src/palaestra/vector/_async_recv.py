@@ -2,7 +2,7 @@
 
 A ``send`` becomes one ``("some", ...)`` command per worker holding some of the sub-envs; the
 worker answers with parts, sending a slow sub-env's result at once (see
-:meth:`palaestra.vector._worker.Block.some`). ``recv`` waits on every worker that owes a
+:meth:`palaestra.vector._worker.WorkerBlock.some`). ``recv`` waits on every worker that owes a
 part (and on its process, so a death is named at once), reads what has come, and steps the
 parent's own block (``in_parent=True``) when no worker has anything yet. Observations,
 rewards and flags are read from shared memory: a sub-env's slot is written only by its own

@@ -102,8 +102,10 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
-def receive(worker: Worker, deadline: float | None) -> Any:
+def receive(worker: Worker, deadline: float | None, spin: float = SPIN_SECONDS) -> Any:
     """Wait for one reply; detect death at once and time out at ``deadline``.
+
+    ``spin``: how long to poll before sleeping, when the worker has been answering quickly.
 
     Returns:
         ``None`` for the empty fast-path reply, else the unpickled message.
@@ -115,7 +117,7 @@ def receive(worker: Worker, deadline: float | None) -> Any:
     if deadline is None:
         # Blocking read: a dead worker closes its end of the pipe, which ends the read at once.
         try:
-            data, worker.fast = read_soon(worker.conn, worker.fast, miss_ends_polling=True)
+            data, worker.fast = read_soon(worker.conn, worker.fast, spin, miss_ends_polling=True)
         except (EOFError, OSError):
             worker.process.join(1.0)
             raise _died(worker) from None

@@ -8,7 +8,7 @@ Protocol (over one duplex pipe per worker):
   ``("ok", [(index, obs or None, info), ...])``.
 - ``("some", (kind, [(index, action or seed), ...], options))`` steps or resets those
   sub-envs (send/async_reset) and answers with one or more ``("part", results, errors,
-  done)`` messages, the last with ``done`` True (see :meth:`Block.some`).
+  done)`` messages, the last with ``done`` True (see :meth:`WorkerBlock.some`).
 - other commands are pickled ``(name, payload)`` tuples answered with ``("ok", value)``.
 - any exception answers ``("error", [(index, type name, message, traceback, pickled exc),
   ...])`` and the worker keeps serving. A step is taken by every sub-env of the block even
@@ -32,7 +32,7 @@ from palaestra.vector._processes import SPIN_SECONDS, polling_window, read_soon
 from palaestra.vector._vector_env import AutoresetMode
 from palaestra.vector.utils._shared_memory import read_from_shared_memory, write_to_shared_memory
 
-__all__ = ["Block", "ParentBlock", "WorkerConfig", "answer", "async_worker"]
+__all__ = ["ParentBlock", "WorkerBlock", "WorkerConfig", "answer", "async_worker"]
 
 STEP = b"S"
 STEP_PICKLED = b"P"
@@ -57,10 +57,19 @@ class WorkerConfig:
     num_envs: int = 0
     semaphore: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
+    #: The class that holds the envs (:class:`WorkerBlock` or a subclass, picklable by name).
+    block_type: Any = None
 
 
-class Block:
-    """The sub-environments of one worker and their step/reset logic."""
+class WorkerBlock:
+    """The sub-environments of one worker and their step/reset logic.
+
+    A vectorizer may step its block by other means (a compiled kernel stepping every
+    sub-env at once, say): subclass it, override :meth:`step`, and name the subclass as
+    :attr:`AsyncVectorEnv.block_type <palaestra.vector.AsyncVectorEnv.block_type>`. Every
+    other command is answered by these methods on the sub-envs themselves, after
+    :meth:`settle`.
+    """
 
     def __init__(self, conn: Any, config: WorkerConfig, envs: list[Any]) -> None:
         self.conn = conn
@@ -84,6 +93,13 @@ class Block:
             views = read_from_shared_memory(config.observation_space, config.obs_buffer, n=n)
             self._views = views if isinstance(views, np.ndarray) else None
             self._nested = None if self._views is not None else config.obs_buffer
+
+    def settle(self) -> None:
+        """Bring every sub-env up to date before a command other than a step reads or changes it.
+
+        Nothing to do here: the sub-envs are stepped through their own methods. A block that
+        keeps some of their state elsewhere while stepping writes it back here.
+        """
 
     def _put_obs(self, index: int, obs: Any) -> Any:
         if self._views is not None:
@@ -298,7 +314,7 @@ def _error_reply(failures: list[tuple[int, BaseException]]) -> bytes:
     return pickle.dumps(("error", [error_record(index, error) for index, error in failures]))
 
 
-def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
+def answer(block: WorkerBlock, message: bytes) -> tuple[bytes, bool]:
     """The reply to one command, and whether it closed the block.
 
     The body of a worker's loop; the parent runs it too for the block it steps itself
@@ -312,6 +328,7 @@ def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
             reported = [r for r in results if r[2] or r[1] is not None]
             return (pickle.dumps(("ok", reported)) if reported else b""), False
         command, payload = pickle.loads(message)
+        block.settle()
         if command == "close":
             return pickle.dumps(("ok", block.close())), True
         if command == "some":
@@ -334,7 +351,7 @@ def answer(block: Block, message: bytes) -> tuple[bytes, bool]:
         return _error_reply([(block.index, e)]), False
 
 
-def _serve(conn: Any, block: Block) -> None:
+def _serve(conn: Any, block: WorkerBlock) -> None:
     semaphore = block.config.semaphore
     fast = True
     spin = SPIN_SECONDS
@@ -385,14 +402,14 @@ def async_worker(conn: Any, parent_conn: Any, config: WorkerConfig) -> None:
         pass  # the parent went away; exit quietly
 
 
-def _build(conn: Any, config: WorkerConfig) -> Block | None:
+def _build(conn: Any, config: WorkerConfig) -> WorkerBlock | None:
     """Build the block's envs; report a failure (naming the env) and return None."""
     envs: list[Any] = []
     try:
         factories = config.factories if isinstance(config.factories, list) else pickle.loads(config.factories)
         for factory in factories:
             envs.append(factory())
-        return Block(conn, config, envs)
+        return (config.block_type or WorkerBlock)(conn, config, envs)
     except BaseException as e:
         conn.send_bytes(_error_reply([(config.first_index + len(envs), e)]))
         for env in envs:
@@ -403,7 +420,7 @@ def _build(conn: Any, config: WorkerConfig) -> Block | None:
 class ParentBlock:
     """The block of sub-envs the parent steps itself, and the command it has yet to run."""
 
-    def __init__(self, block: Block, indices: tuple[int, ...]) -> None:
+    def __init__(self, block: WorkerBlock, indices: tuple[int, ...]) -> None:
         self.block = block
         self.indices = indices
         self.pending: bytes | None = None
