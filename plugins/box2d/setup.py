@@ -1,9 +1,10 @@
-"""The optional C kernel of palaestra-box2d (the rest is in pyproject.toml).
+"""The optional C kernels of palaestra-box2d (the rest is in pyproject.toml).
 
-BipedalWalker's lidar: without a compiler the package installs without it and the walker
-asks Box2D for its ray casts, with the same numbers. No multiply-add fusing: it would round
-once where Box2D rounds twice. (Declared here, not in pyproject.toml, where setuptools
-still calls extension modules experimental.)
+``_compiled``: BipedalWalker's lidar. ``_stepping``: the batched envs' compiled steps,
+through the Box2D binding's own exported functions. Without a compiler the package
+installs without them and the envs do the same work in Python, with the same numbers. No
+multiply-add fusing: it would round once where Box2D and Python round twice. (Declared
+here, not in pyproject.toml, where setuptools still calls extension modules experimental.)
 """
 
 from setuptools import Extension, setup
@@ -11,10 +12,11 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "palaestra_box2d._compiled",
-            sources=["src/palaestra_box2d/_compiled.c"],
+            f"palaestra_box2d.{name}",
+            sources=[f"src/palaestra_box2d/{name}.c"],
             extra_compile_args=["-ffp-contract=off"],
             optional=True,
         )
+        for name in ("_compiled", "_stepping")
     ]
 )

@@ -18,7 +18,8 @@ from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED
 
 CASES = [
     ("LunarLander-v3", {}, 3, 90),
-    ("LunarLanderContinuous-v3", {"enable_wind": True}, 3, 90),
+    ("LunarLanderContinuous-v3", {}, 3, 90),
+    ("LunarLanderContinuous-v3", {"enable_wind": True}, 3, 90),  # wind: the plain step
     ("BipedalWalker-v3", {}, 3, 60),
     ("BipedalWalkerHardcore-v3", {}, 2, 60),
     ("CarRacing-v3", {}, 2, 12),
@@ -34,7 +35,9 @@ def gymnasium_sync(env_id, n, mode, **kwargs):
         )
 
 
-@pytest.mark.parametrize(("env_id", "kwargs", "n", "steps"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "n", "steps"), CASES, ids=[c[0] + "".join(f"-{k}" for k in c[1]) for c in CASES]
+)
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
 def test_batched_box2d_envs_give_gymnasiums_numbers(env_id, kwargs, n, steps, mode):
     """Short time limits make every sub-env end and autoreset several times."""

@@ -31,16 +31,18 @@ LANDER_POLY = ((-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17))
 # Engine nozzles, relative to the hull (pixels).
 MAIN_ENGINE_Y_LOCATION = 4
 SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14, 12
+SIDE_ENGINE_X = 17  # the side nozzles' distance from the hull's centre line
 # Legs: offsets from the hull, size, and the spring holding them out.
 LEG_AWAY, LEG_DOWN = 20, 18
 LEG_W, LEG_H = 2, 8
 LEG_SPRING_TORQUE = 40
 CHUNKS = 11
 HALF_W, HALF_H = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2
+START_X, START_Y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE  # where the lander appears
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
 _DISCRETE = (int, np.int64)
 # (main power, side power, side direction) of the discrete actions: noop, left, main, right.
-_DISCRETE_THROTTLES = ((0.0, 0.0, 0.0), (0.0, 1.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
+DISCRETE_THROTTLES = ((0.0, 0.0, 0.0), (0.0, 1.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
 
 
 class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
@@ -152,6 +154,13 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             categoryBits=0x0020,
             maskBits=0x001,
         )
+        # The bodies and knees start in the same places every episode: their definitions are
+        # made once too (the binding's keyword path costs more than the engine's work).
+        self._moon_body = Box2D.b2BodyDef(type=Box2D.b2_staticBody)
+        self._moon_floor = Box2D.b2FixtureDef(shape=Box2D.b2EdgeShape(vertices=[(0, 0), (W, 0)]))
+        self._lander_body = Box2D.b2BodyDef(type=Box2D.b2_dynamicBody, position=(START_X, START_Y), angle=0.0)
+        self._leg_bodies = [self._leg_body(side) for side in (-1, +1)]
+        self._knees = [self._knee(side) for side in (-1, +1)]
 
     # -- episode ---------------------------------------------------------------------
 
@@ -183,41 +192,51 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y  # flat around the pad
         # Each point averages its neighbours (the first wraps around to the last draw).
         smooth = [0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)]
-        self.moon = world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(0, 0), (W, 0)]))
+        self.moon = world.CreateBody(self._moon_body)
+        self.moon.CreateFixture(self._moon_floor)
         self.terrain = [(chunk_x[i], float(smooth[i])) for i in range(CHUNKS)]
         edge = self._terrain_edge
         for left, right in zip(self.terrain, self.terrain[1:], strict=False):
             edge.shape.vertices = [left, right]
             self.moon.CreateFixture(edge)
 
-        start_x, start_y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
-        self.lander = world.CreateDynamicBody(
-            position=(start_x, start_y), angle=0.0, fixtures=self._hull_fixture
-        )
+        self.lander = world.CreateBody(self._lander_body)
+        self.lander.CreateFixture(self._hull_fixture)
         push = (rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
         self.lander.ApplyForceToCenter(push, True)
         if self.enable_wind:
             self.wind_idx = rng.integers(-9999, 9999)
             self.torque_idx = rng.integers(-9999, 9999)
-        self.legs = [self._make_leg(side, start_x, start_y) for side in (-1, +1)]
+        self.legs = [self._make_leg(k) for k in (0, 1)]
         if self.render_mode == "human":
             self.render()
         return self.step(np.array([0, 0]) if self.continuous else 0)[0], {}
 
-    def _make_leg(self, side: int, start_x: float, start_y: float) -> Any:
-        """A leg hanging from the hull by a sprung knee; ``side`` -1 is the left one."""
-        leg = self.world.CreateDynamicBody(
-            position=(start_x - side * LEG_AWAY / SCALE, start_y),
-            angle=side * 0.05,
-            fixtures=self._leg_fixture,
-        )
-        leg.ground_contact = False
-        knee = Box2D.b2RevoluteJointDef(bodyA=self.lander, bodyB=leg)
+    @staticmethod
+    def _leg_body(side: int) -> Any:
+        """Where a leg starts; ``side`` -1 is the left one."""
+        position = (START_X - side * LEG_AWAY / SCALE, START_Y)
+        return Box2D.b2BodyDef(type=Box2D.b2_dynamicBody, position=position, angle=side * 0.05)
+
+    @staticmethod
+    def _knee(side: int) -> Any:
+        """A leg's sprung knee (its bodies are set for each episode)."""
+        knee = Box2D.b2RevoluteJointDef()
         knee.localAnchorA, knee.localAnchorB = (0, 0), (side * LEG_AWAY / SCALE, LEG_DOWN / SCALE)
         knee.enableMotor = knee.enableLimit = True
         knee.maxMotorTorque, knee.motorSpeed = LEG_SPRING_TORQUE, +0.3 * side
         # The motor pushes each leg outward, into a 0.5 rad range of travel.
         knee.lowerAngle, knee.upperAngle = (+0.9 - 0.5, +0.9) if side == -1 else (-0.9, -0.9 + 0.5)
+        return knee
+
+    def _make_leg(self, k: int) -> Any:
+        """Leg ``k`` (0 the left one) hanging from the hull by its knee."""
+        leg = self.world.CreateBody(self._leg_bodies[k])
+        leg.CreateFixture(self._leg_fixture)
+        leg.ground_contact = False
+        knee = self._knees[k]
+        knee.bodyA, knee.bodyB = self.lander, leg
+        knee.referenceAngle = leg.angle - self.lander.angle  # as the binding sets it from the bodies
         leg.joint = self.world.CreateJoint(knee)
         return leg
 
@@ -230,7 +249,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
                 raise invalid_action(self, action, self.action_space, asserted_invalid(action))
             if not 0 <= action <= 3:
                 raise invalid_action(self, action, self.action_space, asserted_invalid(action))
-            return _DISCRETE_THROTTLES[int(action)]
+            return DISCRETE_THROTTLES[int(action)]
         values = real_array(action)  # strings, bools and complex numbers are not thrusts
         if values is None or values.shape != (2,):
             raise invalid_action(self, action, self.action_space)
@@ -267,7 +286,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         if self.particles:
             self._age_particles()
         if action.__class__ in _DISCRETE and 0 <= action <= 3 and not self.continuous:
-            m_power, s_power, direction = _DISCRETE_THROTTLES[action]
+            m_power, s_power, direction = DISCRETE_THROTTLES[action]
         else:
             m_power, s_power, direction = self._throttles(action)
         angle = lander.angle
@@ -288,7 +307,10 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             ox = tip_x * d0 + side_x * lever
             oy = -tip_y * d0 - side_y * lever
             pos = lander.position
-            at = (pos[0] + ox - tip_x * 17 / SCALE, pos[1] + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
+            at = (
+                pos[0] + ox - tip_x * SIDE_ENGINE_X / SCALE,
+                pos[1] + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE,
+            )
             self._fire(ox, oy, at, SIDE_ENGINE_POWER, s_power, 0.7)
 
         self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from palaestra import Env
 from palaestra.plugin import AsyncVectorEnv, AutoresetMode, TimeLimit, check_max_episode_steps, check_num_envs
+from palaestra_box2d._lander_block import LanderBlock
 from palaestra_box2d.bipedal_walker import BipedalWalker
 from palaestra_box2d.car_racing import CarRacing
 from palaestra_box2d.lunar_lander import LunarLander
@@ -98,9 +99,14 @@ class _Box2DVectorEnv(AsyncVectorEnv):
 
 
 class LunarLanderVectorEnv(_Box2DVectorEnv):
-    """``LunarLander-v3`` (and ``LunarLanderContinuous-v3``) in blocks of sub-envs, one per core."""
+    """``LunarLander-v3`` (and ``LunarLanderContinuous-v3``) in blocks of sub-envs, one per core.
+
+    Each block steps its landers in one compiled call when it can (see
+    :mod:`palaestra_box2d._lander_block`), with the same numbers.
+    """
 
     env_class = LunarLander
+    block_type = LanderBlock
 
 
 class BipedalWalkerVectorEnv(_Box2DVectorEnv):

@@ -1,0 +1,187 @@
+"""The batched LunarLander's compiled step against the plain step (the specification), bit for bit.
+
+``make_vec("LunarLander-v3", n)`` steps each block in one compiled call
+(``palaestra_box2d._lander_block``); ``vectorization_mode="sync"`` steps the same sub-envs
+through ``LunarLander.step`` one by one.
+"""
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+import palaestra
+from palaestra.error import InvalidAction
+from palaestra.vector import AutoresetMode
+from palaestra_box2d._engine_layout import LAYOUT, check_layout, unavailable_reason
+from palaestra_box2d.lunar_lander import heuristic
+from tests.fixtures.compare import assert_same_tree
+from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED
+
+# Built without a C compiler, the batched envs step in Python (the whole suite covers that);
+# built with it, the engine's layout must check out here, or these tests fail.
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("palaestra_box2d._stepping") is None,
+    reason="palaestra-box2d was built without its compiled stepping (no C compiler)",
+)
+
+
+def pair(n, mode=AutoresetMode.NEXT_STEP, limit=None, num_workers=2, **kwargs):
+    """The batched env (compiled blocks) and the plain sync env, built alike."""
+    common = {"max_episode_steps": limit, **kwargs}
+    batched = palaestra.make_vec(
+        "LunarLander-v3", n, vector_kwargs={"num_workers": num_workers, "autoreset_mode": mode}, **common
+    )
+    plain = palaestra.make_vec(
+        "LunarLander-v3", n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **common
+    )
+    return batched, plain
+
+
+def assert_same_bits(got, expected, where):
+    for k, name in enumerate(("obs", "rewards", "terminations", "truncations")):
+        assert got[k].dtype == expected[k].dtype, f"{where} {name}"
+        assert got[k].tobytes() == expected[k].tobytes(), f"{where} {name}: {got[k]} != {expected[k]}"
+    assert_same_tree(got[4], expected[4], f"{where} infos")
+
+
+def continuous_actions(rng, n):
+    """Throttles across every branch: off, each engine's threshold, full, beyond the bounds, -0.0."""
+    edges = np.array([0.0, -0.0, 0.5, -0.5, 0.50000006, 1.0, -1.0, 3.0, -7.5, 0.25], dtype=np.float32)
+    actions = rng.uniform(-1.3, 1.3, (n, 2)).astype(np.float32)
+    picked = rng.random((n, 2)) < 0.3
+    actions[picked] = rng.choice(edges, size=int(picked.sum()))
+    return actions
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
+def test_the_compiled_step_gives_the_plain_steps_bits(continuous, mode):
+    """Many episodes per sub-env (crashes, landings and a short time limit) in both blocks."""
+    batched, plain = pair(5, mode, limit=70, continuous=continuous)
+    rng = np.random.default_rng(4)
+    try:
+        assert batched._local.block.compiled
+        assert_same_tree(batched.reset(seed=11), plain.reset(seed=11), "reset")
+        for t in range(260):
+            actions = continuous_actions(rng, 5) if continuous else rng.integers(0, 4, 5)
+            got, expected = batched.step(actions), plain.step(actions)
+            assert_same_bits(got, expected, f"t={t}")
+            done = got[2] | got[3]
+            if mode is AutoresetMode.DISABLED and done.any():
+                assert_same_tree(
+                    batched.reset(options={"reset_mask": done}),
+                    plain.reset(options={"reset_mask": done}),
+                    "mask",
+                )
+    finally:
+        batched.close()
+        plain.close()
+
+
+def test_the_kernels_state_is_the_envs_own_before_any_other_command():
+    """Shaping, contacts and the time limit's count are written back; the worlds report to the envs again.
+
+    The demo pilot lands each lander; a burst of the main engine lifts it off its legs again
+    (their EndContact), then the pilot lands it once more.
+    """
+    batched, plain = pair(4, limit=400, num_workers=1)
+    try:
+        obs = plain.reset(seed=3)[0]
+        batched.reset(seed=3)
+        ours, theirs = batched._local.block.envs, plain.envs
+        lift_offs = 0
+        for t in range(240):
+            if 150 <= t < 158:
+                actions = np.full(4, 2)
+            else:
+                actions = np.array([heuristic(env, row) for env, row in zip(theirs, obs, strict=True)])
+            got = batched.step(actions)
+            expected = plain.step(actions)
+            assert_same_bits(got, expected, f"t={t}")
+            lift_offs += int(((obs[:, 6:] > got[0][:, 6:]).any(axis=1) & ~(got[2] | got[3])).sum())
+            obs = expected[0]
+            if t % 10 == 9:
+                for name in ("prev_shaping", "game_over", "_elapsed_steps"):
+                    assert batched.get_attr(name) == plain.get_attr(name), (t, name)
+                for a, b in zip(ours, theirs, strict=True):
+                    contacts = [leg.ground_contact for leg in a.unwrapped.legs]
+                    assert contacts == [leg.ground_contact for leg in b.unwrapped.legs], t
+        assert lift_offs > 0  # legs left the ground while the kernel had them
+        # Sub-envs stepped by their own step method (after the kernel had them) see their contacts.
+        for _ in range(30):
+            assert_same_tree(batched.call("step", 0), plain.call("step", 0), "call step")
+    finally:
+        batched.close()
+        plain.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "compiled"),
+    [
+        ({}, True),
+        ({"continuous": True}, True),
+        ({"enable_wind": True}, False),
+        ({"render_mode": "rgb_array"}, False),
+        ({"wrappers": [lambda env: palaestra.wrappers.ClipReward(env, -1.0, 1.0)]}, False),
+    ],
+    ids=["plain", "continuous", "wind", "render_mode", "wrappers"],
+)
+def test_blocks_the_kernel_cannot_step_are_stepped_the_plain_way(kwargs, compiled):
+    envs = palaestra.make_vec("LunarLander-v3", 2, **kwargs)
+    try:
+        assert envs._local.block.compiled is compiled
+        envs.reset(seed=0)
+        action = (
+            np.zeros((2, 2), dtype=np.float32) if kwargs.get("continuous") else np.zeros(2, dtype=np.int64)
+        )
+        assert envs.step(action)[0].shape == (2, 8)
+    finally:
+        envs.close()
+
+
+@SUB_ENV_ERRORS_LOGGED
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_an_action_the_kernel_cannot_take_gets_the_plain_steps_error(bad):
+    batched, plain = pair(3, continuous=True)
+    try:
+        batched.reset(seed=0)
+        plain.reset(seed=0)
+        actions = np.zeros((3, 2), dtype=np.float32)
+        actions[2, 1] = bad
+        with pytest.raises(InvalidAction, match="Box\\(-1.0, 1.0, \\(2,\\), float32\\)") as raised:
+            batched.step(actions)
+        assert raised.value.sub_env_index == 2
+        # As the plain step does, the other sub-envs took the step: the env stays usable and in
+        # step with the plain sub-envs taken through the same steps.
+        for j in (0, 1):
+            plain.envs[j].step(actions[j])
+        actions[2, 1] = 0.0
+        assert_same_bits(batched.step(actions), plain.step(actions), "after the error")
+    finally:
+        batched.close()
+        plain.close()
+
+
+def test_the_engine_layout_is_checked_against_the_binding():
+    assert unavailable_reason() is None
+    assert check_layout() is None
+    moved = tuple((name, offset + 4 if name == "body angle" else offset) for name, offset in LAYOUT)
+    assert check_layout(moved) == "body angle is not at offset 60 of b2Body"
+    wrong_bit = tuple((name, 0x0004 if name == "awake flag" else offset) for name, offset in LAYOUT)
+    assert check_layout(wrong_bit) == "b2Body's awake flag is not bit 0x4 of the field at offset 4"
+
+
+@pytest.mark.slow
+def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits():
+    batched = palaestra.make_vec("LunarLander-v3", 4, vector_kwargs={"num_workers": 2, "context": "spawn"})
+    plain = palaestra.make_vec("LunarLander-v3", 4, vectorization_mode="sync")
+    rng = np.random.default_rng(1)
+    try:
+        assert_same_tree(batched.reset(seed=2), plain.reset(seed=2), "reset")
+        for t in range(120):
+            actions = rng.integers(0, 4, 4)
+            assert_same_bits(batched.step(actions), plain.step(actions), f"t={t}")
+    finally:
+        batched.close()
+        plain.close()
