@@ -9,14 +9,20 @@ here, not in pyproject.toml, where setuptools still calls extension modules expe
 
 from setuptools import Extension, setup
 
+SOURCES = {
+    "_compiled": ["_compiled.c"],
+    "_stepping": ["_stepping.c", "_lander_kernel.c", "_walker_kernel.c"],
+}
+
 setup(
     ext_modules=[
         Extension(
             f"palaestra_box2d.{name}",
-            sources=[f"src/palaestra_box2d/{name}.c"],
+            sources=[f"src/palaestra_box2d/{source}" for source in sources],
+            depends=["src/palaestra_box2d/_stepping.h"],
             extra_compile_args=["-ffp-contract=off"],
             optional=True,
         )
-        for name in ("_compiled", "_stepping")
+        for name, sources in SOURCES.items()
     ]
 )

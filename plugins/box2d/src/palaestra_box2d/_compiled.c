@@ -279,5 +279,16 @@ static struct PyModuleDef kernel_module = {
 PyMODINIT_FUNC
 PyInit__compiled(void)
 {
-    return PyModule_Create(&kernel_module);
+    PyObject *module = PyModule_Create(&kernel_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    /* cast_rays for C callers (the batched walker's compiled step, _walker_kernel.c). */
+    PyObject *capsule = PyCapsule_New((void *)cast_rays, "palaestra_box2d._compiled.cast_rays", NULL);
+    if (capsule == NULL || PyModule_AddObject(module, "cast_rays", capsule) < 0) {
+        Py_XDECREF(capsule);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

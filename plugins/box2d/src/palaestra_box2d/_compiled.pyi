@@ -12,3 +12,5 @@ def walker_lidar(
     out: Any,
     /,
 ) -> None: ...
+
+cast_rays: Any  # a capsule: cast_rays for C callers

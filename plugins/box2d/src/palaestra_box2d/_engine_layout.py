@@ -2,7 +2,7 @@
 
 ``_stepping.c`` steps worlds through Box2D's own exported ``b2World::Step`` and reads and
 writes bodies in place, which needs three kinds of facts about the binding's build: the
-addresses of two exported functions, the offsets of a few fields of ``b2Body``,
+addresses of the exported functions it calls (:data:`FUNCTIONS`), the offsets of a few fields of ``b2Body``,
 ``b2Contact`` and ``b2Fixture`` (Box2D 2.3's layout on a 64-bit build), and the order of
 ``b2ContactListener``'s virtual functions. :func:`stepping` checks each of them against
 the binding itself on a probe world (values written through the binding read back at the
@@ -25,11 +25,18 @@ import numpy as np
 
 from palaestra_box2d._engine import Box2D
 
-__all__ = ["LAYOUT", "check_layout", "stepping", "unavailable_reason"]
+__all__ = ["FUNCTIONS", "LAYOUT", "check_layout", "stepping", "unavailable_reason"]
 
-# Exported functions, by their C++ names (the names fix the signatures).
-WORLD_STEP = "_ZN7b2World4StepEfii"  # b2World::Step(float, int, int)
-SET_CONTACT_LISTENER = "_ZN7b2World18SetContactListenerEP17b2ContactListener"
+#: The exported functions the kernels call, by their C++ names (which fix their signatures),
+#: in the order ``_stepping.configure`` takes their addresses.
+FUNCTIONS = (
+    "_ZN7b2World4StepEfii",  # b2World::Step(float, int, int)
+    "_ZN7b2World18SetContactListenerEP17b2ContactListener",
+    "_ZNK15b2RevoluteJoint13GetJointAngleEv",
+    "_ZNK15b2RevoluteJoint13GetJointSpeedEv",
+    "_ZN15b2RevoluteJoint13SetMotorSpeedEf",
+    "_ZN15b2RevoluteJoint17SetMaxMotorTorqueEf",
+)
 LISTENER_TABLE = "_ZTV17b2ContactListener"  # b2ContactListener's virtual table
 # Its six slots, in the order _stepping.c's listener fills its own table.
 LISTENER_SLOTS = (
@@ -173,7 +180,7 @@ def _find_symbols() -> tuple[dict[str, int], str | None]:
         library = ctypes.CDLL(Box2D._Box2D.__file__)
         addresses = {
             name: ctypes.cast(getattr(library, name), ctypes.c_void_p).value or 0
-            for name in (WORLD_STEP, SET_CONTACT_LISTENER, *LISTENER_SLOTS)
+            for name in (*FUNCTIONS, *LISTENER_SLOTS)
         }
         table = ctypes.addressof(ctypes.c_void_p.in_dll(library, LISTENER_TABLE))
     except (AttributeError, OSError, ValueError) as e:
@@ -195,10 +202,11 @@ def _configure() -> tuple[Any, str | None]:
     problem = problem or check_layout()
     if problem is not None:
         return None, problem
-    _module.configure(addresses[WORLD_STEP], addresses[SET_CONTACT_LISTENER], tuple(v for _, v in LAYOUT))
+    layout = tuple(value for _, value in LAYOUT)
+    _module.configure(tuple(addresses[name] for name in FUNCTIONS), layout)
     problem = _check_impulse(_module) or _check_contacts(_module, _module.LanderKernel)
     if problem is not None:
-        _module.configure(0, 0, tuple(v for _, v in LAYOUT))  # off again
+        _module.configure((0,) * len(FUNCTIONS), layout)  # off again
         return None, problem
     return _module, None
 

@@ -62,6 +62,11 @@ class Lidar:
         self._directions = np.array(DIRECTIONS, dtype=np.float64)
         self._out = np.empty((RAYS, 3), dtype=np.float64)
 
+    @property
+    def ground(self) -> tuple[np.ndarray, ...] | None:
+        """The ground the kernel casts against (edges, reach, polygons, counts, spans), or None."""
+        return self._ground
+
     def set_ground(self, edges: list[tuple[float, float, float, float]], blocks: list[Any]) -> None:
         """The ground the kernel casts against, once per terrain.
 

@@ -1,27 +1,24 @@
 from typing import Any
 
-def configure(world_step: int, set_contact_listener: int, layout: tuple[int, ...], /) -> None: ...
+def configure(functions: tuple[int, ...], layout: tuple[int, ...], /) -> None: ...
 def apply_impulse(body: int, ix: float, iy: float, px: float, py: float, /) -> None: ...
 
 class LanderKernel:
     def __init__(
         self, num_envs: int, rules: tuple[float, ...], throttles: tuple[float, ...], continuous: bool
     ) -> None: ...
-    def attach(
-        self,
-        j: int,
-        world: tuple[Any, int, int],
-        bodies: tuple[int, int, int],
-        bit_generator: Any,
-        helipad_y: float,
-        prev_shaping: float | None,
-        game_over: bool,
-        left_contact: bool,
-        right_contact: bool,
-        time_limit: tuple[int, int],
-        /,
+    def attach(self, j: int, /, *args: Any) -> None: ...
+    def detach(self, j: int, /) -> tuple[Any, ...]: ...
+    def step(
+        self, actions: Any, active: Any, obs: Any, rewards: Any, terminated: Any, truncated: Any, /
+    ) -> bool: ...
+
+class WalkerKernel:
+    def __init__(
+        self, num_envs: int, rules: tuple[float, ...], directions: Any, cast_rays: Any, float32_reward: bool
     ) -> None: ...
-    def detach(self, j: int, /) -> tuple[float | None, bool, bool, bool, int]: ...
+    def attach(self, j: int, /, *args: Any) -> None: ...
+    def detach(self, j: int, /) -> tuple[Any, ...]: ...
     def step(
         self, actions: Any, active: Any, obs: Any, rewards: Any, terminated: Any, truncated: Any, /
     ) -> bool: ...

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from palaestra import Env
 from palaestra.plugin import AsyncVectorEnv, AutoresetMode, TimeLimit, check_max_episode_steps, check_num_envs
 from palaestra_box2d._lander_block import LanderBlock
+from palaestra_box2d._walker_block import WalkerBlock
 from palaestra_box2d.bipedal_walker import BipedalWalker
 from palaestra_box2d.car_racing import CarRacing
 from palaestra_box2d.lunar_lander import LunarLander
@@ -110,9 +111,14 @@ class LunarLanderVectorEnv(_Box2DVectorEnv):
 
 
 class BipedalWalkerVectorEnv(_Box2DVectorEnv):
-    """``BipedalWalker-v3`` (and ``BipedalWalkerHardcore-v3``) in blocks of sub-envs, one per core."""
+    """``BipedalWalker-v3`` (and ``BipedalWalkerHardcore-v3``) in blocks of sub-envs, one per core.
+
+    Each block steps its walkers in one compiled call when it can (see
+    :mod:`palaestra_box2d._walker_block`), with the same numbers.
+    """
 
     env_class = BipedalWalker
+    block_type = WalkerBlock
 
 
 class CarRacingVectorEnv(_Box2DVectorEnv):

@@ -1,8 +1,8 @@
-"""The batched LunarLander's compiled step against the plain step (the specification), bit for bit.
+"""The batched Box2D envs' compiled steps against the plain steps (the specification), bit for bit.
 
-``make_vec("LunarLander-v3", n)`` steps each block in one compiled call
-(``palaestra_box2d._lander_block``); ``vectorization_mode="sync"`` steps the same sub-envs
-through ``LunarLander.step`` one by one.
+``make_vec("LunarLander-v3", n)`` and ``make_vec("BipedalWalker-v3", n)`` step each block
+in one compiled call (``palaestra_box2d._kernel_block``); ``vectorization_mode="sync"``
+steps the same sub-envs through their own ``step`` one by one.
 """
 
 import importlib.util
@@ -26,14 +26,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def pair(n, mode=AutoresetMode.NEXT_STEP, limit=None, num_workers=2, **kwargs):
+def pair(n, mode=AutoresetMode.NEXT_STEP, limit=None, num_workers=2, env_id="LunarLander-v3", **kwargs):
     """The batched env (compiled blocks) and the plain sync env, built alike."""
     common = {"max_episode_steps": limit, **kwargs}
     batched = palaestra.make_vec(
-        "LunarLander-v3", n, vector_kwargs={"num_workers": num_workers, "autoreset_mode": mode}, **common
+        env_id, n, vector_kwargs={"num_workers": num_workers, "autoreset_mode": mode}, **common
     )
     plain = palaestra.make_vec(
-        "LunarLander-v3", n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **common
+        env_id, n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **common
     )
     return batched, plain
 
@@ -163,6 +163,97 @@ def test_an_action_the_kernel_cannot_take_gets_the_plain_steps_error(bad):
         plain.close()
 
 
+def walker_actions(rng, n):
+    """Torques across every branch: zero, -0.0, full, beyond the bounds, the rest at random."""
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 1.5, -3.0, 1e-30], dtype=np.float32)
+    actions = rng.uniform(-1.2, 1.2, (n, 4)).astype(np.float32)
+    picked = rng.random((n, 4)) < 0.15
+    actions[picked] = rng.choice(edges, size=int(picked.sum()))
+    return actions
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("hardcore", [False, True], ids=["walker", "hardcore"])
+def test_the_compiled_walker_step_gives_the_plain_steps_bits(hardcore, mode):
+    """Falls (the hull's contact), legs touching and leaving the ground, and a short time limit."""
+    batched, plain = pair(4, mode, limit=110, env_id="BipedalWalker-v3", hardcore=hardcore)
+    rng = np.random.default_rng(7)
+    falls = lift_offs = 0
+    try:
+        assert batched._local.block.compiled
+        obs = batched.reset(seed=12)[0]
+        assert_same_tree(obs, plain.reset(seed=12)[0], "reset")
+        for t in range(260):
+            actions = walker_actions(rng, 4)
+            got, expected = batched.step(actions), plain.step(actions)
+            assert_same_bits(got, expected, f"t={t}")
+            falls += int((got[1] == -100).sum())
+            lift_offs += int((obs[:, [8, 13]] > got[0][:, [8, 13]]).sum())
+            obs = got[0]
+            done = got[2] | got[3]
+            if mode is AutoresetMode.DISABLED and done.any():
+                obs = batched.reset(options={"reset_mask": done})[0]
+                assert_same_tree(obs, plain.reset(options={"reset_mask": done})[0], "mask")
+        assert falls > 0 and lift_offs > 0  # the listener's both calls were exercised
+    finally:
+        batched.close()
+        plain.close()
+
+
+def test_the_walker_kernels_state_is_the_envs_own_before_any_other_command():
+    batched, plain = pair(3, limit=500, num_workers=1, env_id="BipedalWalker-v3")
+    rng = np.random.default_rng(2)
+    try:
+        batched.reset(seed=1)
+        plain.reset(seed=1)
+        for t in range(120):
+            actions = walker_actions(rng, 3)
+            batched.step(actions)
+            plain.step(actions)
+            if t % 20 == 19:
+                for name in ("prev_shaping", "game_over", "scroll", "_elapsed_steps"):
+                    assert batched.get_attr(name) == plain.get_attr(name), (t, name)
+                for a, b in zip(batched._local.block.envs, plain.envs, strict=True):
+                    ours = [a.unwrapped.legs[k].ground_contact for k in (1, 3)]
+                    assert ours == [b.unwrapped.legs[k].ground_contact for k in (1, 3)], t
+        # Sub-envs stepped by their own step method (after the kernel had them) see their contacts.
+        for _ in range(20):
+            action = walker_actions(rng, 1)[0]
+            assert_same_tree(batched.call("step", action), plain.call("step", action), "call step")
+    finally:
+        batched.close()
+        plain.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "compiled"),
+    [({}, True), ({"hardcore": True}, True), ({"render_mode": "rgb_array"}, False)],
+    ids=["walker", "hardcore", "render_mode"],
+)
+def test_walker_blocks_the_kernel_cannot_step_are_stepped_the_plain_way(kwargs, compiled):
+    envs = palaestra.make_vec("BipedalWalker-v3", 2, **kwargs)
+    try:
+        assert envs._local.block.compiled is compiled
+        envs.reset(seed=0)
+        assert envs.step(np.zeros((2, 4), dtype=np.float32))[0].shape == (2, 24)
+    finally:
+        envs.close()
+
+
+@SUB_ENV_ERRORS_LOGGED
+def test_a_walker_action_the_kernel_cannot_take_gets_the_plain_steps_error():
+    envs = palaestra.make_vec("BipedalWalker-v3", 2)
+    try:
+        envs.reset(seed=0)
+        actions = np.zeros((2, 4), dtype=np.float32)
+        actions[1, 3] = np.nan
+        with pytest.raises(InvalidAction, match="Box\\(-1.0, 1.0, \\(4,\\), float32\\)") as raised:
+            envs.step(actions)
+        assert raised.value.sub_env_index == 1
+    finally:
+        envs.close()
+
+
 def test_the_engine_layout_is_checked_against_the_binding():
     assert unavailable_reason() is None
     assert check_layout() is None
@@ -173,14 +264,15 @@ def test_the_engine_layout_is_checked_against_the_binding():
 
 
 @pytest.mark.slow
-def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits():
-    batched = palaestra.make_vec("LunarLander-v3", 4, vector_kwargs={"num_workers": 2, "context": "spawn"})
-    plain = palaestra.make_vec("LunarLander-v3", 4, vectorization_mode="sync")
-    rng = np.random.default_rng(1)
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits(env_id):
+    batched = palaestra.make_vec(env_id, 4, vector_kwargs={"num_workers": 2, "context": "spawn"})
+    plain = palaestra.make_vec(env_id, 4, vectorization_mode="sync")
+    plain.action_space.seed(1)
     try:
         assert_same_tree(batched.reset(seed=2), plain.reset(seed=2), "reset")
         for t in range(120):
-            actions = rng.integers(0, 4, 4)
+            actions = plain.action_space.sample()
             assert_same_bits(batched.step(actions), plain.step(actions), f"t={t}")
     finally:
         batched.close()

@@ -1,0 +1,181 @@
+"""A batched Box2D env's block of sub-envs, stepped by a compiled kernel when it can be.
+
+The plain step is each sub-env's own ``step`` under its :class:`~palaestra.plugin.TimeLimit`,
+one sub-env at a time (what :class:`~palaestra.plugin.WorkerBlock` does): the
+specification. A kernel of ``_stepping`` (``LanderKernel``, ``WalkerKernel``) steps the
+whole block in one call with the same arithmetic, when every sub-env is the plain env (no
+wrappers but the time limit, no render mode, nothing the kernel does not do) and the
+engine's layout checked out (:mod:`palaestra_box2d._engine_layout`). Episodes still start
+in Python: a sub-env that resets is handed back, reset by its own ``reset``, and taken
+over again.
+
+While the kernel has a sub-env it holds the state the step changes (the last step's
+shaping, the contact flags, the time limit's count...) and the sub-env's world reports its
+contacts to the kernel. :meth:`~KernelBlock.settle`, run before any other command reads or
+changes the sub-envs, writes that state back and gives each world its own listener again.
+A step the kernel cannot take (an action that is not one, pickled actions) is taken the
+plain way, which names what is wrong as a single env does. Each env's block
+(:mod:`palaestra_box2d._lander_block`, :mod:`palaestra_box2d._walker_block`) says which
+sub-envs its kernel takes, what it hands over and what it writes back; tests hold each
+kernel to its env's plain step bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from palaestra.plugin import AutoresetMode, TimeLimit, WorkerBlock
+from palaestra_box2d._engine_layout import stepping
+
+__all__ = ["KernelBlock", "address", "split_time_limit", "time_limit_state"]
+
+
+def split_time_limit(env: Any) -> tuple[Any, TimeLimit | None]:
+    """``(inner env, its time limit or None)``: the sub-env as ``make_vec`` builds it, taken apart."""
+    return (env.env, env) if type(env) is TimeLimit else (env, None)
+
+
+def time_limit_state(limit: TimeLimit | None) -> tuple[int, int]:
+    """``(elapsed steps, step limit)``, -1 for none: what a kernel counts."""
+    return (0, -1) if limit is None else (limit._elapsed_steps, limit._max_episode_steps)
+
+
+def address(proxy: Any) -> int:
+    """The C++ object behind a Box2D proxy (0 for None)."""
+    return 0 if proxy is None else int(proxy.this)
+
+
+class KernelBlock(WorkerBlock):
+    """A :class:`~palaestra.plugin.WorkerBlock` whose sub-envs a compiled kernel steps together."""
+
+    def __init__(self, conn: Any, config: Any, envs: list[Any]) -> None:
+        super().__init__(conn, config, envs)
+        n, first = len(envs), self.first
+        self._kernel: Any = None
+        self._attached = [False] * n
+        self._parts = [split_time_limit(env) for env in envs]
+        module = stepping()
+        if module is None or self._views is None or self.actions is None:
+            return
+        if not all(self.takes(env) for env, _ in self._parts):
+            return
+        self._kernel = self.make_kernel(module, n)
+        if self._kernel is None:
+            return
+        rows = slice(first, first + n)
+        self._rows = (
+            self.actions[rows],
+            self._views[rows],
+            self.rewards[rows],
+            self.terminations[rows],
+            self.truncations[rows],
+        )
+        self._active = np.ones(n, dtype=np.bool_)
+
+    # -- what each env's block says ----------------------------------------------------------
+
+    def takes(self, env: Any) -> bool:
+        """Whether the kernel can step ``env`` (the sub-env inside its time limit)."""
+        raise NotImplementedError
+
+    def make_kernel(self, module: Any, n: int) -> Any:
+        """The kernel for ``n`` sub-envs (from the ``_stepping`` module), or None."""
+        raise NotImplementedError
+
+    def handover(self, env: Any, limit: TimeLimit | None) -> tuple[Any, ...] | None:
+        """What the kernel's ``attach`` takes after the sub-env's index; None if not now."""
+        raise NotImplementedError
+
+    def write_back(self, env: Any, limit: TimeLimit | None, state: tuple[Any, ...]) -> None:
+        """Put what the kernel's ``detach`` returned back into the sub-env."""
+        raise NotImplementedError
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the kernel steps this block (else every step is the plain one)."""
+        return self._kernel is not None
+
+    # -- handing sub-envs over ------------------------------------------------------------
+
+    def _attach(self, j: int) -> bool:
+        """Hand sub-env ``j`` to the kernel; False when it is not in a state the kernel takes."""
+        handover = self.handover(*self._parts[j])
+        if handover is None:
+            return False
+        self._kernel.attach(j, *handover)
+        self._attached[j] = True
+        return True
+
+    def _detach(self, j: int) -> None:
+        """Write sub-env ``j``'s state back from the kernel; its world reports to its own listener."""
+        self._attached[j] = False
+        self.write_back(*self._parts[j], self._kernel.detach(j))
+
+    def settle(self) -> None:
+        """Every sub-env back from the kernel, up to date, before a command other than a step."""
+        if self._kernel is not None:
+            for j, attached in enumerate(self._attached):
+                if attached:
+                    self._detach(j)
+
+    # -- stepping ---------------------------------------------------------------------------
+
+    def step(self, actions: Any) -> list[tuple[int, Any, dict[str, Any]]]:
+        """Step the block in one compiled call, or the plain way when the kernel cannot."""
+        results = None if actions is not None or self._kernel is None else self._compiled_step()
+        if results is None:
+            self.settle()
+            return super().step(actions)
+        return results
+
+    def _compiled_step(self) -> list[tuple[int, Any, dict[str, Any]]] | None:
+        mode, pending = self.config.autoreset_mode, self.autoreset
+        if mode is AutoresetMode.DISABLED and True in pending:
+            return None  # the plain step says which sub-env needs a reset
+        active = self._active
+        restarting = mode is AutoresetMode.NEXT_STEP and True in pending
+        if restarting:
+            np.logical_not(pending, out=active)
+        for j, attached in enumerate(self._attached):
+            if not attached and active[j] and not self._attach(j):
+                return None
+        actions, obs, rewards, terminations, truncations = self._rows
+        if not self._kernel.step(actions, active, obs, rewards, terminations, truncations):
+            return None
+        self.failures = []
+        results: list[tuple[int, Any, dict[str, Any]]] = []
+        ended = np.flatnonzero((terminations | truncations) & active).tolist()
+        if restarting:  # NEXT_STEP: those that ended last step start anew, with reward 0
+            for j in np.flatnonzero(pending).tolist():
+                if self._restart(j, results):
+                    rewards[j], terminations[j], truncations[j] = 0.0, False, False
+            active.fill(True)
+        for j in ended:
+            self.autoreset[j] = True
+            if mode is AutoresetMode.SAME_STEP:
+                # Gymnasium's AsyncVectorEnv order: final_info before final_obs.
+                results.append((self.first + j, None, {"final_info": {}, "final_obs": obs[j].copy()}))
+                self._restart(j, results)
+        return results
+
+    def _restart(self, j: int, results: list[tuple[int, Any, dict[str, Any]]]) -> bool:
+        """Reset sub-env ``j`` the plain way (kept for the kernel's next step); False if it raised."""
+        i = self.index = self.first + j
+        if self._attached[j]:
+            self._attached[j] = False
+            self._kernel.detach(j)  # its state is the reset's to replace
+        try:
+            obs, info = self.envs[j].reset()
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:
+            self.failures.append((i, e))
+            return False
+        self._rows[1][j] = obs
+        if self.config.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self.autoreset[j] = False
+        if info:
+            results.append((i, None, info))
+        return True

@@ -1,0 +1,350 @@
+/*
+ * LanderKernel: a block of LunarLanders stepped in one call (see _stepping.c).
+ *
+ * The specification is lunar_lander.py's LunarLander.step (without wind or rendering)
+ * under its TimeLimit: the engines' impulses from the action and two uniform draws from
+ * the env's own generator, one world step, then the observation, the shaped reward and the
+ * flags. Every operation below mirrors one there, in the same order.
+ */
+#include "_stepping.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The env's constants, in the order _lander_block.KERNEL_RULES hands them over. */
+enum {
+    R_SCALE, R_FPS, R_MAIN_POWER, R_SIDE_POWER, R_MAIN_Y, R_SIDE_AWAY, R_SIDE_HEIGHT, R_SIDE_X,
+    R_LEG_DOWN, R_HALF_W, R_HALF_H, R_VELOCITY_ITERATIONS, R_POSITION_ITERATIONS, LANDER_RULES
+};
+
+typedef struct {
+    int attached;
+    WorldHold world;
+    void *lander;
+    BitGen *rng;
+    PyObject *rng_owner; /* the capsule: keeps the bit generator alive */
+    double helipad_y;
+    double prev_shaping;
+    int has_prev;
+    long elapsed;
+    long limit; /* < 0: no time limit */
+    Listener listener;
+} LanderSlot;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n;
+    int continuous;
+    double rule[LANDER_RULES];
+    double throttle[4][3]; /* the discrete actions' (main power, side power, direction) */
+    LanderSlot *slots;
+} LanderKernel;
+
+static void
+slot_release(LanderSlot *slot)
+{
+    world_release(&slot->world);
+    Py_CLEAR(slot->rng_owner);
+    slot->attached = 0;
+}
+
+static void
+free_slots(LanderKernel *self)
+{
+    if (self->slots != NULL) {
+        for (Py_ssize_t j = 0; j < self->n; j++) {
+            slot_release(&self->slots[j]);
+        }
+        PyMem_Free(self->slots);
+        self->slots = NULL;
+    }
+}
+
+static void
+lander_dealloc(LanderKernel *self)
+{
+    free_slots(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+lander_init(LanderKernel *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"num_envs", "rules", "throttles", "continuous", NULL};
+    Py_ssize_t n;
+    PyObject *rules, *throttles;
+    int continuous;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "nO!O!p", names, &n, &PyTuple_Type, &rules, &PyTuple_Type,
+                                     &throttles, &continuous)) {
+        return -1;
+    }
+    if (n < 1 || PyTuple_GET_SIZE(rules) != LANDER_RULES || PyTuple_GET_SIZE(throttles) != 12) {
+        PyErr_Format(PyExc_ValueError, "LanderKernel needs num_envs >= 1, %d rules and 12 throttle values",
+                     LANDER_RULES);
+        return -1;
+    }
+    for (int i = 0; i < LANDER_RULES; i++) {
+        self->rule[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(rules, i));
+    }
+    for (int i = 0; i < 12; i++) {
+        self->throttle[i / 3][i % 3] = PyFloat_AsDouble(PyTuple_GET_ITEM(throttles, i));
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    LanderSlot *slots = PyMem_Calloc((size_t)n, sizeof(LanderSlot));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    free_slots(self);
+    self->slots = slots;
+    self->n = n;
+    self->continuous = continuous;
+    return 0;
+}
+
+static LanderSlot *
+get_slot(LanderKernel *self, PyObject *index)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(index);
+    if (j == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (self->slots == NULL || j < 0 || j >= self->n) {
+        PyErr_Format(PyExc_IndexError, "sub-env %zd is not in this block of %zd", j, self->n);
+        return NULL;
+    }
+    return &self->slots[j];
+}
+
+static PyObject *
+lander_attach(LanderKernel *self, PyObject *args)
+{
+    PyObject *index, *world, *capsule, *prev;
+    PyObject *lander, *left, *right;
+    double helipad_y;
+    int game_over, left_contact, right_contact;
+    long elapsed, limit;
+    if (!engine_ready()
+        || !PyArg_ParseTuple(args, "OO!(OOO)OdOppp(ll)", &index, &PyTuple_Type, &world, &lander, &left, &right,
+                             &capsule, &helipad_y, &prev, &game_over, &left_contact, &right_contact, &elapsed,
+                             &limit)) {
+        return NULL;
+    }
+    LanderSlot *slot = get_slot(self, index);
+    BitGen *rng = slot == NULL ? NULL : PyCapsule_GetPointer(capsule, "BitGenerator");
+    double prev_shaping = prev == Py_None || rng == NULL ? 0.0 : PyFloat_AsDouble(prev);
+    void *bodies[3] = {PyLong_AsVoidPtr(lander), PyLong_AsVoidPtr(left), PyLong_AsVoidPtr(right)};
+    if (rng == NULL || PyErr_Occurred()) {
+        return NULL;
+    }
+    if (bodies[0] == NULL) {
+        PyErr_SetString(PyExc_ValueError, "no lander at address 0");
+        return NULL;
+    }
+    slot_release(slot);
+    listener_init(&slot->listener, bodies[0], bodies[1], bodies[2], game_over, left_contact, right_contact);
+    if (world_take(&slot->world, world, &slot->listener) < 0) {
+        return NULL;
+    }
+    Py_INCREF(capsule);
+    slot->rng_owner = capsule;
+    slot->rng = rng;
+    slot->lander = bodies[0];
+    slot->helipad_y = helipad_y;
+    slot->prev_shaping = prev_shaping;
+    slot->has_prev = prev != Py_None;
+    slot->elapsed = elapsed;
+    slot->limit = limit;
+    slot->attached = 1;
+    Py_RETURN_NONE;
+}
+
+/* (prev_shaping or None, game_over, left contact, right contact, elapsed steps); the world
+ * has the env's own listener again. */
+static PyObject *
+lander_detach(LanderKernel *self, PyObject *index)
+{
+    LanderSlot *slot = get_slot(self, index);
+    if (slot == NULL) {
+        return NULL;
+    }
+    if (!slot->attached) {
+        return PyErr_Format(PyExc_RuntimeError, "sub-env %R is not attached", index);
+    }
+    PyObject *prev = slot->has_prev ? PyFloat_FromDouble(slot->prev_shaping) : Py_NewRef(Py_None);
+    PyObject *state = prev == NULL ? NULL
+                                   : Py_BuildValue("(NOOOl)", prev, slot->listener.game_over ? Py_True : Py_False,
+                                                   slot->listener.contact[0] ? Py_True : Py_False,
+                                                   slot->listener.contact[1] ? Py_True : Py_False, slot->elapsed);
+    if (state != NULL) {
+        slot_release(slot);
+    }
+    return state;
+}
+
+/* Python's min(max(v, lo), hi) for floats that are not NaN (max keeps the first of equals). */
+static inline double
+py_clip(double v, double lo, double hi)
+{
+    double m = lo > v ? lo : v;
+    return hi < m ? hi : m;
+}
+
+/* The (main power, side power, direction) of a continuous action, as _throttles computes
+ * it; 0 when the action is not finite (the caller then takes the plain path, which names it). */
+static int
+continuous_power(const float *action, double power[3])
+{
+    double main = (double)action[0], lateral = (double)action[1];
+    if (!isfinite(main) || !isfinite(lateral)) {
+        return 0;
+    }
+    main = py_clip(main, -1.0, 1.0);
+    lateral = py_clip(lateral, -1.0, 1.0);
+    power[0] = main > 0.0 ? (py_clip(main, 0.0, 1.0) + 1.0) * 0.5 : 0.0;
+    if (fabs(lateral) > 0.5) {
+        power[1] = py_clip(fabs(lateral), 0.5, 1.0);
+        power[2] = lateral > 0 ? 1.0 : -1.0;
+    } else {
+        power[1] = power[2] = 0.0;
+    }
+    return 1;
+}
+
+/* One sub-env's step: LunarLander.step and TimeLimit's count, into its observation row. */
+static void
+step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, double *reward_out,
+         char *terminated_out, char *truncated_out)
+{
+    const double *r = self->rule;
+    const double scale = r[R_SCALE], fps = r[R_FPS];
+    void *lander = s->lander;
+    double m_power = power[0], s_power = power[1], direction = power[2];
+    double angle = (double)*body_float(lander, BODY_ANGLE);
+    double tip_x = sin(angle), tip_y = cos(angle);
+    double side_x = -tip_y, side_y = tip_x;
+    double u0 = s->rng->next_double(s->rng->state);
+    double u1 = s->rng->next_double(s->rng->state);
+    double d0 = (-1.0 + 2.0 * u0) / scale;
+    double d1 = (-1.0 + 2.0 * u1) / scale;
+    if (m_power != 0.0) {
+        double reach = r[R_MAIN_Y] / scale + 2 * d0;
+        double ox = tip_x * reach + side_x * d1;
+        double oy = -tip_y * reach - side_y * d1;
+        float *p = body_float(lander, BODY_POSITION);
+        double at_x = (double)p[0] + ox, at_y = (double)p[1] + oy;
+        double power_main = r[R_MAIN_POWER];
+        apply_linear_impulse(lander, (float)(-ox * power_main * m_power), (float)(-oy * power_main * m_power),
+                             (float)at_x, (float)at_y);
+    }
+    if (s_power != 0.0) {
+        double lever = 3 * d1 + direction * r[R_SIDE_AWAY] / scale;
+        double ox = tip_x * d0 + side_x * lever;
+        double oy = -tip_y * d0 - side_y * lever;
+        float *p = body_float(lander, BODY_POSITION);
+        double at_x = (double)p[0] + ox - tip_x * r[R_SIDE_X] / scale;
+        double at_y = (double)p[1] + oy + tip_y * r[R_SIDE_HEIGHT] / scale;
+        double power_side = r[R_SIDE_POWER];
+        apply_linear_impulse(lander, (float)(-ox * power_side * s_power), (float)(-oy * power_side * s_power),
+                             (float)at_x, (float)at_y);
+    }
+
+    engine.call.world_step(s->world.world, (float)(1.0 / fps), (int)r[R_VELOCITY_ITERATIONS],
+                           (int)r[R_POSITION_ITERATIONS]);
+
+    const float *p = body_float(lander, BODY_POSITION), *v = body_float(lander, BODY_VELOCITY);
+    double half_w = r[R_HALF_W], half_h = r[R_HALF_H];
+    double x = ((double)p[0] - half_w) / half_w;
+    double y = ((double)p[1] - (s->helipad_y + r[R_LEG_DOWN] / scale)) / half_h;
+    double vx = (double)v[0] * half_w / fps;
+    double vy = (double)v[1] * half_h / fps;
+    angle = (double)*body_float(lander, BODY_ANGLE);
+    double spin = 20.0 * (double)*body_float(lander, BODY_SPIN) / fps;
+    double left = s->listener.contact[0] ? 1.0 : 0.0, right = s->listener.contact[1] ? 1.0 : 0.0;
+    double shaping = -100 * sqrt(x * x + y * y) - 100 * sqrt(vx * vx + vy * vy) - 100 * fabs(angle) + 10 * left
+                     + 10 * right;
+    double reward = s->has_prev ? shaping - s->prev_shaping : 0.0;
+    s->prev_shaping = shaping;
+    s->has_prev = 1;
+    reward -= m_power * 0.3;
+    reward -= s_power * 0.03;
+    char terminated = 0;
+    if (s->listener.game_over || fabs(x) >= 1.0) {
+        terminated = 1;
+        reward = -100;
+    }
+    if (!body_awake(lander)) {
+        terminated = 1;
+        reward = +100;
+    }
+    s->elapsed += 1;
+    obs[0] = (float)x, obs[1] = (float)y, obs[2] = (float)vx, obs[3] = (float)vy;
+    obs[4] = (float)angle, obs[5] = (float)spin, obs[6] = (float)left, obs[7] = (float)right;
+    *reward_out = reward;
+    *terminated_out = terminated;
+    *truncated_out = s->limit >= 0 && s->elapsed >= s->limit;
+}
+
+/* step(actions, active, obs, rewards, terminated, truncated) -> bool
+ *
+ * Steps every sub-env whose `active` byte is set. Returns False, having stepped none, when
+ * one of them cannot take the compiled step (not attached, an action that is not one, a
+ * lander asleep): the caller then steps the block in Python, which says what is wrong. */
+static PyObject *
+lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    StepBuffers b;
+    if (step_buffers(&b, args, nargs, self->n, self->continuous ? "f" : INT64_FORMAT, self->continuous ? 2 : 1, 8)
+        < 0) {
+        return NULL;
+    }
+    const char *on = b.active.buf;
+    double power[3];
+    int steppable = 1;
+    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+        if (on[j]) {
+            LanderSlot *s = &self->slots[j];
+            steppable = self->continuous ? continuous_power((const float *)b.actions.buf + 2 * j, power)
+                                         : (uint64_t)((const int64_t *)b.actions.buf)[j] < 4;
+            steppable = steppable && s->attached && body_awake(s->lander);
+        }
+    }
+    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+        if (on[j]) {
+            if (self->continuous) {
+                continuous_power((const float *)b.actions.buf + 2 * j, power);
+            } else {
+                memcpy(power, self->throttle[((const int64_t *)b.actions.buf)[j]], sizeof power);
+            }
+            step_one(self, &self->slots[j], power, (float *)b.obs.buf + 8 * j, (double *)b.rewards.buf + j,
+                     (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
+        }
+    }
+    release_step_buffers(&b);
+    return PyBool_FromLong(steppable);
+}
+
+static PyMethodDef lander_methods[] = {
+    {"attach", (PyCFunction)lander_attach, METH_VARARGS,
+     "attach(j, (world, world_address, listener_address), (lander, left_leg, right_leg addresses), "
+     "bit_generator_capsule, helipad_y, prev_shaping, game_over, left_contact, right_contact, "
+     "(elapsed_steps, step_limit or -1)): take over sub-env j's stepping (and its world's contacts)."},
+    {"detach", (PyCFunction)lander_detach, METH_O,
+     "detach(j) -> (prev_shaping, game_over, left_contact, right_contact, elapsed_steps): hand sub-env j back."},
+    {"step", (PyCFunction)(void (*)(void))lander_step, METH_FASTCALL,
+     "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject LanderKernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "palaestra_box2d._stepping.LanderKernel",
+    .tp_basicsize = sizeof(LanderKernel),
+    .tp_dealloc = (destructor)lander_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "LanderKernel(num_envs, rules, throttles, continuous): steps a block of LunarLanders.",
+    .tp_methods = lander_methods,
+    .tp_init = (initproc)lander_init,
+    .tp_new = PyType_GenericNew,
+};

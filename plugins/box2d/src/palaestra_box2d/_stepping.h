@@ -1,0 +1,149 @@
+/*
+ * What the compiled stepping's files share (_stepping.c, _lander_kernel.c, _walker_kernel.c):
+ * the engine's functions and field offsets, the contact listener the engine calls without
+ * Python, and buffer checks. See _stepping.c for the whole picture.
+ */
+#ifndef PALAESTRA_BOX2D_STEPPING_H
+#define PALAESTRA_BOX2D_STEPPING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* numpy's documented interface to a bit generator (numpy/random/bitgen.h), from the
+ * "BitGenerator" capsule every numpy bit generator offers. */
+typedef struct {
+    void *state;
+    uint64_t (*next_uint64)(void *);
+    uint32_t (*next_uint32)(void *);
+    double (*next_double)(void *);
+    uint64_t (*next_raw)(void *);
+} BitGen;
+
+/* ---- the engine: exported functions and field offsets, set by configure() ------------- */
+
+/* The functions, in the order configure() takes their addresses (_engine_layout.FUNCTIONS).
+ * Each is a C++ member function: the object comes first. */
+typedef struct {
+    void (*world_step)(void *world, float dt, int velocity_iterations, int position_iterations);
+    void (*set_contact_listener)(void *world, void *listener);
+    float (*joint_angle)(void *revolute_joint);
+    float (*joint_speed)(void *revolute_joint);
+    void (*set_motor_speed)(void *revolute_joint, float speed);
+    void (*set_max_motor_torque)(void *revolute_joint, float torque);
+} EngineFunctions;
+
+#define ENGINE_FUNCTIONS 6
+
+/* The field offsets, in the order of _engine_layout.LAYOUT. */
+enum {
+    BODY_FLAGS, AWAKE_FLAG, BODY_POSITION, BODY_CENTER, BODY_ANGLE, BODY_VELOCITY, BODY_SPIN,
+    BODY_INV_MASS, BODY_INV_INERTIA, CONTACT_FIXTURE_A, CONTACT_FIXTURE_B, FIXTURE_BODY, LAYOUT_FIELDS
+};
+
+typedef struct {
+    int ready;
+    EngineFunctions call;
+    Py_ssize_t at[LAYOUT_FIELDS];
+} Engine;
+
+extern Engine engine;
+
+static inline float *
+body_float(void *body, int field)
+{
+    return (float *)((char *)body + engine.at[field]);
+}
+
+static inline int
+body_awake(void *body)
+{
+    return (*(uint16_t *)((char *)body + engine.at[BODY_FLAGS]) & engine.at[AWAKE_FLAG]) != 0;
+}
+
+/* b2Body::ApplyLinearImpulse(impulse, point, wake) on an awake dynamic body, in its own
+ * single-precision steps: v += invMass * impulse; w += invI * cross(point - c, impulse). */
+static inline void
+apply_linear_impulse(void *body, float ix, float iy, float px, float py)
+{
+    float *v = body_float(body, BODY_VELOCITY), *c = body_float(body, BODY_CENTER);
+    float inv_mass = *body_float(body, BODY_INV_MASS), inv_inertia = *body_float(body, BODY_INV_INERTIA);
+    float mx = inv_mass * ix, my = inv_mass * iy;
+    v[0] += mx;
+    v[1] += my;
+    float rx = px - c[0], ry = py - c[1];
+    float cross = rx * iy - ry * ix;
+    float turn = inv_inertia * cross;
+    *body_float(body, BODY_SPIN) += turn;
+}
+
+/* Raises and returns 0 unless configure() ran. */
+int engine_ready(void);
+
+/* ---- the contact listener ---------------------------------------------------------------
+ *
+ * The world calls its listener through the listener's virtual table. A Listener starts with
+ * a table of the same six slots as b2ContactListener's (two destructors, BeginContact,
+ * EndContact, PreSolve, PostSolve: _engine_layout.py checks that order in the engine's own
+ * table), each a function taking the object first, as a C++ member function does. The
+ * rules are both envs' listeners': the hull touching anything ends the episode; two legs
+ * report ground contact from their last BeginContact or EndContact. */
+typedef struct {
+    const void *const *vtable;
+    void *hull;
+    void *legs[2];
+    char game_over;
+    char contact[2];
+} Listener;
+
+void listener_init(Listener *listener, void *hull, void *left, void *right, int game_over, int left_contact,
+                   int right_contact);
+
+/* ---- the world a kernel slot steps --------------------------------------------------- */
+
+/* The binding's world (kept alive, so its bodies are), and the env's own listener, which
+ * the world gets back when the slot lets go. */
+typedef struct {
+    PyObject *owner;
+    void *world;
+    void *python_listener;
+} WorldHold;
+
+/* Take ((world, world address, listener address)); the world then reports to `listener`. */
+int world_take(WorldHold *hold, PyObject *spec, Listener *listener);
+/* The world's own listener back, and the world let go (nothing when not held). */
+void world_release(WorldHold *hold);
+
+/* ---- buffers ----------------------------------------------------------------------- */
+
+/* numpy's buffer code for int64 (its "long" where C's long has 64 bits). */
+#if LONG_MAX == INT64_MAX
+#define INT64_FORMAT "l"
+#else
+#define INT64_FORMAT "q"
+#endif
+
+/* A C-contiguous buffer of `count` items of `format` (writable when asked). */
+int get_buffer(PyObject *obj, Py_buffer *view, const char *format, Py_ssize_t itemsize, Py_ssize_t count,
+               int writable, const char *name);
+
+/* The six buffers of a kernel's step(actions, active, obs, rewards, terminated, truncated). */
+typedef struct {
+    Py_buffer actions, active, obs, rewards, terminated, truncated;
+} StepBuffers;
+
+int step_buffers(StepBuffers *b, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n, const char *action_format,
+                 Py_ssize_t action_size, Py_ssize_t obs_size);
+void release_step_buffers(StepBuffers *b);
+
+/* ---- the kernels ------------------------------------------------------------------- */
+
+extern PyTypeObject LanderKernelType;
+extern PyTypeObject WalkerKernelType;
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * WalkerKernel: a block of BipedalWalkers stepped in one call (see _stepping.c).
+ *
+ * The specification is bipedal_walker.py's BipedalWalker.step (without rendering) under its
+ * TimeLimit: each motor's speed and torque from the action, one world step, the lidar (the
+ * compiled cast of _compiled.c, reached through its capsule), then the observation, the
+ * shaped reward less the motors' cost, and the flags. Every operation below mirrors one
+ * there, in the same order; the torques and costs are float32, as numpy computes them for
+ * float32 actions.
+ */
+#include "_stepping.h"
+
+#include <math.h>
+#include <string.h>
+
+#define RAYS 10
+#define OBS_SIZE 24
+
+/* The env's constants, in the order _walker_block.KERNEL_RULES hands them over. */
+enum {
+    R_SCALE, R_FPS, R_VIEW_W, R_VIEW_H, R_MOTORS_TORQUE, R_SPEED_HIP, R_SPEED_KNEE, R_ENERGY_COST, R_FINISH_X,
+    R_VELOCITY_ITERATIONS, R_POSITION_ITERATIONS, WALKER_RULES
+};
+
+/* _compiled.c's cast_rays: each ray's nearest-hit fraction and stop point from (x, y). */
+typedef void (*CastRays)(double x, double y, const double *directions, const float *edges, const float *reach,
+                         Py_ssize_t n_edges, const float *polygons, const int *counts, const float *spans,
+                         Py_ssize_t n_polygons, double *out);
+
+/* The ground's arrays (_lidar.Lidar's), held while the slot is attached. */
+enum { G_EDGES, G_REACH, G_POLYGONS, G_COUNTS, G_SPANS, GROUND_ARRAYS };
+
+typedef struct {
+    int attached;
+    WorldHold world;
+    void *hull;
+    void *joints[4]; /* far hip, far knee, near hip, near knee */
+    Py_buffer ground[GROUND_ARRAYS];
+    Py_ssize_t n_edges, n_polygons;
+    double prev_shaping;
+    int has_prev;
+    double scroll;
+    long elapsed;
+    long limit; /* < 0: no time limit */
+    Listener listener;
+} WalkerSlot;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n;
+    int float32_reward; /* numpy subtracts float32 costs from a Python float in float32 (NEP 50) */
+    double rule[WALKER_RULES];
+    double directions[2 * RAYS];
+    CastRays cast_rays;
+    WalkerSlot *slots;
+} WalkerKernel;
+
+static void
+slot_release(WalkerSlot *slot)
+{
+    world_release(&slot->world);
+    if (slot->attached) {
+        for (int i = 0; i < GROUND_ARRAYS; i++) {
+            PyBuffer_Release(&slot->ground[i]);
+        }
+    }
+    slot->attached = 0;
+}
+
+static void
+free_slots(WalkerKernel *self)
+{
+    if (self->slots != NULL) {
+        for (Py_ssize_t j = 0; j < self->n; j++) {
+            slot_release(&self->slots[j]);
+        }
+        PyMem_Free(self->slots);
+        self->slots = NULL;
+    }
+}
+
+static void
+walker_dealloc(WalkerKernel *self)
+{
+    free_slots(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+walker_init(WalkerKernel *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"num_envs", "rules", "directions", "cast_rays", "float32_reward", NULL};
+    Py_ssize_t n;
+    PyObject *rules, *directions, *capsule;
+    int float32_reward;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "nO!OOp", names, &n, &PyTuple_Type, &rules, &directions,
+                                     &capsule, &float32_reward)) {
+        return -1;
+    }
+    if (n < 1 || PyTuple_GET_SIZE(rules) != WALKER_RULES) {
+        PyErr_Format(PyExc_ValueError, "WalkerKernel needs num_envs >= 1 and %d rules", WALKER_RULES);
+        return -1;
+    }
+    for (int i = 0; i < WALKER_RULES; i++) {
+        self->rule[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(rules, i));
+    }
+    Py_buffer view;
+    if (PyErr_Occurred() || get_buffer(directions, &view, "d", sizeof(double), 2 * RAYS, 0, "directions") < 0) {
+        return -1;
+    }
+    memcpy(self->directions, view.buf, sizeof self->directions);
+    PyBuffer_Release(&view);
+    CastRays cast_rays = (CastRays)PyCapsule_GetPointer(capsule, "palaestra_box2d._compiled.cast_rays");
+    if (cast_rays == NULL) {
+        return -1;
+    }
+    WalkerSlot *slots = PyMem_Calloc((size_t)n, sizeof(WalkerSlot));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    free_slots(self);
+    self->slots = slots;
+    self->n = n;
+    self->float32_reward = float32_reward;
+    self->cast_rays = cast_rays;
+    return 0;
+}
+
+static WalkerSlot *
+get_slot(WalkerKernel *self, PyObject *index)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(index);
+    if (j == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (self->slots == NULL || j < 0 || j >= self->n) {
+        PyErr_Format(PyExc_IndexError, "sub-env %zd is not in this block of %zd", j, self->n);
+        return NULL;
+    }
+    return &self->slots[j];
+}
+
+/* The ground's five arrays, checked as _compiled.walker_lidar checks them. */
+static int
+take_ground(WalkerSlot *slot, PyObject *ground)
+{
+    static const char *names[] = {"edges", "reach", "polygons", "counts", "spans"};
+    if (!PyTuple_Check(ground) || PyTuple_GET_SIZE(ground) != GROUND_ARRAYS) {
+        PyErr_SetString(PyExc_TypeError, "the ground is (edges, reach, polygons, counts, spans)");
+        return -1;
+    }
+    Py_buffer *g = slot->ground;
+    int taken = 0;
+    if (get_buffer(PyTuple_GET_ITEM(ground, 0), &g[0], "f", sizeof(float), -4, 0, names[0]) == 0) {
+        taken++;
+        slot->n_edges = g[0].len / (Py_ssize_t)(4 * sizeof(float));
+        if (get_buffer(PyTuple_GET_ITEM(ground, 1), &g[1], "f", sizeof(float), slot->n_edges, 0, names[1]) == 0) {
+            taken++;
+            if (get_buffer(PyTuple_GET_ITEM(ground, 2), &g[2], "f", sizeof(float), -32, 0, names[2]) == 0) {
+                taken++;
+                slot->n_polygons = g[2].len / (Py_ssize_t)(32 * sizeof(float));
+                if (get_buffer(PyTuple_GET_ITEM(ground, 3), &g[3], "i", sizeof(int), slot->n_polygons, 0, names[3])
+                    == 0) {
+                    taken++;
+                    if (get_buffer(PyTuple_GET_ITEM(ground, 4), &g[4], "f", sizeof(float), 2 * slot->n_polygons, 0,
+                                   names[4])
+                        == 0) {
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
+    while (taken > 0) {
+        PyBuffer_Release(&g[--taken]);
+    }
+    return -1;
+}
+
+static PyObject *
+walker_attach(WalkerKernel *self, PyObject *args)
+{
+    PyObject *index, *world, *bodies, *ground, *prev;
+    int game_over, far_contact, near_contact;
+    double scroll;
+    long elapsed, limit;
+    if (!engine_ready()
+        || !PyArg_ParseTuple(args, "OO!O!OOpppd(ll)", &index, &PyTuple_Type, &world, &PyTuple_Type, &bodies,
+                             &ground, &prev, &game_over, &far_contact, &near_contact, &scroll, &elapsed, &limit)) {
+        return NULL;
+    }
+    /* (hull, far hip, far knee, near hip, near knee, far shin, near shin) */
+    void *at[7];
+    if (PyTuple_GET_SIZE(bodies) != 7) {
+        PyErr_SetString(PyExc_TypeError, "the bodies are the hull, four joints and two shins");
+        return NULL;
+    }
+    for (int i = 0; i < 7; i++) {
+        at[i] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(bodies, i));
+    }
+    WalkerSlot *slot = get_slot(self, index);
+    double prev_shaping = prev == Py_None || slot == NULL ? 0.0 : PyFloat_AsDouble(prev);
+    if (slot == NULL || PyErr_Occurred()) {
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) {
+        if (at[i] == NULL) {
+            PyErr_SetString(PyExc_ValueError, "no hull or joint at address 0");
+            return NULL;
+        }
+    }
+    slot_release(slot);
+    if (take_ground(slot, ground) < 0) {
+        return NULL;
+    }
+    listener_init(&slot->listener, at[0], at[5], at[6], game_over, far_contact, near_contact);
+    if (world_take(&slot->world, world, &slot->listener) < 0) {
+        for (int i = 0; i < GROUND_ARRAYS; i++) {
+            PyBuffer_Release(&slot->ground[i]);
+        }
+        return NULL;
+    }
+    slot->hull = at[0];
+    memcpy(slot->joints, at + 1, sizeof slot->joints);
+    slot->prev_shaping = prev_shaping;
+    slot->has_prev = prev != Py_None;
+    slot->scroll = scroll;
+    slot->elapsed = elapsed;
+    slot->limit = limit;
+    slot->attached = 1;
+    Py_RETURN_NONE;
+}
+
+/* (prev_shaping or None, game_over, far contact, near contact, scroll, elapsed steps); the
+ * world has the env's own listener again. */
+static PyObject *
+walker_detach(WalkerKernel *self, PyObject *index)
+{
+    WalkerSlot *slot = get_slot(self, index);
+    if (slot == NULL) {
+        return NULL;
+    }
+    if (!slot->attached) {
+        return PyErr_Format(PyExc_RuntimeError, "sub-env %R is not attached", index);
+    }
+    PyObject *prev = slot->has_prev ? PyFloat_FromDouble(slot->prev_shaping) : Py_NewRef(Py_None);
+    PyObject *state = prev == NULL ? NULL
+                                   : Py_BuildValue("(NOOOdl)", prev, slot->listener.game_over ? Py_True : Py_False,
+                                                   slot->listener.contact[0] ? Py_True : Py_False,
+                                                   slot->listener.contact[1] ? Py_True : Py_False, slot->scroll,
+                                                   slot->elapsed);
+    if (state != NULL) {
+        slot_release(slot);
+    }
+    return state;
+}
+
+/* One sub-env's step: BipedalWalker.step and TimeLimit's count, into its observation row. */
+static void
+step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, double *reward_out,
+         char *terminated_out, char *truncated_out)
+{
+    const double *r = self->rule;
+    const double fps = r[R_FPS], view_w = r[R_VIEW_W], view_h = r[R_VIEW_H];
+    const double speeds[4] = {r[R_SPEED_HIP], r[R_SPEED_KNEE], r[R_SPEED_HIP], r[R_SPEED_KNEE]};
+    float fraction[4];
+    for (int k = 0; k < 4; k++) {
+        float magnitude = fabsf(action[k]);
+        fraction[k] = magnitude < 1.0f ? magnitude : 1.0f;
+        float torque = (float)r[R_MOTORS_TORQUE] * fraction[k];
+        float sign = action[k] > 0.0f ? 1.0f : (action[k] < 0.0f ? -1.0f : 0.0f); /* np.sign: +0.0 for -0.0 */
+        engine.call.set_motor_speed(s->joints[k], (float)(speeds[k] * (double)sign));
+        engine.call.set_max_motor_torque(s->joints[k], torque);
+    }
+
+    engine.call.world_step(s->world.world, (float)(1.0 / fps), (int)r[R_VELOCITY_ITERATIONS],
+                           (int)r[R_POSITION_ITERATIONS]);
+
+    void *hull = s->hull;
+    const float *p = body_float(hull, BODY_POSITION), *v = body_float(hull, BODY_VELOCITY);
+    double x0 = (double)p[0];
+    double rays[3 * RAYS];
+    self->cast_rays(x0, (double)p[1], self->directions, s->ground[G_EDGES].buf, s->ground[G_REACH].buf, s->n_edges,
+                    s->ground[G_POLYGONS].buf, s->ground[G_COUNTS].buf, s->ground[G_SPANS].buf, s->n_polygons, rays);
+    double angle = (double)*body_float(hull, BODY_ANGLE);
+    double state[OBS_SIZE] = {
+        angle,
+        2.0 * (double)*body_float(hull, BODY_SPIN) / fps,
+        0.3 * (double)v[0] * view_w / fps,
+        0.3 * (double)v[1] * view_h / fps,
+    };
+    for (int leg = 0; leg < 2; leg++) {
+        void *hip = s->joints[2 * leg], *knee = s->joints[2 * leg + 1];
+        double *row = state + 4 + 5 * leg;
+        row[0] = (double)engine.call.joint_angle(hip);
+        row[1] = (double)engine.call.joint_speed(hip) / r[R_SPEED_HIP];
+        row[2] = (double)engine.call.joint_angle(knee) + 1.0;
+        row[3] = (double)engine.call.joint_speed(knee) / r[R_SPEED_KNEE];
+        row[4] = s->listener.contact[leg] ? 1.0 : 0.0;
+    }
+    for (int k = 0; k < RAYS; k++) {
+        state[14 + k] = rays[3 * k];
+    }
+    s->scroll = (double)p[0] - view_w / 5;
+    double shaping = 130 * x0 / r[R_SCALE];
+    shaping -= 5.0 * fabs(angle);
+    double base = s->has_prev ? shaping - s->prev_shaping : 0.0;
+    s->prev_shaping = shaping;
+    s->has_prev = 1;
+    double reward;
+    float unit_cost = (float)r[R_ENERGY_COST];
+    if (self->float32_reward) {
+        float cost_left = (float)base;
+        for (int k = 0; k < 4; k++) {
+            cost_left = cost_left - unit_cost * fraction[k];
+        }
+        reward = (double)cost_left;
+    } else {
+        reward = base;
+        for (int k = 0; k < 4; k++) {
+            reward -= (double)(unit_cost * fraction[k]);
+        }
+    }
+    char terminated = 0;
+    if (s->listener.game_over || x0 < 0) {
+        reward = -100;
+        terminated = 1;
+    }
+    if (x0 > r[R_FINISH_X]) {
+        terminated = 1;
+    }
+    s->elapsed += 1;
+    for (int k = 0; k < OBS_SIZE; k++) {
+        obs[k] = (float)state[k];
+    }
+    *reward_out = reward;
+    *terminated_out = terminated;
+    *truncated_out = s->limit >= 0 && s->elapsed >= s->limit;
+}
+
+/* step(actions, active, obs, rewards, terminated, truncated) -> bool: as LanderKernel.step;
+ * an action with a NaN or an infinity is not one. */
+static PyObject *
+walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    StepBuffers b;
+    if (step_buffers(&b, args, nargs, self->n, "f", 4, OBS_SIZE) < 0) {
+        return NULL;
+    }
+    const char *on = b.active.buf;
+    const float *actions = b.actions.buf;
+    int steppable = 1;
+    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+        if (on[j]) {
+            const float *a = actions + 4 * j;
+            steppable = self->slots[j].attached && isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2])
+                        && isfinite(a[3]);
+        }
+    }
+    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+        if (on[j]) {
+            step_one(self, &self->slots[j], actions + 4 * j, (float *)b.obs.buf + OBS_SIZE * j,
+                     (double *)b.rewards.buf + j, (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
+        }
+    }
+    release_step_buffers(&b);
+    return PyBool_FromLong(steppable);
+}
+
+static PyMethodDef walker_methods[] = {
+    {"attach", (PyCFunction)walker_attach, METH_VARARGS,
+     "attach(j, (world, world_address, listener_address), (hull, far hip, far knee, near hip, near knee, far shin, "
+     "near shin addresses), (edges, reach, polygons, counts, spans), prev_shaping, game_over, far_contact, "
+     "near_contact, scroll, (elapsed_steps, step_limit or -1)): take over sub-env j's stepping."},
+    {"detach", (PyCFunction)walker_detach, METH_O,
+     "detach(j) -> (prev_shaping, game_over, far_contact, near_contact, scroll, elapsed_steps): hand sub-env j "
+     "back."},
+    {"step", (PyCFunction)(void (*)(void))walker_step, METH_FASTCALL,
+     "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject WalkerKernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "palaestra_box2d._stepping.WalkerKernel",
+    .tp_basicsize = sizeof(WalkerKernel),
+    .tp_dealloc = (destructor)walker_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "WalkerKernel(num_envs, rules, directions, cast_rays, float32_reward): steps a block of BipedalWalkers.",
+    .tp_methods = walker_methods,
+    .tp_init = (initproc)walker_init,
+    .tp_new = PyType_GenericNew,
+};
