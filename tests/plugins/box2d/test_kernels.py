@@ -277,3 +277,26 @@ def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits(e
     finally:
         batched.close()
         plain.close()
+
+
+def test_send_and_recv_between_compiled_steps_keep_the_same_bits():
+    """send/recv step sub-envs one by one the plain way; the kernel takes them over again after."""
+    batched, plain = pair(4, limit=40)
+    rng = np.random.default_rng(5)
+    try:
+        batched.async_reset(seed=8)
+        plain.async_reset(seed=8)
+        assert_same_tree(batched.recv()[0], plain.recv()[0], "async_reset")
+        for t in range(120):
+            actions = rng.integers(0, 4, 4)
+            if t % 30 < 10:
+                batched.send(actions)
+                plain.send(actions)
+                got, expected = batched.recv(), plain.recv()
+                for k in range(4):
+                    assert got[k].tobytes() == expected[k].tobytes(), (t, k)
+            else:
+                assert_same_bits(batched.step(actions), plain.step(actions), f"t={t}")
+    finally:
+        batched.close()
+        plain.close()

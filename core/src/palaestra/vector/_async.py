@@ -33,12 +33,10 @@ from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve
 from palaestra.vector._info import add_info
 from palaestra.vector._main_guard import check_main_guard
 from palaestra.vector._processes import (
-    SPIN_SECONDS,
     Worker,
     check_arguments,
     check_timeout,
     fork_safe_context,
-    polling_window,
     raise_failures,
     reap,
     receive,
@@ -144,8 +142,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._check_worker_spaces()
 
     recv_engine = AsyncEngine
-    #: What holds each block's sub-envs, in its worker and (``in_parent``) here: a subclass
-    #: of :class:`~palaestra.plugin.WorkerBlock` may step them by other means.
+    #: What holds each block's sub-envs (a WorkerBlock subclass may step them by other means).
     block_type: ClassVar[type[WorkerBlock]] = WorkerBlock
 
     # -- construction -----------------------------------------------------------------
@@ -326,14 +323,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         reply is taken last, in sub-env order.
         """
         errors: list[tuple[Any, ...]] = []
-        spin = SPIN_SECONDS
-        local = None
-        if self._local is not None:
-            started = time.perf_counter()
-            local = self._local.run()
-            # The workers ran a block as long as this one: they answer about now, so poll for
-            # a while (this core has nothing else to do) rather than pay a wake-up (~0.1 ms).
-            spin = polling_window(time.perf_counter() - started)
+        local = self._local.run() if self._local is not None else None
+        spin = self._local.reply_window() if self._local is not None else None
         for worker in self._workers:
             try:
                 reply = receive(worker, deadline, spin)

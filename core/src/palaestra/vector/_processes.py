@@ -102,10 +102,11 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
-def receive(worker: Worker, deadline: float | None, spin: float = SPIN_SECONDS) -> Any:
+def receive(worker: Worker, deadline: float | None, spin: float | None = None) -> Any:
     """Wait for one reply; detect death at once and time out at ``deadline``.
 
-    ``spin``: how long to poll before sleeping, when the worker has been answering quickly.
+    ``spin``: how long to poll before sleeping when the worker has been answering quickly
+    (default :data:`SPIN_SECONDS`).
 
     Returns:
         ``None`` for the empty fast-path reply, else the unpickled message.
@@ -117,7 +118,9 @@ def receive(worker: Worker, deadline: float | None, spin: float = SPIN_SECONDS) 
     if deadline is None:
         # Blocking read: a dead worker closes its end of the pipe, which ends the read at once.
         try:
-            data, worker.fast = read_soon(worker.conn, worker.fast, spin, miss_ends_polling=True)
+            data, worker.fast = read_soon(
+                worker.conn, worker.fast, SPIN_SECONDS if spin is None else spin, miss_ends_polling=True
+            )
         except (EOFError, OSError):
             worker.process.join(1.0)
             raise _died(worker) from None
