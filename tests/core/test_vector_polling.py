@@ -79,3 +79,33 @@ def test_workers_of_heavy_envs_poll_briefly_then_sleep():
         assert max(used) < 0.05, f"idle workers used {used} s of CPU in 0.5 s"
     finally:
         env.close()
+
+
+def test_a_parent_that_stepped_its_own_block_polls_for_the_replies_as_long_as_it_took(monkeypatch):
+    """The workers' blocks take about as long as the parent's: they answer about when it is done."""
+    import palaestra.vector._async as async_module
+
+    spins = []
+    receive = async_module.receive
+
+    def recording(worker, deadline, spin=None):
+        spins.append(spin)
+        return receive(worker, deadline, spin)
+
+    monkeypatch.setattr(async_module, "receive", recording)
+    env = AsyncVectorEnv([functools.partial(BurnEnv, 100)] * 4, num_workers=2, in_parent=True)
+    try:
+        env.reset(seed=0)
+        spins.clear()
+        env.step(np.zeros(4, dtype=np.int64))
+        assert env._local.seconds > 0 and spins == [polling_window(env._local.seconds)]
+    finally:
+        env.close()
+    env = AsyncVectorEnv([functools.partial(BurnEnv, 100)] * 4, num_workers=2)
+    try:
+        env.reset(seed=0)
+        spins.clear()
+        env.step(np.zeros(4, dtype=np.int64))
+        assert spins == [None, None]  # no block of its own: the default window
+    finally:
+        env.close()
