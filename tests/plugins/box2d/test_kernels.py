@@ -45,13 +45,22 @@ def assert_same_bits(got, expected, where):
     assert_same_tree(got[4], expected[4], f"{where} infos")
 
 
-def continuous_actions(rng, n):
-    """Throttles across every branch: off, each engine's threshold, full, beyond the bounds, -0.0."""
-    edges = np.array([0.0, -0.0, 0.5, -0.5, 0.50000006, 1.0, -1.0, 3.0, -7.5, 0.25], dtype=np.float32)
-    actions = rng.uniform(-1.3, 1.3, (n, 2)).astype(np.float32)
-    picked = rng.random((n, 2)) < 0.3
-    actions[picked] = rng.choice(edges, size=int(picked.sum()))
+def edge_actions(rng, shape, spread, edges, share):
+    """Random actions within +-spread, a share of them replaced by values at the rules' edges."""
+    actions = rng.uniform(-spread, spread, shape).astype(np.float32)
+    picked = rng.random(shape) < share
+    actions[picked] = rng.choice(np.array(edges, dtype=np.float32), size=int(picked.sum()))
     return actions
+
+
+def continuous_actions(rng, n):
+    """Throttles across every branch: off, -0.0, each engine's threshold, full, beyond the bounds."""
+    return edge_actions(rng, (n, 2), 1.3, (0.0, -0.0, 0.5, -0.5, 0.50000006, 1.0, -1.0, 3.0, -7.5, 0.25), 0.3)
+
+
+def walker_actions(rng, n):
+    """Torques across every branch: zero, -0.0, full, beyond the bounds, tiny."""
+    return edge_actions(rng, (n, 4), 1.2, (0.0, -0.0, 1.0, -1.0, 1.5, -3.0, 1e-30), 0.15)
 
 
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
@@ -161,15 +170,6 @@ def test_an_action_the_kernel_cannot_take_gets_the_plain_steps_error(bad):
     finally:
         batched.close()
         plain.close()
-
-
-def walker_actions(rng, n):
-    """Torques across every branch: zero, -0.0, full, beyond the bounds, the rest at random."""
-    edges = np.array([0.0, -0.0, 1.0, -1.0, 1.5, -3.0, 1e-30], dtype=np.float32)
-    actions = rng.uniform(-1.2, 1.2, (n, 4)).astype(np.float32)
-    picked = rng.random((n, 4)) < 0.15
-    actions[picked] = rng.choice(edges, size=int(picked.sum()))
-    return actions
 
 
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)

@@ -165,10 +165,10 @@ def _check_contacts(stepping_module: Any, kernel_type: Any) -> str | None:
     kernel = kernel_type(1, (1.0,) * 13, (0.0,) * 12, False)  # never steps: its rules do not matter
     capsule = np.random.default_rng(0).bit_generator.capsule
     hull = (_address(body), 0, 0)
-    kernel.attach(0, (world, _address(world), 0), hull, capsule, 0.0, None, False, False, False, (0, -1))
+    kernel.attach(0, (world, _address(world), 0), hull, capsule, 0.0, (None, False, False, False, 0, -1))
     for _ in range(120):
         world.Step(1 / 50, 6, 2)
-    landed = kernel.detach(0)[1]
+    landed = kernel.detach(0)[1]  # game_over: the probe (as the hull) touched the ground
     if not landed:
         return "the compiled contact listener was not called (b2ContactListener's table)"
     return None

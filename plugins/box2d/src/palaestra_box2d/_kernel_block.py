@@ -29,7 +29,7 @@ import numpy as np
 from palaestra.plugin import AutoresetMode, TimeLimit, WorkerBlock
 from palaestra_box2d._engine_layout import stepping
 
-__all__ = ["KernelBlock", "address", "split_time_limit", "time_limit_state"]
+__all__ = ["KernelBlock", "address", "episode", "split_time_limit"]
 
 
 def split_time_limit(env: Any) -> tuple[Any, TimeLimit | None]:
@@ -37,9 +37,16 @@ def split_time_limit(env: Any) -> tuple[Any, TimeLimit | None]:
     return (env.env, env) if type(env) is TimeLimit else (env, None)
 
 
-def time_limit_state(limit: TimeLimit | None) -> tuple[int, int]:
-    """``(elapsed steps, step limit)``, -1 for none: what a kernel counts."""
-    return (0, -1) if limit is None else (limit._elapsed_steps, limit._max_episode_steps)
+def episode(
+    prev_shaping: float | None, game_over: bool, contacts: tuple[bool, bool], limit: TimeLimit | None
+) -> tuple[Any, ...]:
+    """What a kernel keeps of a sub-env's episode, as its ``attach`` takes it.
+
+    ``(prev_shaping, game_over, left contact, right contact, elapsed steps, step limit or -1)``;
+    its ``detach`` gives the same back, without the limit.
+    """
+    counted = (0, -1) if limit is None else (limit._elapsed_steps, limit._max_episode_steps)
+    return (prev_shaping, game_over, *contacts, *counted)
 
 
 def address(proxy: Any) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from palaestra.plugin import TimeLimit
-from palaestra_box2d._kernel_block import KernelBlock, address, time_limit_state
+from palaestra_box2d._kernel_block import KernelBlock, address, episode
 from palaestra_box2d._lander_scene import FPS, SCALE
 from palaestra_box2d.lunar_lander import (
     DISCRETE_THROTTLES,
@@ -75,11 +75,7 @@ class LanderBlock(KernelBlock):
             (address(hull), address(left), address(right)),
             env.np_random.bit_generator.capsule,
             env.helipad_y,
-            env.prev_shaping,
-            env.game_over,
-            left.ground_contact,
-            right.ground_contact,
-            time_limit_state(limit),
+            episode(env.prev_shaping, env.game_over, (left.ground_contact, right.ground_contact), limit),
         )
 
     def write_back(self, env: LunarLander, limit: TimeLimit | None, state: tuple[Any, ...]) -> None:

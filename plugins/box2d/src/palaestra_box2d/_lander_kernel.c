@@ -24,46 +24,30 @@ typedef struct {
     BitGen *rng;
     PyObject *rng_owner; /* the capsule: keeps the bit generator alive */
     double helipad_y;
-    double prev_shaping;
-    int has_prev;
-    long elapsed;
-    long limit; /* < 0: no time limit */
-    Listener listener;
+    Episode episode;
 } LanderSlot;
 
 typedef struct {
     PyObject_HEAD
-    Py_ssize_t n;
     int continuous;
     double rule[LANDER_RULES];
     double throttle[4][3]; /* the discrete actions' (main power, side power, direction) */
-    LanderSlot *slots;
+    Slots slots;
 } LanderKernel;
 
 static void
-slot_release(LanderSlot *slot)
+slot_release(void *item)
 {
+    LanderSlot *slot = item;
     world_release(&slot->world);
     Py_CLEAR(slot->rng_owner);
     slot->attached = 0;
 }
 
 static void
-free_slots(LanderKernel *self)
-{
-    if (self->slots != NULL) {
-        for (Py_ssize_t j = 0; j < self->n; j++) {
-            slot_release(&self->slots[j]);
-        }
-        PyMem_Free(self->slots);
-        self->slots = NULL;
-    }
-}
-
-static void
 lander_dealloc(LanderKernel *self)
 {
-    free_slots(self);
+    slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -92,49 +76,26 @@ lander_init(LanderKernel *self, PyObject *args, PyObject *kwargs)
     if (PyErr_Occurred()) {
         return -1;
     }
-    LanderSlot *slots = PyMem_Calloc((size_t)n, sizeof(LanderSlot));
-    if (slots == NULL) {
-        PyErr_NoMemory();
+    if (slots_make(&self->slots, n, sizeof(LanderSlot), slot_release) < 0) {
         return -1;
     }
-    free_slots(self);
-    self->slots = slots;
-    self->n = n;
     self->continuous = continuous;
     return 0;
-}
-
-static LanderSlot *
-get_slot(LanderKernel *self, PyObject *index)
-{
-    Py_ssize_t j = PyLong_AsSsize_t(index);
-    if (j == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (self->slots == NULL || j < 0 || j >= self->n) {
-        PyErr_Format(PyExc_IndexError, "sub-env %zd is not in this block of %zd", j, self->n);
-        return NULL;
-    }
-    return &self->slots[j];
 }
 
 static PyObject *
 lander_attach(LanderKernel *self, PyObject *args)
 {
-    PyObject *index, *world, *capsule, *prev;
+    PyObject *index, *world, *capsule, *episode;
     PyObject *lander, *left, *right;
     double helipad_y;
-    int game_over, left_contact, right_contact;
-    long elapsed, limit;
     if (!engine_ready()
-        || !PyArg_ParseTuple(args, "OO!(OOO)OdOppp(ll)", &index, &PyTuple_Type, &world, &lander, &left, &right,
-                             &capsule, &helipad_y, &prev, &game_over, &left_contact, &right_contact, &elapsed,
-                             &limit)) {
+        || !PyArg_ParseTuple(args, "OO!(OOO)OdO!", &index, &PyTuple_Type, &world, &lander, &left, &right, &capsule,
+                             &helipad_y, &PyTuple_Type, &episode)) {
         return NULL;
     }
-    LanderSlot *slot = get_slot(self, index);
+    LanderSlot *slot = slots_get(&self->slots, index, 0);
     BitGen *rng = slot == NULL ? NULL : PyCapsule_GetPointer(capsule, "BitGenerator");
-    double prev_shaping = prev == Py_None || rng == NULL ? 0.0 : PyFloat_AsDouble(prev);
     void *bodies[3] = {PyLong_AsVoidPtr(lander), PyLong_AsVoidPtr(left), PyLong_AsVoidPtr(right)};
     if (rng == NULL || PyErr_Occurred()) {
         return NULL;
@@ -144,8 +105,8 @@ lander_attach(LanderKernel *self, PyObject *args)
         return NULL;
     }
     slot_release(slot);
-    listener_init(&slot->listener, bodies[0], bodies[1], bodies[2], game_over, left_contact, right_contact);
-    if (world_take(&slot->world, world, &slot->listener) < 0) {
+    if (episode_take(&slot->episode, episode, bodies[0], bodies[1], bodies[2]) < 0
+        || world_take(&slot->world, world, &slot->episode.listener) < 0) {
         return NULL;
     }
     Py_INCREF(capsule);
@@ -153,31 +114,16 @@ lander_attach(LanderKernel *self, PyObject *args)
     slot->rng = rng;
     slot->lander = bodies[0];
     slot->helipad_y = helipad_y;
-    slot->prev_shaping = prev_shaping;
-    slot->has_prev = prev != Py_None;
-    slot->elapsed = elapsed;
-    slot->limit = limit;
     slot->attached = 1;
     Py_RETURN_NONE;
 }
 
-/* (prev_shaping or None, game_over, left contact, right contact, elapsed steps); the world
- * has the env's own listener again. */
+/* The episode's state (episode_state); the world has the env's own listener again. */
 static PyObject *
 lander_detach(LanderKernel *self, PyObject *index)
 {
-    LanderSlot *slot = get_slot(self, index);
-    if (slot == NULL) {
-        return NULL;
-    }
-    if (!slot->attached) {
-        return PyErr_Format(PyExc_RuntimeError, "sub-env %R is not attached", index);
-    }
-    PyObject *prev = slot->has_prev ? PyFloat_FromDouble(slot->prev_shaping) : Py_NewRef(Py_None);
-    PyObject *state = prev == NULL ? NULL
-                                   : Py_BuildValue("(NOOOl)", prev, slot->listener.game_over ? Py_True : Py_False,
-                                                   slot->listener.contact[0] ? Py_True : Py_False,
-                                                   slot->listener.contact[1] ? Py_True : Py_False, slot->elapsed);
+    LanderSlot *slot = slots_get(&self->slots, index, 1);
+    PyObject *state = slot == NULL ? NULL : episode_state(&slot->episode);
     if (state != NULL) {
         slot_release(slot);
     }
@@ -262,16 +208,15 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
     double vy = (double)v[1] * half_h / fps;
     angle = (double)*body_float(lander, BODY_ANGLE);
     double spin = 20.0 * (double)*body_float(lander, BODY_SPIN) / fps;
-    double left = s->listener.contact[0] ? 1.0 : 0.0, right = s->listener.contact[1] ? 1.0 : 0.0;
+    const Listener *contacts = &s->episode.listener;
+    double left = contacts->contact[0] ? 1.0 : 0.0, right = contacts->contact[1] ? 1.0 : 0.0;
     double shaping = -100 * sqrt(x * x + y * y) - 100 * sqrt(vx * vx + vy * vy) - 100 * fabs(angle) + 10 * left
                      + 10 * right;
-    double reward = s->has_prev ? shaping - s->prev_shaping : 0.0;
-    s->prev_shaping = shaping;
-    s->has_prev = 1;
+    double reward = episode_shaping(&s->episode, shaping);
     reward -= m_power * 0.3;
     reward -= s_power * 0.03;
     char terminated = 0;
-    if (s->listener.game_over || fabs(x) >= 1.0) {
+    if (contacts->game_over || fabs(x) >= 1.0) {
         terminated = 1;
         reward = -100;
     }
@@ -279,12 +224,11 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
         terminated = 1;
         reward = +100;
     }
-    s->elapsed += 1;
     obs[0] = (float)x, obs[1] = (float)y, obs[2] = (float)vx, obs[3] = (float)vy;
     obs[4] = (float)angle, obs[5] = (float)spin, obs[6] = (float)left, obs[7] = (float)right;
     *reward_out = reward;
     *terminated_out = terminated;
-    *truncated_out = s->limit >= 0 && s->elapsed >= s->limit;
+    *truncated_out = episode_count(&s->episode);
 }
 
 /* step(actions, active, obs, rewards, terminated, truncated) -> bool
@@ -296,29 +240,29 @@ static PyObject *
 lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
     StepBuffers b;
-    if (step_buffers(&b, args, nargs, self->n, self->continuous ? "f" : INT64_FORMAT, self->continuous ? 2 : 1, 8)
+    if (step_buffers(&b, args, nargs, self->slots.n, self->continuous ? "f" : INT64_FORMAT, self->continuous ? 2 : 1, 8)
         < 0) {
         return NULL;
     }
     const char *on = b.active.buf;
     double power[3];
     int steppable = 1;
-    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
-            LanderSlot *s = &self->slots[j];
+            LanderSlot *s = (LanderSlot *)self->slots.items + j;
             steppable = self->continuous ? continuous_power((const float *)b.actions.buf + 2 * j, power)
                                          : (uint64_t)((const int64_t *)b.actions.buf)[j] < 4;
             steppable = steppable && s->attached && body_awake(s->lander);
         }
     }
-    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
             if (self->continuous) {
                 continuous_power((const float *)b.actions.buf + 2 * j, power);
             } else {
                 memcpy(power, self->throttle[((const int64_t *)b.actions.buf)[j]], sizeof power);
             }
-            step_one(self, &self->slots[j], power, (float *)b.obs.buf + 8 * j, (double *)b.rewards.buf + j,
+            step_one(self, (LanderSlot *)self->slots.items + j, power, (float *)b.obs.buf + 8 * j, (double *)b.rewards.buf + j,
                      (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
         }
     }
@@ -329,8 +273,8 @@ lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef lander_methods[] = {
     {"attach", (PyCFunction)lander_attach, METH_VARARGS,
      "attach(j, (world, world_address, listener_address), (lander, left_leg, right_leg addresses), "
-     "bit_generator_capsule, helipad_y, prev_shaping, game_over, left_contact, right_contact, "
-     "(elapsed_steps, step_limit or -1)): take over sub-env j's stepping (and its world's contacts)."},
+     "bit_generator_capsule, helipad_y, (prev_shaping, game_over, left_contact, right_contact, elapsed_steps, "
+     "step_limit or -1)): take over sub-env j's stepping (and its world's contacts)."},
     {"detach", (PyCFunction)lander_detach, METH_O,
      "detach(j) -> (prev_shaping, game_over, left_contact, right_contact, elapsed_steps): hand sub-env j back."},
     {"step", (PyCFunction)(void (*)(void))lander_step, METH_FASTCALL,

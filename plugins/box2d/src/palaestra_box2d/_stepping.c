@@ -150,6 +150,42 @@ listener_init(Listener *listener, void *hull, void *left, void *right, int game_
     listener->contact[1] = (char)right_contact;
 }
 
+/* ---- episodes --------------------------------------------------------------------- */
+
+int
+episode_take(Episode *episode, PyObject *state, void *hull, void *left, void *right)
+{
+    PyObject *prev;
+    int game_over, left_contact, right_contact;
+    long elapsed, limit;
+    if (!PyArg_ParseTuple(state, "Opppll", &prev, &game_over, &left_contact, &right_contact, &elapsed, &limit)) {
+        return -1;
+    }
+    double prev_shaping = prev == Py_None ? 0.0 : PyFloat_AsDouble(prev);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    listener_init(&episode->listener, hull, left, right, game_over, left_contact, right_contact);
+    episode->prev_shaping = prev_shaping;
+    episode->has_prev = prev != Py_None;
+    episode->elapsed = elapsed;
+    episode->limit = limit;
+    return 0;
+}
+
+PyObject *
+episode_state(const Episode *episode)
+{
+    PyObject *prev = episode->has_prev ? PyFloat_FromDouble(episode->prev_shaping) : Py_NewRef(Py_None);
+    if (prev == NULL) {
+        return NULL;
+    }
+    const Listener *listener = &episode->listener;
+    return Py_BuildValue("(NOOOl)", prev, listener->game_over ? Py_True : Py_False,
+                         listener->contact[0] ? Py_True : Py_False, listener->contact[1] ? Py_True : Py_False,
+                         episode->elapsed);
+}
+
 /* ---- worlds ----------------------------------------------------------------------- */
 
 int
@@ -184,6 +220,55 @@ world_release(WorldHold *hold)
         engine.call.set_contact_listener(hold->world, hold->python_listener);
         Py_CLEAR(hold->owner);
     }
+}
+
+/* ---- slots ------------------------------------------------------------------------- */
+
+void
+slots_free(Slots *slots)
+{
+    if (slots->items != NULL) {
+        for (Py_ssize_t j = 0; j < slots->n; j++) {
+            slots->release(slots->items + (size_t)j * slots->size);
+        }
+        PyMem_Free(slots->items);
+        slots->items = NULL;
+    }
+}
+
+int
+slots_make(Slots *slots, Py_ssize_t n, size_t size, void (*release)(void *slot))
+{
+    char *items = PyMem_Calloc((size_t)n, size);
+    if (items == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    slots_free(slots);
+    slots->items = items;
+    slots->n = n;
+    slots->size = size;
+    slots->release = release;
+    return 0;
+}
+
+void *
+slots_get(Slots *slots, PyObject *index, int attached)
+{
+    Py_ssize_t j = PyLong_AsSsize_t(index);
+    if (j == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (slots->items == NULL || j < 0 || j >= slots->n) {
+        PyErr_Format(PyExc_IndexError, "sub-env %zd is not in this block of %zd", j, slots->n);
+        return NULL;
+    }
+    void *slot = slots->items + (size_t)j * slots->size;
+    if (attached && !*(int *)slot) {
+        PyErr_Format(PyExc_RuntimeError, "sub-env %zd is not attached", j);
+        return NULL;
+    }
+    return slot;
 }
 
 /* ---- buffers ----------------------------------------------------------------------- */

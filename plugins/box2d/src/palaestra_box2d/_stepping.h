@@ -104,6 +104,41 @@ typedef struct {
 void listener_init(Listener *listener, void *hull, void *left, void *right, int game_over, int left_contact,
                    int right_contact);
 
+/* ---- what a kernel keeps of an episode ------------------------------------------------ */
+
+/* The state a step changes besides the bodies: the contacts, the last step's shaping (the
+ * reward is its change) and the time limit's count. */
+typedef struct {
+    Listener listener;
+    double prev_shaping;
+    int has_prev;
+    long elapsed;
+    long limit; /* < 0: no time limit */
+} Episode;
+
+/* Take (prev_shaping or None, game_over, left contact, right contact, elapsed, limit or -1). */
+int episode_take(Episode *episode, PyObject *state, void *hull, void *left, void *right);
+/* (prev_shaping or None, game_over, left contact, right contact, elapsed): as taken. */
+PyObject *episode_state(const Episode *episode);
+
+/* The step's reward before costs: the change of the shaping (0 on an episode's first step). */
+static inline double
+episode_shaping(Episode *episode, double shaping)
+{
+    double change = episode->has_prev ? shaping - episode->prev_shaping : 0.0;
+    episode->prev_shaping = shaping;
+    episode->has_prev = 1;
+    return change;
+}
+
+/* One more step; whether the time limit truncates the episode there (TimeLimit's rule). */
+static inline char
+episode_count(Episode *episode)
+{
+    episode->elapsed += 1;
+    return episode->limit >= 0 && episode->elapsed >= episode->limit;
+}
+
 /* ---- the world a kernel slot steps --------------------------------------------------- */
 
 /* The binding's world (kept alive, so its bodies are), and the env's own listener, which
@@ -118,6 +153,22 @@ typedef struct {
 int world_take(WorldHold *hold, PyObject *spec, Listener *listener);
 /* The world's own listener back, and the world let go (nothing when not held). */
 void world_release(WorldHold *hold);
+
+/* ---- a kernel's slots ----------------------------------------------------------------- */
+
+/* One struct per sub-env, each starting with an `int attached`, let go by `release`. */
+typedef struct {
+    Py_ssize_t n;
+    size_t size;
+    char *items;
+    void (*release)(void *slot);
+} Slots;
+
+/* `n` zeroed slots of `size` bytes (after letting go of any held before). */
+int slots_make(Slots *slots, Py_ssize_t n, size_t size, void (*release)(void *slot));
+/* Slot `index`; with `attached`, only a slot that is (else a RuntimeError). */
+void *slots_get(Slots *slots, PyObject *index, int attached);
+void slots_free(Slots *slots);
 
 /* ---- buffers ----------------------------------------------------------------------- */
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from palaestra.plugin import TimeLimit
 from palaestra_box2d import _lidar
-from palaestra_box2d._kernel_block import KernelBlock, address, time_limit_state
+from palaestra_box2d._kernel_block import KernelBlock, address, episode
 from palaestra_box2d._walker_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W
 from palaestra_box2d.bipedal_walker import (
     ENERGY_COST,
@@ -72,16 +72,17 @@ class WalkerBlock(KernelBlock):
             (world, address(world), address(world.contactListener)),
             (address(hull), *map(address, env.joints), address(env.legs[1]), address(env.legs[3])),
             ground,
-            env.prev_shaping,
-            env.game_over,
-            env.legs[1].ground_contact,
-            env.legs[3].ground_contact,
             env.scroll,
-            time_limit_state(limit),
+            episode(
+                env.prev_shaping,
+                env.game_over,
+                (env.legs[1].ground_contact, env.legs[3].ground_contact),
+                limit,
+            ),
         )
 
     def write_back(self, env: BipedalWalker, limit: TimeLimit | None, state: tuple[Any, ...]) -> None:
-        env.prev_shaping, env.game_over, far, near, env.scroll, elapsed = state
+        (env.prev_shaping, env.game_over, far, near, elapsed), env.scroll = state
         env.legs[1].ground_contact, env.legs[3].ground_contact = far, near
         if limit is not None:
             limit._elapsed_steps = elapsed

@@ -37,27 +37,23 @@ typedef struct {
     void *joints[4]; /* far hip, far knee, near hip, near knee */
     Py_buffer ground[GROUND_ARRAYS];
     Py_ssize_t n_edges, n_polygons;
-    double prev_shaping;
-    int has_prev;
     double scroll;
-    long elapsed;
-    long limit; /* < 0: no time limit */
-    Listener listener;
+    Episode episode;
 } WalkerSlot;
 
 typedef struct {
     PyObject_HEAD
-    Py_ssize_t n;
     int float32_reward; /* numpy subtracts float32 costs from a Python float in float32 (NEP 50) */
     double rule[WALKER_RULES];
     double directions[2 * RAYS];
     CastRays cast_rays;
-    WalkerSlot *slots;
+    Slots slots;
 } WalkerKernel;
 
 static void
-slot_release(WalkerSlot *slot)
+slot_release(void *item)
 {
+    WalkerSlot *slot = item;
     world_release(&slot->world);
     if (slot->attached) {
         for (int i = 0; i < GROUND_ARRAYS; i++) {
@@ -68,21 +64,9 @@ slot_release(WalkerSlot *slot)
 }
 
 static void
-free_slots(WalkerKernel *self)
-{
-    if (self->slots != NULL) {
-        for (Py_ssize_t j = 0; j < self->n; j++) {
-            slot_release(&self->slots[j]);
-        }
-        PyMem_Free(self->slots);
-        self->slots = NULL;
-    }
-}
-
-static void
 walker_dealloc(WalkerKernel *self)
 {
-    free_slots(self);
+    slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -114,31 +98,12 @@ walker_init(WalkerKernel *self, PyObject *args, PyObject *kwargs)
     if (cast_rays == NULL) {
         return -1;
     }
-    WalkerSlot *slots = PyMem_Calloc((size_t)n, sizeof(WalkerSlot));
-    if (slots == NULL) {
-        PyErr_NoMemory();
+    if (slots_make(&self->slots, n, sizeof(WalkerSlot), slot_release) < 0) {
         return -1;
     }
-    free_slots(self);
-    self->slots = slots;
-    self->n = n;
     self->float32_reward = float32_reward;
     self->cast_rays = cast_rays;
     return 0;
-}
-
-static WalkerSlot *
-get_slot(WalkerKernel *self, PyObject *index)
-{
-    Py_ssize_t j = PyLong_AsSsize_t(index);
-    if (j == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (self->slots == NULL || j < 0 || j >= self->n) {
-        PyErr_Format(PyExc_IndexError, "sub-env %zd is not in this block of %zd", j, self->n);
-        return NULL;
-    }
-    return &self->slots[j];
 }
 
 /* The ground's five arrays, checked as _compiled.walker_lidar checks them. */
@@ -181,13 +146,11 @@ take_ground(WalkerSlot *slot, PyObject *ground)
 static PyObject *
 walker_attach(WalkerKernel *self, PyObject *args)
 {
-    PyObject *index, *world, *bodies, *ground, *prev;
-    int game_over, far_contact, near_contact;
+    PyObject *index, *world, *bodies, *ground, *episode;
     double scroll;
-    long elapsed, limit;
     if (!engine_ready()
-        || !PyArg_ParseTuple(args, "OO!O!OOpppd(ll)", &index, &PyTuple_Type, &world, &PyTuple_Type, &bodies,
-                             &ground, &prev, &game_over, &far_contact, &near_contact, &scroll, &elapsed, &limit)) {
+        || !PyArg_ParseTuple(args, "OO!O!OdO!", &index, &PyTuple_Type, &world, &PyTuple_Type, &bodies, &ground,
+                             &scroll, &PyTuple_Type, &episode)) {
         return NULL;
     }
     /* (hull, far hip, far knee, near hip, near knee, far shin, near shin) */
@@ -199,8 +162,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
     for (int i = 0; i < 7; i++) {
         at[i] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(bodies, i));
     }
-    WalkerSlot *slot = get_slot(self, index);
-    double prev_shaping = prev == Py_None || slot == NULL ? 0.0 : PyFloat_AsDouble(prev);
+    WalkerSlot *slot = slots_get(&self->slots, index, 0);
     if (slot == NULL || PyErr_Occurred()) {
         return NULL;
     }
@@ -211,11 +173,10 @@ walker_attach(WalkerKernel *self, PyObject *args)
         }
     }
     slot_release(slot);
-    if (take_ground(slot, ground) < 0) {
+    if (episode_take(&slot->episode, episode, at[0], at[5], at[6]) < 0 || take_ground(slot, ground) < 0) {
         return NULL;
     }
-    listener_init(&slot->listener, at[0], at[5], at[6], game_over, far_contact, near_contact);
-    if (world_take(&slot->world, world, &slot->listener) < 0) {
+    if (world_take(&slot->world, world, &slot->episode.listener) < 0) {
         for (int i = 0; i < GROUND_ARRAYS; i++) {
             PyBuffer_Release(&slot->ground[i]);
         }
@@ -223,33 +184,18 @@ walker_attach(WalkerKernel *self, PyObject *args)
     }
     slot->hull = at[0];
     memcpy(slot->joints, at + 1, sizeof slot->joints);
-    slot->prev_shaping = prev_shaping;
-    slot->has_prev = prev != Py_None;
     slot->scroll = scroll;
-    slot->elapsed = elapsed;
-    slot->limit = limit;
     slot->attached = 1;
     Py_RETURN_NONE;
 }
 
-/* (prev_shaping or None, game_over, far contact, near contact, scroll, elapsed steps); the
- * world has the env's own listener again. */
+/* (the episode's state (episode_state), scroll); the world has the env's own listener again. */
 static PyObject *
 walker_detach(WalkerKernel *self, PyObject *index)
 {
-    WalkerSlot *slot = get_slot(self, index);
-    if (slot == NULL) {
-        return NULL;
-    }
-    if (!slot->attached) {
-        return PyErr_Format(PyExc_RuntimeError, "sub-env %R is not attached", index);
-    }
-    PyObject *prev = slot->has_prev ? PyFloat_FromDouble(slot->prev_shaping) : Py_NewRef(Py_None);
-    PyObject *state = prev == NULL ? NULL
-                                   : Py_BuildValue("(NOOOdl)", prev, slot->listener.game_over ? Py_True : Py_False,
-                                                   slot->listener.contact[0] ? Py_True : Py_False,
-                                                   slot->listener.contact[1] ? Py_True : Py_False, slot->scroll,
-                                                   slot->elapsed);
+    WalkerSlot *slot = slots_get(&self->slots, index, 1);
+    PyObject *episode = slot == NULL ? NULL : episode_state(&slot->episode);
+    PyObject *state = episode == NULL ? NULL : Py_BuildValue("(Nd)", episode, slot->scroll);
     if (state != NULL) {
         slot_release(slot);
     }
@@ -297,7 +243,7 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
         row[1] = (double)engine.call.joint_speed(hip) / r[R_SPEED_HIP];
         row[2] = (double)engine.call.joint_angle(knee) + 1.0;
         row[3] = (double)engine.call.joint_speed(knee) / r[R_SPEED_KNEE];
-        row[4] = s->listener.contact[leg] ? 1.0 : 0.0;
+        row[4] = s->episode.listener.contact[leg] ? 1.0 : 0.0;
     }
     for (int k = 0; k < RAYS; k++) {
         state[14 + k] = rays[3 * k];
@@ -305,9 +251,7 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     s->scroll = (double)p[0] - view_w / 5;
     double shaping = 130 * x0 / r[R_SCALE];
     shaping -= 5.0 * fabs(angle);
-    double base = s->has_prev ? shaping - s->prev_shaping : 0.0;
-    s->prev_shaping = shaping;
-    s->has_prev = 1;
+    double base = episode_shaping(&s->episode, shaping);
     double reward;
     float unit_cost = (float)r[R_ENERGY_COST];
     if (self->float32_reward) {
@@ -323,20 +267,19 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
         }
     }
     char terminated = 0;
-    if (s->listener.game_over || x0 < 0) {
+    if (s->episode.listener.game_over || x0 < 0) {
         reward = -100;
         terminated = 1;
     }
     if (x0 > r[R_FINISH_X]) {
         terminated = 1;
     }
-    s->elapsed += 1;
     for (int k = 0; k < OBS_SIZE; k++) {
         obs[k] = (float)state[k];
     }
     *reward_out = reward;
     *terminated_out = terminated;
-    *truncated_out = s->limit >= 0 && s->elapsed >= s->limit;
+    *truncated_out = episode_count(&s->episode);
 }
 
 /* step(actions, active, obs, rewards, terminated, truncated) -> bool: as LanderKernel.step;
@@ -345,22 +288,22 @@ static PyObject *
 walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
     StepBuffers b;
-    if (step_buffers(&b, args, nargs, self->n, "f", 4, OBS_SIZE) < 0) {
+    if (step_buffers(&b, args, nargs, self->slots.n, "f", 4, OBS_SIZE) < 0) {
         return NULL;
     }
     const char *on = b.active.buf;
     const float *actions = b.actions.buf;
     int steppable = 1;
-    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
             const float *a = actions + 4 * j;
-            steppable = self->slots[j].attached && isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2])
+            steppable = ((WalkerSlot *)self->slots.items)[j].attached && isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2])
                         && isfinite(a[3]);
         }
     }
-    for (Py_ssize_t j = 0; j < self->n && steppable; j++) {
+    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
-            step_one(self, &self->slots[j], actions + 4 * j, (float *)b.obs.buf + OBS_SIZE * j,
+            step_one(self, (WalkerSlot *)self->slots.items + j, actions + 4 * j, (float *)b.obs.buf + OBS_SIZE * j,
                      (double *)b.rewards.buf + j, (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
         }
     }
@@ -371,10 +314,10 @@ walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef walker_methods[] = {
     {"attach", (PyCFunction)walker_attach, METH_VARARGS,
      "attach(j, (world, world_address, listener_address), (hull, far hip, far knee, near hip, near knee, far shin, "
-     "near shin addresses), (edges, reach, polygons, counts, spans), prev_shaping, game_over, far_contact, "
-     "near_contact, scroll, (elapsed_steps, step_limit or -1)): take over sub-env j's stepping."},
+     "near shin addresses), (edges, reach, polygons, counts, spans), scroll, (prev_shaping, game_over, "
+     "far_contact, near_contact, elapsed_steps, step_limit or -1)): take over sub-env j's stepping."},
     {"detach", (PyCFunction)walker_detach, METH_O,
-     "detach(j) -> (prev_shaping, game_over, far_contact, near_contact, scroll, elapsed_steps): hand sub-env j "
+     "detach(j) -> ((prev_shaping, game_over, far_contact, near_contact, elapsed_steps), scroll): hand sub-env j "
      "back."},
     {"step", (PyCFunction)(void (*)(void))walker_step, METH_FASTCALL,
      "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
