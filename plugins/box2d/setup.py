@@ -10,8 +10,8 @@ here, not in pyproject.toml, where setuptools still calls extension modules expe
 from setuptools import Extension, setup
 
 SOURCES = {
-    "_compiled": ["_compiled.c"],
-    "_stepping": ["_stepping.c", "_lander_kernel.c", "_walker_kernel.c"],
+    "_compiled": ["_compiled.c", "_buffers.c"],
+    "_stepping": ["_stepping.c", "_lander_kernel.c", "_walker_kernel.c", "_buffers.c"],
 }
 
 setup(
@@ -19,7 +19,7 @@ setup(
         Extension(
             f"palaestra_box2d.{name}",
             sources=[f"src/palaestra_box2d/{source}" for source in sources],
-            depends=["src/palaestra_box2d/_stepping.h"],
+            depends=["src/palaestra_box2d/_buffers.h", "src/palaestra_box2d/_stepping.h"],
             extra_compile_args=["-ffp-contract=off"],
             optional=True,
         )

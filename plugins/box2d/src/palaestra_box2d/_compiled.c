@@ -13,8 +13,8 @@
  * The module is optional: without a C compiler the package installs without it and the
  * walker's lidar asks Box2D, giving the same numbers, slower.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_buffers.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -24,26 +24,6 @@
 #endif
 
 #define RAYS 10
-#define POLYGON_VERTICES 8
-
-/* A C-contiguous buffer of `count` items of `format` (writable when asked). */
-static int
-get_buffer(PyObject *obj, Py_buffer *view, const char *format, Py_ssize_t itemsize, Py_ssize_t count,
-           int writable, const char *name)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        return -1;
-    }
-    if (view->itemsize != itemsize || view->format == NULL || strcmp(view->format, format) != 0
-        || (count >= 0 && view->len != itemsize * count) || (count < 0 && view->len % (itemsize * -count) != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s must hold %s%zd items of format '%s'", name,
-                     count < 0 ? "a multiple of " : "", count < 0 ? -count : count, format);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
 
 /* A static body's transform: position (0, 0), angle 0 (its rotation's sine and cosine). */
 static const float ROT_S = 0.0f, ROT_C = 1.0f;
@@ -212,50 +192,28 @@ walker_lidar(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (PyErr_Occurred()) {
         return NULL;
     }
-    Py_buffer views[7];
-    int taken = 0;
-    Py_ssize_t n_edges = 0, n_polygons = 0;
-    /* directions, edges, reach, polygons, counts, spans, out: each checked, released together. */
-    if (get_buffer(args[2], &views[taken], "d", sizeof(double), 2 * RAYS, 0, "directions") < 0) {
-        goto fail;
-    }
-    taken++;
-    if (get_buffer(args[3], &views[taken], "f", sizeof(float), -4, 0, "edges") < 0) {
-        goto fail;
-    }
-    n_edges = views[taken++].len / (Py_ssize_t)(sizeof(float) * 4);
-    if (get_buffer(args[4], &views[taken], "f", sizeof(float), n_edges, 0, "reach") < 0) {
-        goto fail;
-    }
-    taken++;
-    if (get_buffer(args[5], &views[taken], "f", sizeof(float), -4 * POLYGON_VERTICES, 0, "polygons") < 0) {
-        goto fail;
-    }
-    n_polygons = views[taken++].len / (Py_ssize_t)(sizeof(float) * 4 * POLYGON_VERTICES);
-    if (get_buffer(args[6], &views[taken], "i", sizeof(int), n_polygons, 0, "counts") < 0) {
-        goto fail;
-    }
-    taken++;
-    if (get_buffer(args[7], &views[taken], "f", sizeof(float), 2 * n_polygons, 0, "spans") < 0) {
-        goto fail;
-    }
-    taken++;
-    if (get_buffer(args[8], &views[taken], "d", sizeof(double), 3 * RAYS, 1, "out") < 0) {
-        goto fail;
-    }
-    taken++;
-    cast_rays(x, y, views[0].buf, views[1].buf, views[2].buf, n_edges, views[3].buf, views[4].buf, views[5].buf,
-              n_polygons, views[6].buf);
-fail:
-    while (taken > 0) {
-        PyBuffer_Release(&views[--taken]);
-    }
-    if (PyErr_Occurred()) {
+    Py_buffer directions, out;
+    Ground ground;
+    if (get_buffer(args[2], &directions, "d", sizeof(double), 2 * RAYS, 0, "directions") < 0) {
         return NULL;
     }
+    if (ground_take(&ground, args + 3) < 0) {
+        PyBuffer_Release(&directions);
+        return NULL;
+    }
+    if (get_buffer(args[8], &out, "d", sizeof(double), 3 * RAYS, 1, "out") < 0) {
+        ground_release(&ground);
+        PyBuffer_Release(&directions);
+        return NULL;
+    }
+    Py_buffer *g = ground.view;
+    cast_rays(x, y, directions.buf, g[G_EDGES].buf, g[G_REACH].buf, ground.n_edges, g[G_POLYGONS].buf,
+              g[G_COUNTS].buf, g[G_SPANS].buf, ground.n_polygons, out.buf);
+    PyBuffer_Release(&out);
+    ground_release(&ground);
+    PyBuffer_Release(&directions);
     Py_RETURN_NONE;
 }
-
 
 static PyMethodDef kernel_methods[] = {
     {"walker_lidar", (PyCFunction)(void (*)(void))walker_lidar, METH_FASTCALL,

@@ -274,24 +274,6 @@ slots_get(Slots *slots, PyObject *index, int attached)
 /* ---- buffers ----------------------------------------------------------------------- */
 
 int
-get_buffer(PyObject *obj, Py_buffer *view, const char *format, Py_ssize_t itemsize, Py_ssize_t count, int writable,
-           const char *name)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        return -1;
-    }
-    if (view->itemsize != itemsize || view->format == NULL || strcmp(view->format, format) != 0
-        || (count >= 0 && view->len != itemsize * count) || (count < 0 && view->len % (itemsize * -count) != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s must hold %s%zd items of format '%s'", name, count < 0 ? "a multiple of " : "",
-                     count < 0 ? -count : count, format);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-int
 step_buffers(StepBuffers *b, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n, const char *action_format,
              Py_ssize_t action_size, Py_ssize_t obs_size)
 {

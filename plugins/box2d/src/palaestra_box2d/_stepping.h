@@ -6,8 +6,8 @@
 #ifndef PALAESTRA_BOX2D_STEPPING_H
 #define PALAESTRA_BOX2D_STEPPING_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_buffers.h"
+
 #include <limits.h>
 #include <stdint.h>
 
@@ -178,10 +178,6 @@ void slots_free(Slots *slots);
 #else
 #define INT64_FORMAT "q"
 #endif
-
-/* A C-contiguous buffer of `count` items of `format` (writable when asked). */
-int get_buffer(PyObject *obj, Py_buffer *view, const char *format, Py_ssize_t itemsize, Py_ssize_t count,
-               int writable, const char *name);
 
 /* The six buffers of a kernel's step(actions, active, obs, rewards, terminated, truncated). */
 typedef struct {

@@ -27,16 +27,12 @@ typedef void (*CastRays)(double x, double y, const double *directions, const flo
                          Py_ssize_t n_edges, const float *polygons, const int *counts, const float *spans,
                          Py_ssize_t n_polygons, double *out);
 
-/* The ground's arrays (_lidar.Lidar's), held while the slot is attached. */
-enum { G_EDGES, G_REACH, G_POLYGONS, G_COUNTS, G_SPANS, GROUND_ARRAYS };
-
 typedef struct {
     int attached;
     WorldHold world;
     void *hull;
     void *joints[4]; /* far hip, far knee, near hip, near knee */
-    Py_buffer ground[GROUND_ARRAYS];
-    Py_ssize_t n_edges, n_polygons;
+    Ground ground; /* the lidar's (_lidar.Lidar's), held while the slot is attached */
     double scroll;
     Episode episode;
 } WalkerSlot;
@@ -56,9 +52,7 @@ slot_release(void *item)
     WalkerSlot *slot = item;
     world_release(&slot->world);
     if (slot->attached) {
-        for (int i = 0; i < GROUND_ARRAYS; i++) {
-            PyBuffer_Release(&slot->ground[i]);
-        }
+        ground_release(&slot->ground);
     }
     slot->attached = 0;
 }
@@ -106,43 +100,6 @@ walker_init(WalkerKernel *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
-/* The ground's five arrays, checked as _compiled.walker_lidar checks them. */
-static int
-take_ground(WalkerSlot *slot, PyObject *ground)
-{
-    static const char *names[] = {"edges", "reach", "polygons", "counts", "spans"};
-    if (!PyTuple_Check(ground) || PyTuple_GET_SIZE(ground) != GROUND_ARRAYS) {
-        PyErr_SetString(PyExc_TypeError, "the ground is (edges, reach, polygons, counts, spans)");
-        return -1;
-    }
-    Py_buffer *g = slot->ground;
-    int taken = 0;
-    if (get_buffer(PyTuple_GET_ITEM(ground, 0), &g[0], "f", sizeof(float), -4, 0, names[0]) == 0) {
-        taken++;
-        slot->n_edges = g[0].len / (Py_ssize_t)(4 * sizeof(float));
-        if (get_buffer(PyTuple_GET_ITEM(ground, 1), &g[1], "f", sizeof(float), slot->n_edges, 0, names[1]) == 0) {
-            taken++;
-            if (get_buffer(PyTuple_GET_ITEM(ground, 2), &g[2], "f", sizeof(float), -32, 0, names[2]) == 0) {
-                taken++;
-                slot->n_polygons = g[2].len / (Py_ssize_t)(32 * sizeof(float));
-                if (get_buffer(PyTuple_GET_ITEM(ground, 3), &g[3], "i", sizeof(int), slot->n_polygons, 0, names[3])
-                    == 0) {
-                    taken++;
-                    if (get_buffer(PyTuple_GET_ITEM(ground, 4), &g[4], "f", sizeof(float), 2 * slot->n_polygons, 0,
-                                   names[4])
-                        == 0) {
-                        return 0;
-                    }
-                }
-            }
-        }
-    }
-    while (taken > 0) {
-        PyBuffer_Release(&g[--taken]);
-    }
-    return -1;
-}
-
 static PyObject *
 walker_attach(WalkerKernel *self, PyObject *args)
 {
@@ -173,13 +130,16 @@ walker_attach(WalkerKernel *self, PyObject *args)
         }
     }
     slot_release(slot);
-    if (episode_take(&slot->episode, episode, at[0], at[5], at[6]) < 0 || take_ground(slot, ground) < 0) {
+    if (!PyTuple_Check(ground) || PyTuple_GET_SIZE(ground) != GROUND_ARRAYS) {
+        PyErr_SetString(PyExc_TypeError, "the ground is (edges, reach, polygons, counts, spans)");
+        return NULL;
+    }
+    if (episode_take(&slot->episode, episode, at[0], at[5], at[6]) < 0
+        || ground_take(&slot->ground, &PyTuple_GET_ITEM(ground, 0)) < 0) {
         return NULL;
     }
     if (world_take(&slot->world, world, &slot->episode.listener) < 0) {
-        for (int i = 0; i < GROUND_ARRAYS; i++) {
-            PyBuffer_Release(&slot->ground[i]);
-        }
+        ground_release(&slot->ground);
         return NULL;
     }
     slot->hull = at[0];
@@ -227,8 +187,9 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     const float *p = body_float(hull, BODY_POSITION), *v = body_float(hull, BODY_VELOCITY);
     double x0 = (double)p[0];
     double rays[3 * RAYS];
-    self->cast_rays(x0, (double)p[1], self->directions, s->ground[G_EDGES].buf, s->ground[G_REACH].buf, s->n_edges,
-                    s->ground[G_POLYGONS].buf, s->ground[G_COUNTS].buf, s->ground[G_SPANS].buf, s->n_polygons, rays);
+    const Py_buffer *g = s->ground.view;
+    self->cast_rays(x0, (double)p[1], self->directions, g[G_EDGES].buf, g[G_REACH].buf, s->ground.n_edges,
+                    g[G_POLYGONS].buf, g[G_COUNTS].buf, g[G_SPANS].buf, s->ground.n_polygons, rays);
     double angle = (double)*body_float(hull, BODY_ANGLE);
     double state[OBS_SIZE] = {
         angle,
