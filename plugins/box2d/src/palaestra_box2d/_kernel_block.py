@@ -63,10 +63,10 @@ class KernelBlock(WorkerBlock):
         self._kernel: Any = None
         self._attached = [False] * n
         self._parts = [split_time_limit(env) for env in envs]
-        module = stepping()
-        if module is None or self._views is None or self.actions is None:
+        if self._views is None or self.actions is None or not all(self.takes(env) for env, _ in self._parts):
             return
-        if not all(self.takes(env) for env, _ in self._parts):
+        module = stepping()  # the engine's checks run once a block could use them
+        if module is None:
             return
         self._kernel = self.make_kernel(module, n)
         if self._kernel is None:
@@ -145,9 +145,10 @@ class KernelBlock(WorkerBlock):
         restarting = mode is AutoresetMode.NEXT_STEP and True in pending
         if restarting:
             np.logical_not(pending, out=active)
-        for j, attached in enumerate(self._attached):
-            if not attached and active[j] and not self._attach(j):
-                return None
+        if not all(self._attached):  # after resets and other commands only
+            for j, attached in enumerate(self._attached):
+                if not attached and active[j] and not self._attach(j):
+                    return None
         actions, obs, rewards, terminations, truncations = self._rows
         if not self._kernel.step(actions, active, obs, rewards, terminations, truncations):
             return None
@@ -162,7 +163,8 @@ class KernelBlock(WorkerBlock):
         for j in ended:
             self.autoreset[j] = True
             if mode is AutoresetMode.SAME_STEP:
-                # Gymnasium's AsyncVectorEnv order: final_info before final_obs.
+                # Gymnasium's AsyncVectorEnv order: final_info before final_obs (the kernels'
+                # envs report no info from a step).
                 results.append((self.first + j, None, {"final_info": {}, "final_obs": obs[j].copy()}))
                 self._restart(j, results)
         return results
@@ -180,7 +182,7 @@ class KernelBlock(WorkerBlock):
         except BaseException as e:
             self.failures.append((i, e))
             return False
-        self._rows[1][j] = obs
+        self._put_obs(i, obs)
         if self.config.autoreset_mode is AutoresetMode.NEXT_STEP:
             self.autoreset[j] = False
         if info:

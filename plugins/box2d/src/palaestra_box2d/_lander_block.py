@@ -67,7 +67,7 @@ class LanderBlock(KernelBlock):
 
     def handover(self, env: LunarLander, limit: TimeLimit | None) -> tuple[Any, ...] | None:
         world, hull = env.world, env.lander
-        if world is None or hull is None or len(env.legs) != 2 or env.particles:
+        if world is None or hull is None or len(env.legs) != 2:
             return None
         left, right = env.legs
         return (
