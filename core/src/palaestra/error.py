@@ -37,6 +37,7 @@ __all__ = [
     "InvalidSampleArgumentType",
     "InvalidSpaceArgument",
     "InvalidSeed",
+    "InvalidSeedType",
     "InvalidVectorInfo",
     "MissingArgument",
     "MissingSuiteError",
@@ -111,6 +112,13 @@ class InvalidResetOptions(Error, TypeError):
 
 class InvalidSeed(Error, ValueError):
     """A seed is not a non-negative Python integer."""
+
+
+class InvalidSeedType(InvalidSeed, TypeError):
+    """A seed of a type no reset takes (a ``float`` for a vector reset, say).
+
+    Also a ``TypeError``, as Gymnasium's vector envs raise one.
+    """
 
 
 class EnvCheckError(Error, AssertionError):

@@ -23,18 +23,21 @@ Natively batched envs:
 
 Batching spaces and their elements:
     :func:`batch_space`, :func:`batch_differing_spaces`, :func:`concatenate`,
-    :func:`create_empty_array`, :func:`iterate`.
+    :func:`create_empty_array`, :func:`iterate`, :func:`create_shared_memory` (a batch's
+    buffer in shared memory, as :class:`WorkerConfig` holds them).
 
 Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :class:`SubEnvVectorEnv`, :class:`SyncVectorEnv` (sub-envs stepped in turn, as a
     building block), :class:`AsyncVectorEnv` (blocks of sub-envs in worker processes, one
     of them in the parent with ``in_parent=True``: the Box2D suite's batched envs),
     :class:`WorkerBlock` (the sub-envs of one such block; subclass it and set it as the
-    class's ``block_type`` to step a block by other means, as the Box2D suite's kernels do),
+    class's ``block_type`` to step a block by other means, as the Box2D suite's kernels do;
+    :class:`WorkerConfig` is what it is built with: its slice and the shared buffers),
     :class:`TimeLimit` (a sub-env's time limit, as ``make`` applies it),
-    :func:`check_num_envs`, :func:`check_max_episode_steps` and :func:`check_flag` (the
-    shared argument checks, worded once), :func:`batched_spaces`, :func:`actions_per_env`
-    (splits a batch of actions, naming both counts when they differ), :func:`reset_arguments`,
+    :func:`check_num_envs`, :func:`check_sub_env_objects`, :func:`check_max_episode_steps`,
+    :func:`check_flag` and :func:`check_timeout` (the shared argument checks, worded once),
+    :func:`batched_spaces`, :func:`actions_per_env` (splits a batch of actions, naming both
+    counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
     :class:`RecvEngine` (send/recv for a vectorizer that steps sub-envs one by one; set it as
     the class's ``recv_engine``), and the
@@ -78,6 +81,8 @@ if TYPE_CHECKING:
     from palaestra._base._arguments import check_flag as check_flag
     from palaestra._base._arguments import check_max_episode_steps as check_max_episode_steps
     from palaestra._base._arguments import check_num_envs as check_num_envs
+    from palaestra._base._arguments import check_sub_env_objects as check_sub_env_objects
+    from palaestra._base._arguments import check_timeout as check_timeout
     from palaestra._base._ezpickle import EzPickle as EzPickle
     from palaestra._base._lazy import lazy_exports as lazy_exports
     from palaestra._base._markers import hookimpl as hookimpl
@@ -126,6 +131,8 @@ if TYPE_CHECKING:
     from palaestra.vector._vector_env import SubEnvVectorEnv as SubEnvVectorEnv
     from palaestra.vector._vector_env import VectorEnv as VectorEnv
     from palaestra.vector._worker import WorkerBlock as WorkerBlock
+    from palaestra.vector._worker import WorkerConfig as WorkerConfig
+    from palaestra.vector.utils._shared_memory import create_shared_memory as create_shared_memory
     from palaestra.wrappers._common import TimeLimit as TimeLimit
 
 # Public name -> module defining it, resolved on first access (PEP 562). Written once: the
@@ -149,6 +156,7 @@ _LAZY_NAMES = {
     "VectorSnapshot": "palaestra._env._snapshot",
     "VectorizerRegistrar": "palaestra._plugins._registrar",
     "WorkerBlock": "palaestra.vector._worker",
+    "WorkerConfig": "palaestra.vector._worker",
     "WrapperSetRegistrar": "palaestra._plugins._registrar",
     "actions_per_env": "palaestra.vector._spaces",
     "add_info": "palaestra.vector._info",
@@ -160,9 +168,12 @@ _LAZY_NAMES = {
     "check_flag": "palaestra._base._arguments",
     "check_max_episode_steps": "palaestra._base._arguments",
     "check_num_envs": "palaestra._base._arguments",
+    "check_sub_env_objects": "palaestra._base._arguments",
+    "check_timeout": "palaestra._base._arguments",
     "circle": "palaestra._env._canvas",
     "concatenate": "palaestra.spaces._batching",
     "create_empty_array": "palaestra.spaces._batching",
+    "create_shared_memory": "palaestra.vector.utils._shared_memory",
     "expected_action": "palaestra._env._suite",
     "hookimpl": "palaestra._base._markers",
     "import_pygame": "palaestra._env._canvas",

@@ -80,3 +80,18 @@ def test_the_error_pickles_with_its_fields():
     copy = pickle.loads(pickle.dumps(raised))
     assert isinstance(copy, UnguardedMainError) and isinstance(copy, Error) and isinstance(copy, RuntimeError)
     assert (str(copy), copy.script, copy.line) == ("message", "/tmp/train.py", 7)
+
+
+@pytest.mark.parametrize("context", ["spawn", "forkserver", "jax"])
+def test_a_script_read_from_stdin_starts_spawned_workers(context):
+    """``python - < script.py`` names ``__main__.__file__`` "<stdin>", which workers cannot run again."""
+    if context == "jax":
+        pytest.importorskip(
+            "jax", reason="JAX makes forkserver the default start method; it is not installed"
+        )
+        script = "import jax\n" + SCRIPT.format(context=None, body="run()")
+    else:
+        script = SCRIPT.format(context=context, body="run()")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "rewards [1.0, 1.0]" in done.stdout

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
-from palaestra._base._arguments import check_max_episode_steps, check_num_envs
+from palaestra._base._arguments import (
+    MAX_SUB_ENV_OBJECTS,
+    check_max_episode_steps,
+    check_num_envs,
+    unknown_keyword,
+)
 from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._registry._make import Host, check_render_mode_type, make_env, resolve_spec, wrapper_set_specs
@@ -102,13 +108,9 @@ def _from_vector_entry_point(
     elif "max_episode_steps" in kwargs:  # a batched env counts steps in an array: check it first
         check_max_episode_steps(kwargs["max_episode_steps"])
     if takes_vectorizer_arguments:
+        check_vector_kwargs(getattr(creator, "vectorizer", None), vector_kwargs)
         kwargs = {**kwargs, "wrappers": list(wrappers), "vector_kwargs": dict(vector_kwargs)}
     return creator(num_envs=num_envs, **kwargs)
-
-
-#: More sub-envs than a vectorizer of Python env objects can sensibly hold (about 10 KB each at
-#: the least): a mistyped count fails at once rather than filling memory for minutes.
-MAX_SUB_ENV_OBJECTS = 2**20
 
 
 def _too_many(num_envs: int, spec: EnvSpec, why: str) -> Exception:
@@ -206,6 +208,7 @@ def make_vec_env(
                 f"Cannot create vectorized environment for {spec.id} because it doesn't have an entry point defined."
             )
         factory = host.vectorizer(mode)
+        check_vector_kwargs(factory, vector_kwargs)
         env_fns = [EnvFactory(sub_spec, dict(spec_kwargs), wrapper_fns) for _ in range(num_envs)]
         env = factory(env_fns, **vector_kwargs)
     if batch_size is not None:
@@ -217,6 +220,31 @@ def make_vec_env(
         vector_kwargs["batch_size"] = batch_size
     _stamp_vector_spec(env, spec, spec_kwargs, num_envs, mode, vector_kwargs, requested)
     return env
+
+
+def check_vector_kwargs(target: Any, vector_kwargs: dict[str, Any]) -> None:
+    """Refuse a ``vector_kwargs`` key that ``target`` (a vectorizer) does not take, before building anything.
+
+    Python's words (a ``TypeError``), then the keys it takes; nothing is checked when ``target``
+    is unknown or takes ``**kwargs``.
+
+    Raises:
+        InvalidEnvArguments: An unknown key (``batch_size`` is every vectorizer's).
+    """
+    if target is None:
+        return
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return
+    takes = {p.name for p in parameters if p.kind is not p.VAR_POSITIONAL} - {"env_fns", "self"}
+    for key in vector_kwargs:
+        if key not in takes:
+            name = getattr(target, "__qualname__", getattr(target, "__name__", repr(target)))
+            call = f"{name}.__init__()" if inspect.isclass(target) else f"{name}()"
+            raise unknown_keyword(call, key, {*takes, "batch_size"})
 
 
 def _takes_batch_size(spec: EnvSpec) -> bool:

@@ -14,28 +14,27 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra import logger
+from palaestra._base._arguments import check_timeout
 from palaestra._env._core import Env
 from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
-    CustomSpaceError,
-    DynamicSpaceError,
     NoAsyncCallError,
     VectorTimeoutError,
     WorkerDiedError,
 )
-from palaestra.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
-from palaestra.spaces._batching import concatenate, create_empty_array
+from palaestra.spaces import Space
+from palaestra.spaces._batching import concatenate
+from palaestra.vector._async_buffers import allocate
 from palaestra.vector._async_calls import AsyncState, closes_if_interrupted
 from palaestra.vector._async_recv import AsyncEngine
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
-from palaestra.vector._main_guard import check_main_guard
+from palaestra.vector._main_guard import check_main_guard, main_script_hidden
 from palaestra.vector._processes import (
     Worker,
     check_arguments,
-    check_timeout,
     fork_safe_context,
     raise_failures,
     reap,
@@ -49,15 +48,10 @@ from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, ParentBlock, WorkerBlock, WorkerConfig, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
 from palaestra.vector.utils._pickling import dumps_factory
-from palaestra.vector.utils._shared_memory import (
-    create_shared_memory,
-    read_from_shared_memory,
-    reads_are_live_views,
-)
+from palaestra.vector.utils._shared_memory import read_from_shared_memory
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
 
-_SHAREABLE_ACTIONS = (Box, Discrete, MultiDiscrete, MultiBinary)
 CLOSE_GRACE = 2.0
 
 
@@ -126,7 +120,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
         self.max_concurrency = max_concurrency
-        self.step_timeout = step_timeout
+        self.step_timeout = check_timeout(step_timeout, "step_timeout")
         self.num_envs = len(env_fns)
         self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
         self.in_parent = bool(in_parent)
@@ -160,39 +154,32 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     def _allocate(self, ctx: Any) -> None:
         obs_space, act_space = self._probe_spaces
-        n = self.num_envs
         if isinstance(self.observation_mode, tuple):
             self.observation_space, self.single_observation_space = self.observation_mode
         else:
             self.single_observation_space = obs_space
         self.single_action_space = act_space
-        self._obs_buffer = None
-        self._reread_obs = False
-        if self.shared_memory:
-            try:
-                self._obs_buffer = create_shared_memory(self.single_observation_space, n=n, ctx=ctx)
-            except DynamicSpaceError:
-                raise  # a TypeError saying the space has a dynamic shape, as Gymnasium's
-            except CustomSpaceError as e:
-                raise ValueError(
-                    "Using `AsyncVector(..., shared_memory=True)` caused an error, you can disable this feature "
-                    f"with `shared_memory=False` however this is slower. ({e})"
-                ) from e
-            self.observations = read_from_shared_memory(self.single_observation_space, self._obs_buffer, n=n)
-            self._reread_obs = not reads_are_live_views(self.single_observation_space)
-        else:
-            self.observations = create_empty_array(self.single_observation_space, n=n, fn=np.zeros)
-        self._rewards_buffer = ctx.RawArray("d", n)
-        self._flags_buffers = (ctx.RawArray("B", n), ctx.RawArray("B", n))
-        self._rewards = np.frombuffer(self._rewards_buffer, dtype=np.float64, count=n)
-        self._terminations = np.frombuffer(self._flags_buffers[0], dtype=np.bool_, count=n)
-        self._truncations = np.frombuffer(self._flags_buffers[1], dtype=np.bool_, count=n)
-        self._actions_buffer = None
-        self._action_view: np.ndarray[Any, Any] | None = None
-        if isinstance(act_space, _SHAREABLE_ACTIONS):
-            self._actions_buffer = create_shared_memory(act_space, n=n, ctx=ctx)
-            self._action_view = read_from_shared_memory(act_space, self._actions_buffer, n=n)
-        self._env_obs: list[Any] = [None] * n
+        shared = allocate(
+            self.single_observation_space,
+            act_space,
+            self.num_envs,
+            ctx,
+            self.shared_memory,
+            type(self).__name__,
+        )
+        self._obs_buffer, self.observations, self._reread_obs = (
+            shared.obs_buffer,
+            shared.observations,
+            shared.reread_obs,
+        )
+        self._rewards_buffer, self._flags_buffers = shared.rewards_buffer, shared.flags_buffers
+        self._rewards, self._terminations, self._truncations = (
+            shared.rewards,
+            shared.terminations,
+            shared.truncations,
+        )
+        self._actions_buffer, self._action_view = shared.actions_buffer, shared.action_view
+        self._env_obs: list[Any] = [None] * self.num_envs
 
     def _factories(self, block: range, fork: bool) -> Any:
         fns = [self.env_fns[i] for i in block]
@@ -221,7 +208,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 args=(child, parent, config),
                 daemon=self.daemon,
             )
-            with clear_mpi_env_vars():
+            with clear_mpi_env_vars(), main_script_hidden():
                 process.start()
             child.close()
             self._workers.append(Worker(process, parent, tuple(block)))
@@ -289,8 +276,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     # -- messaging ----------------------------------------------------------------------
 
     def _deadline(self, timeout: float | None) -> float | None:
-        timeout = self.step_timeout if timeout is None else check_timeout(timeout, "timeout")
-        return None if timeout is None else time.monotonic() + timeout
+        seconds = self.step_timeout if timeout is None else check_timeout(timeout, "timeout")
+        return None if seconds is None else time.monotonic() + seconds
 
     def _send_all(self, message: Any) -> None:
         data = message if isinstance(message, bytes) else pickle.dumps(message)

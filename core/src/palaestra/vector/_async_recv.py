@@ -14,6 +14,7 @@ from __future__ import annotations
 import pickle
 import select
 import time
+from collections import deque
 from typing import Any, NoReturn
 
 import numpy as np
@@ -21,8 +22,8 @@ import numpy as np
 from palaestra.error import VectorTimeoutError, WorkerDiedError
 from palaestra.spaces._batching import concatenate, create_empty_array
 from palaestra.vector._info import add_info
-from palaestra.vector._processes import SPIN_SECONDS, raise_failures, receive, yield_core
-from palaestra.vector._recv import IN_FLIGHT, RecvEngine, take_rows
+from palaestra.vector._processes import MAX_POLL_MS, SPIN_SECONDS, raise_failures, receive, yield_core
+from palaestra.vector._recv import IN_FLIGHT, READY, RecvEngine, take_rows
 from palaestra.vector._worker import ParentBlock
 from palaestra.vector.utils._shared_memory import read_from_shared_memory
 
@@ -31,6 +32,8 @@ __all__ = ["AsyncEngine"]
 
 class AsyncEngine(RecvEngine):
     """The send/recv engine of an :class:`~palaestra.vector.AsyncVectorEnv`."""
+
+    closes_on_interrupt = True
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
@@ -41,7 +44,13 @@ class AsyncEngine(RecvEngine):
             for i in target.indices:
                 self.owner[i] = position
         self.due = [0] * len(self.targets)  # commands each target has not finished answering
-        self.local_queue: list[bytes] = []  # commands for the parent's own block, run in recv
+        self.worker_positions = [p for p, t in enumerate(self.targets) if not isinstance(t, ParentBlock)]
+        self.in_workers = np.ones(self.num_envs, dtype=np.bool_)  # sub-envs a worker process steps
+        if self.targets and isinstance(self.targets[-1], ParentBlock):
+            self.in_workers[list(self.targets[-1].indices)] = False
+        # The sub-envs of each command a target has not finished answering, oldest first.
+        self.commands: list[deque[list[int]]] = [deque() for _ in self.targets]
+        self.local_queue: list[tuple[int, int, bytes]] = []  # (ticket, send, command) for the parent's block
         self.entries: dict[int, list[dict[str, Any]]] = {}  # a ready result's infos, in step order
         self.objects: dict[int, Any] = {}  # observations that came pickled (no shared slot)
 
@@ -71,24 +80,61 @@ class AsyncEngine(RecvEngine):
     def _dispatch(self, kind: str, items: list[Any], options: Any) -> None:
         self.vector._assert_ready("send" if kind == "step" else "async_reset", engine=False)
         groups: dict[int, list[Any]] = {}
-        owner = self.owner
+        owner, entries, objects = self.owner, self.entries, self.objects
         for item in items:
-            groups.setdefault(owner[item if isinstance(item, int) else item[0]], []).append(item)
+            i = item if isinstance(item, int) else item[0]
+            entries.pop(i, None)  # the last result's, kept until now (see RecvEngine.batch)
+            objects.pop(i, None)
+            groups.setdefault(owner[i], []).append(item)
         for position, group in groups.items():
             message = pickle.dumps(("some", (kind, group, options)))
             target = self.targets[position]
+            ids = [item if isinstance(item, int) else item[0] for item in group]
             if isinstance(target, ParentBlock):
-                self.local_queue.append(message)
+                self.local_queue.append((int(self.tickets[ids].min()), self.sent, message))
             else:
                 self.vector._send(target, message)  # a dead worker closes the env and is named
             self.due[position] += 1
+            self.commands[position].append(ids)
 
     # -- receiving ------------------------------------------------------------------------
+
+    def advance(self, k: int) -> None:
+        """Take what the workers have sent, and step the parent's block where it is due.
+
+        A command for the parent's own block runs before ``recv`` hands out results sent
+        after it (a worker of its own would have stepped it by then): the parent's sub-envs
+        are served in turn with the workers'.
+        """
+        due = self.due
+        if any(due[p] for p in self.worker_positions):
+            events = self._poller().poll(0)
+            if events:
+                self._read_events(events)
+        queue = self.local_queue
+        while queue and len(self.arrival) >= k:
+            tickets = self.tickets
+            kth = sorted(tickets[i] for i in self.arrival)[k - 1]
+            if queue[0][0] > kth:
+                return
+            self._run_local()
+
+    def _local_turn(self) -> bool:
+        """Whether the parent's oldest queued command may run: no worker still has an older send's.
+
+        The parent steps its block while the workers step theirs, but never ahead of an
+        earlier send a worker has not answered: a worker slowed down (a busy machine) is
+        waited for rather than overtaken, so its sub-envs are not served less.
+        """
+        if not self.local_queue:
+            return False
+        behind = self.sends[self.in_workers & (self.status == IN_FLIGHT)]
+        return not behind.size or self.local_queue[0][1] <= int(behind.min())
 
     def collect(self, timeout: float | None) -> None:
         poller = self._poller()
         events = poller.poll(0)
-        if not events and self.local_queue:
+        if not events and self._local_turn():
             self._run_local()  # the parent's block steps while the workers step theirs
             return
         if not events:
@@ -99,13 +145,20 @@ class AsyncEngine(RecvEngine):
         if not events:
             deadline = self.vector._deadline(timeout)
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            events = poller.poll(None if remaining is None else int(remaining * 1000) + 1)
+            events = poller.poll(None if remaining is None else min(int(remaining * 1000) + 1, MAX_POLL_MS))
             if not events:
+                if deadline is not None and time.monotonic() < deadline:
+                    return  # a wait longer than one poll: recv asks again
                 self._timed_out()
+        self._read_events(events)
+
+    def _read_events(self, events: list[tuple[int, int]]) -> None:
+        errors: list[tuple[Any, ...]] = []
         for fd, _ in events:
             worker, is_conn = self.by_fd[fd]
             if is_conn or not worker.conn.poll(0):  # a death is named once its last words are read
-                self._read(worker)
+                errors += self._read(worker)
+        raise_failures(errors, self.name, "")
 
     def _poller(self) -> Any:
         poller = self.__dict__.get("poller")
@@ -119,45 +172,53 @@ class AsyncEngine(RecvEngine):
                         self.by_fd[fd] = (target, is_conn)
         return poller
 
-    def _read(self, worker: Any) -> None:
-        """Every message the worker has sent so far (at least one is there, or it died)."""
+    def _read(self, worker: Any) -> list[tuple[Any, ...]]:
+        """Every message the worker has sent so far (at least one is there, or it died); their errors."""
         position = self.targets.index(worker)
         conn = worker.conn
+        errors: list[tuple[Any, ...]] = []
         while True:
             try:
                 data = conn.recv_bytes()
             except (EOFError, OSError):
                 self._died(worker)
-            self._take(position, pickle.loads(data))
+            errors += self._take(position, pickle.loads(data))
             if not self.due[position] or not conn.poll(0):
-                return
+                return errors
 
     def _died(self, worker: Any) -> NoReturn:
         try:
             receive(worker, time.monotonic() + 1.0)  # raises the worker's named death
         except WorkerDiedError as e:
             lost = self._listed_in_flight(worker.indices)
-            e.add_note(f"Results lost with it: sub-envs {lost} (sent, not yet received).")  # type: ignore[attr-defined]
+            e.add_note(  # type: ignore[attr-defined]
+                f"Results lost with it: sub-envs {lost} (sent, not yet received)."
+                + self._lost_by_closing(set(worker.indices))
+            )
             self._close_after_failure()
             raise
         raise AssertionError("a worker whose pipe closed is dead")  # pragma: no cover
 
     def _run_local(self) -> None:
+        """Run the parent's oldest queued command; every part of its answer is taken, then errors raised."""
         local = self.targets[-1]
-        local.pending = self.local_queue.pop(0)
+        local.pending = self.local_queue.pop(0)[2]
         final = local.run()
         parts = list(local.parts)
         local.parts.clear()  # the same list: the block's emit appends to it
         position = len(self.targets) - 1
+        errors: list[tuple[Any, ...]] = []
         for data in parts:
-            self._take(position, pickle.loads(data))
-        self._take(position, final)
+            errors += self._take(position, pickle.loads(data))
+        errors += self._take(position, final)
+        raise_failures(errors, self.name, "")
 
-    def _take(self, position: int, message: Any) -> None:
-        """Record one part of a worker's answer; raise the sub-env errors it carries."""
+    def _take(self, position: int, message: Any) -> list[tuple[Any, ...]]:
+        """Record one part of a worker's answer; the sub-env errors it carries (to raise once all are taken)."""
         if message[0] == "error":  # the command itself failed (it could not be unpickled)
             self.due[position] -= 1
-            raise_failures(message[1], self.name, "")
+            self.failed(self.commands[position].popleft())  # none of its sub-envs stepped
+            return list(message[1])
         _, finished, results, errors, done = message
         for index, obs, info in results:
             if obs is not None:
@@ -165,11 +226,12 @@ class AsyncEngine(RecvEngine):
             if info:
                 self.entries.setdefault(index, []).append(info)
         self.arrived(finished)
-        if done:
-            self.due[position] -= 1
         if errors:
             self.failed([record[0] for record in errors])
-            raise_failures(errors, self.name, "")
+        if done:
+            self.due[position] -= 1
+            self.commands[position].popleft()
+        return list(errors)
 
     # -- batching -------------------------------------------------------------------------
 
@@ -182,12 +244,12 @@ class AsyncEngine(RecvEngine):
                 shared = read_from_shared_memory(space, env._obs_buffer, n=self.num_envs)
             obs = take_rows(space, shared, self.num_envs, ids)
         else:
-            items = [self.objects.pop(i) for i in ids.tolist()]
+            items = [self.objects[i] for i in ids.tolist()]
             obs = concatenate(space, items, create_empty_array(space, n=len(ids), fn=np.zeros))
         infos: dict[str, Any] = {}
         entries = self.entries
         for position, i in enumerate(ids.tolist()):
-            for info in entries.pop(i, ()):
+            for info in entries.get(i, ()):
                 add_info(infos, info, position, len(ids))
         return obs, env._rewards[ids], env._terminations[ids], env._truncations[ids], infos
 
@@ -197,19 +259,41 @@ class AsyncEngine(RecvEngine):
         return [i for i in indices if self.status[i] == IN_FLIGHT]
 
     def _timed_out(self) -> NoReturn:
-        stuck = self._listed(IN_FLIGHT)
+        waiting = [
+            i
+            for position in self.worker_positions
+            if self.due[position]
+            for i in self.targets[position].indices
+            if self.status[i] == IN_FLIGHT
+        ]
+        lost = self._lost_by_closing(set(waiting))
         self._close_after_failure()
         raise VectorTimeoutError(
-            f"{self.name}.recv: no result came within the timeout; sub-envs {stuck} were still "
-            "stepping. The vector env has been closed.",
-            indices=tuple(stuck),
+            f"{self.name}.recv: no result came within the timeout; sub-envs {waiting} were still "
+            f"stepping in their workers. The vector env has been closed.{lost}",
+            indices=tuple(waiting),
         )
+
+    def _lost_by_closing(self, named: set[int]) -> str:
+        """The other results closing the env loses: received by no one yet, ready or not."""
+        ready = [i for i in self._listed(READY)]
+        pending = [i for i in self._listed(IN_FLIGHT) if i not in named]
+        parts = [
+            f"sub-envs {ready} (ready, not yet received)" if ready else "",
+            f"sub-envs {pending} (sent, not yet received)" if pending else "",
+        ]
+        listed = " and ".join(p for p in parts if p)
+        return f" Closing the env also loses the results of {listed}." if listed else ""
 
     def _close_after_failure(self) -> None:
         self.status[:] = 0
         self.due = [0] * len(self.targets)
         self.local_queue = []
         self.vector.close(terminate=True)
+
+    def close_after_interrupt(self, reason: str) -> None:
+        self.vector._closed_because = reason
+        self._close_after_failure()
 
     def drain(self, timeout: float) -> bool:
         """Collect every answer still owed (closing with results in flight); whether all came."""
@@ -230,4 +314,6 @@ class AsyncEngine(RecvEngine):
         self.arrival.clear()
         self.entries.clear()
         self.objects.clear()
+        for commands in self.commands:
+            commands.clear()
         return True

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from palaestra._base._notes import noted
+from palaestra.error import InvalidSeedType
 from palaestra.vector._autoreset_mode import AutoresetMode
 
 __all__ = ["check_reset_mask", "per_env_values", "reset_arguments", "resolve_autoreset_mode", "seeds_for"]
@@ -30,7 +32,19 @@ def seeds_for(seed: int | list[int | None] | None, num_envs: int) -> list[int | 
         return [None] * num_envs
     if isinstance(seed, int) and not isinstance(seed, bool):
         return [seed + i for i in range(num_envs)]
-    seeds = list(seed)  # type: ignore[arg-type]
+    if not isinstance(seed, (list, tuple, np.ndarray)):
+        # Gymnasium's words (it takes len(seed)), then what a vector reset takes.
+        kind = type(seed)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        error = InvalidSeedType(f"object of type '{name}' has no len()")
+        hint = f" (a NumPy integer: pass int(seed), {int(seed)})" if isinstance(seed, np.integer) else ""
+        noted(
+            error,
+            f"seed={seed!r:.40}: a vector reset takes an int (sub-env i gets seed + i){hint}, a list of "
+            f"{num_envs} seeds (ints or None), or None.",
+        )
+        raise error
+    seeds = list(seed)
     if len(seeds) != num_envs:
         raise ValueError(
             f"If seeds are passed as a list the length must match num_envs={num_envs} but got length={len(seeds)}."

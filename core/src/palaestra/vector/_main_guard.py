@@ -11,12 +11,15 @@ outside a main guard, names the script, the line and the fix before any worker s
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from types import FrameType
 
 from palaestra import error
 
-__all__ = ["check_main_guard"]
+__all__ = ["check_main_guard", "main_script_hidden"]
 
 _FIX = (
     "put the script's top-level code under a main guard:\n\n"
@@ -58,6 +61,28 @@ def check_main_guard(start_method: str, who: str) -> None:
         script=script,
         line=line,
     )
+
+
+@contextlib.contextmanager
+def main_script_hidden() -> Iterator[None]:
+    """Start worker processes as if ``__main__`` had no file when its ``__file__`` names none.
+
+    ``python - < script.py`` sets ``__main__.__file__`` to ``"<stdin>"`` (``-c`` and notebooks
+    leave it unset): ``spawn`` and ``forkserver`` then try to run ``<cwd>/<stdin>`` again in
+    every worker (and in the fork server) and die with ``FileNotFoundError``. Nothing could be
+    imported from such a script anyway, so workers start as they do from an interactive
+    session, with the script's ``__file__`` restored afterwards.
+    """
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None)
+    if main is None or not isinstance(script, str) or os.path.isfile(script):
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = script
 
 
 def _top_level_frame(main_globals: dict[str, object]) -> FrameType | None:

@@ -16,8 +16,8 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from palaestra import logger
-from palaestra._base._arguments import check_flag
-from palaestra.error import InvalidEnvArguments, SubEnvError, VectorTimeoutError, WorkerDiedError
+from palaestra._base._arguments import check_flag, check_timeout
+from palaestra.error import SubEnvError, VectorTimeoutError, WorkerDiedError
 from palaestra.vector.utils._pickling import dumps_factory
 
 __all__ = [
@@ -49,6 +49,8 @@ _yield = yield_core
 SPIN_SECONDS = 100e-6
 # Past a millisecond of polling, a wake-up (~0.1 ms) costs less than the polling would.
 SPIN_LIMIT = 1e-3
+#: The longest single wait ``poll`` takes (its C int of milliseconds); longer waits loop.
+MAX_POLL_MS = 2**31 - 1
 
 
 def polling_window(step_seconds: float) -> float:
@@ -331,21 +333,6 @@ def fork_safe_context(env_fns: Sequence[Any]) -> str | None:
     except Exception:
         return None
     return "forkserver"
-
-
-def check_timeout(value: Any, name: str) -> float | None:
-    """A timeout in seconds: None (wait forever) or a positive number.
-
-    Raises:
-        InvalidEnvArguments: Anything else, naming ``name`` (a ``TypeError``).
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
-        raise InvalidEnvArguments(
-            f"{name} must be a positive number of seconds or None (wait as long as it takes), got {value!r:.80}"
-        )
-    return float(value)
 
 
 def check_arguments(

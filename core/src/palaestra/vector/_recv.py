@@ -7,8 +7,13 @@ engine drives one vectorizer: :class:`FullBatchEngine` serves any vector env (it
 are stepped together once each has an action: natively batched envs), and the sync and
 async vectorizers have engines that step each sub-env on its own.
 
-A batch ``recv`` returns holds the first ``batch_size`` results to arrive, in sub-env order
-(so with ``batch_size == num_envs`` it equals ``step``'s), with ``info["env_id"]``.
+A batch ``recv`` returns holds ``batch_size`` ready results, in sub-env order (so with
+``batch_size == num_envs`` it equals ``step``'s), with ``info["env_id"]``. When more are ready
+than asked for, those sent earliest go first (each ``send`` takes a ticket), so sub-envs of
+equal cost are served in turn whichever worker holds them. ``recv`` batches the results before
+it marks them received: an interrupt (Ctrl-C) while it batches leaves them for the next
+``recv``; one while an engine exchanges messages with workers closes the vector env, saying
+why (what was in flight cannot be told apart from what was lost).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import numpy as np
 
 from palaestra.error import AlreadyPendingCallError, InvalidAction, InvalidEnvArgumentValue, NoAsyncCallError
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array, iterate
+from palaestra.spaces._box import Box
 
 __all__ = ["FullBatchEngine", "RecvEngine", "check_batch_size", "take_rows"]
 
@@ -83,6 +89,11 @@ class RecvEngine:
         self.num_envs = int(env.num_envs)
         self.status = np.zeros(self.num_envs, dtype=np.int8)  # IDLE, IN_FLIGHT or READY
         self.arrival: list[int] = []  # ready sub-envs, first to arrive first
+        # Each sub-env's place in the queue of actions sent (lower: sent earlier); see _start.
+        self.tickets = np.zeros(self.num_envs, dtype=np.int64)
+        self.issued = 0
+        self.sends = np.zeros(self.num_envs, dtype=np.int64)  # which send (or reset) each came with
+        self.sent = 0
         self._action_spaces: dict[int, Any] = {}
 
     # -- the API ------------------------------------------------------------------------
@@ -118,41 +129,90 @@ class RecvEngine:
                 "reset(options={'reset_mask': mask}) while no result is outstanding"
             )
         ids = np.arange(self.num_envs)
-        self.status[:] = IN_FLIGHT
-        try:
-            self.start_reset(ids, seed, seeds, options)
-        except BaseException:
-            self.status[:] = IDLE
-            raise
+        self._start(ids, lambda: self.start_reset(ids, seed, seeds, options))
 
     def send(self, actions: Any, env_ids: Any = None) -> None:
         """Step sub-envs ``env_ids`` (default: those of the last :meth:`recv`) with ``actions``."""
         ids = self._check_ids(env_ids)
         per_env = self._split(actions, ids)
+        self._start(ids, lambda: self.start_step(ids, per_env))
+        self.last_ids = None
+
+    def _start(self, ids: np.ndarray, start: Any) -> None:
+        """Mark ``ids`` in flight with new tickets and start them.
+
+        The tickets go to the back of the queue in the order of the old ones, so a sub-env
+        that waited longer (one left over when an earlier ``recv`` took part of its send)
+        stays ahead of those sent with it: the queue turns, and every sub-env gets its turn.
+        If starting raises, the sub-envs the engine neither finished nor failed take actions
+        again (a sync engine's finished ones keep their results); an interrupt while an engine
+        that talks to workers was sending closes the vector env.
+        """
+        tickets = self.tickets
+        first = self.issued + 1
+        self.issued += len(ids)
+        tickets[ids[np.argsort(tickets[ids], kind="stable")]] = np.arange(first, self.issued + 1)
+        self.sent += 1
+        self.sends[ids] = self.sent
         self.status[ids] = IN_FLIGHT
         try:
-            self.start_step(ids, per_env)
-        except BaseException:
-            self.status[ids] = IDLE
+            start()
+        except BaseException as e:
+            self._interrupted(e, "send")
+            unstarted = ids[self.status[ids] == IN_FLIGHT]
+            self.status[unstarted] = IDLE
             raise
-        self.last_ids = None
 
     def recv(
         self, timeout: float | None = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """The first ``batch_size`` results to be ready, in sub-env order, with ``info["env_id"]``."""
+        """``batch_size`` ready results (the earliest sent first), in sub-env order, with ``info["env_id"]``."""
         k = self.env.batch_size
-        while len(self.arrival) < k:
-            if not np.any(self.status == IN_FLIGHT):
-                raise self._starved(k)
-            self.collect(timeout)
-        ids = np.sort(np.array(self.arrival[:k], dtype=np.int64))
-        del self.arrival[:k]
-        obs, rewards, terminated, truncated, infos = self.batch(ids)
+        try:
+            while True:
+                self.advance(k)
+                if len(self.arrival) >= k:
+                    break
+                if not np.any(self.status == IN_FLIGHT):
+                    raise self._starved(k)
+                self.collect(timeout)
+        except BaseException as e:
+            self._interrupted(e, "recv")
+            raise
+        chosen = self._chosen(k)
+        ids = np.sort(np.fromiter(chosen, dtype=np.int64, count=k))
+        obs, rewards, terminated, truncated, infos = self.batch(ids)  # reads; takes nothing yet
+        infos["env_id"] = ids.astype(np.int32)
+        rest = [i for i in self.arrival if i not in chosen] if len(self.arrival) > k else []
+        # Received: plain stores, with no call between them for an interrupt to land on.
+        self.arrival = rest
         self.status[ids] = IDLE
         self.last_ids = ids
-        infos["env_id"] = ids.astype(np.int32)
         return obs, rewards, terminated, truncated, infos
+
+    def _chosen(self, k: int) -> set[int] | list[int]:
+        """The ``k`` ready sub-envs to hand out: those sent earliest."""
+        if len(self.arrival) == k:
+            return self.arrival
+        tickets = self.tickets
+        return set(sorted(self.arrival, key=lambda i: tickets[i])[:k])
+
+    def advance(self, k: int) -> None:
+        """Do work that is due before ``k`` results are handed out (nothing here; see the async engine)."""
+
+    #: Whether the engine exchanges messages with workers: an interrupt then closes the env.
+    closes_on_interrupt = False
+
+    def _interrupted(self, error: BaseException, during: str) -> None:
+        if self.closes_on_interrupt and not isinstance(error, Exception) and not self.env.closed:
+            self.close_after_interrupt(
+                f"{type(error).__name__} interrupted `{during}` while it exchanged messages with the "
+                "workers, so the results in flight were lost"
+            )
+
+    def close_after_interrupt(self, reason: str) -> None:
+        """Close the vector env after an interrupt cut an exchange with its workers short."""
+        self.env.close(terminate=True)
 
     last_ids: np.ndarray | None = None
 
@@ -165,10 +225,15 @@ class RecvEngine:
             self.status[listed] = READY
             self.arrival.extend(listed)
 
+    def waiting(self, ids: Sequence[int] | np.ndarray) -> bool:
+        """Whether every sub-env of ``ids`` has a result that ``recv`` has not handed out yet."""
+        return bool((self.status[ids] == READY).all())
+
     def failed(self, ids: Sequence[int]) -> None:
         """Sub-envs whose step raised: no result will come; they take actions again."""
         for i in ids:
-            self.status[i] = IDLE
+            if self.status[i] == IN_FLIGHT:
+                self.status[i] = IDLE
 
     def start_reset(
         self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
@@ -185,7 +250,11 @@ class RecvEngine:
         raise NotImplementedError
 
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """The received results of ``ids`` (sorted), batched."""
+        """The ready results of ``ids`` (sorted), batched.
+
+        It must leave them in place (a sub-env's next start replaces them): ``recv`` marks
+        them received only once they are batched, so an interrupt in between loses nothing.
+        """
         raise NotImplementedError
 
     def batch_of(
@@ -295,6 +364,26 @@ class FullBatchEngine(RecvEngine):
     #: Its rounds meet only when ``batch_size`` divides ``num_envs``.
     needs_divisor = True
 
+    def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:
+        """One action per sub-env, each checked now: a send that is not refused here is stepped.
+
+        The batch is stepped once every sub-env has an action, by the env's own ``step``; an
+        action that could not be part of it is refused by the ``send`` that brings it, so the
+        actions already sent are never held up by it. Discrete-like actions must be in the
+        space; Box actions must have its shape and be finite (the envs clip the rest).
+        """
+        per_env = super()._split(actions, ids)
+        assert per_env is not None
+        space = self.env.single_action_space
+        bad = [(i, a) for i, a in zip(ids.tolist(), per_env, strict=True) if not _acceptable(space, a)]
+        if bad:
+            raise InvalidAction(
+                f"{self.name}.send: the actions of sub-envs {[i for i, _ in bad]} "
+                f"({', '.join(repr(a) for _, a in bad)}) are not actions of {space}; send each sub-env "
+                "an action of its single_action_space (Box actions finite, of its shape)"
+            )
+        return per_env
+
     def start_reset(
         self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
     ) -> None:
@@ -306,17 +395,36 @@ class FullBatchEngine(RecvEngine):
 
     def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
         assert actions is not None
-        for i, action in zip(ids.tolist(), actions, strict=True):
-            self.pending[i] = action
-        if len(self.pending) < self.num_envs:
+        listed = ids.tolist()
+        pending = self.pending
+        for i, action in zip(listed, actions, strict=True):
+            pending[i] = action
+        if len(pending) < self.num_envs:
             return
-        ordered = [self.pending[i] for i in range(self.num_envs)]
+        try:
+            batch = self._batched_actions([pending[i] for i in range(self.num_envs)], listed)
+            with self.env._recv_internal():
+                self.current = self.env.step(batch)
+        except BaseException:
+            # Refused (an action that is not one): the earlier sends keep their actions,
+            # and the sub-envs of this one take actions again.
+            for i in listed:
+                del pending[i]
+            raise
         self.pending = {}
-        space = self.env.single_action_space
-        batch = concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
-        with self.env._recv_internal():
-            self.current = self.env.step(batch)
         self.arrived(range(self.num_envs))
+
+    def _batched_actions(self, ordered: list[Any], sent: list[int]) -> Any:
+        space = self.env.single_action_space
+        try:
+            return concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
+        except (TypeError, ValueError) as e:  # one does not cast to the space's dtype (NaN for an int)
+            bad = [i for i in sent if not _casts(space, ordered[i])]
+            raise InvalidAction(
+                f"{self.name}.send: the actions of sub-envs {bad or sent} "
+                f"({', '.join(repr(ordered[i]) for i in (bad or sent))}) are not actions of "
+                f"{space} ({e}); send each sub-env an action of its single_action_space"
+            ) from e
 
     def collect(self, timeout: float | None) -> None:
         missing = sorted(set(range(self.num_envs)) - set(self.pending))
@@ -336,3 +444,28 @@ class FullBatchEngine(RecvEngine):
             np.asarray(truncated)[ids],
             take_info(infos, ids),
         )
+
+
+def _casts(space: Any, action: Any) -> bool:
+    """Whether ``action`` converts to one element of ``space``'s batch."""
+    try:
+        concatenate(space, [action], create_empty_array(space, n=1))
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _acceptable(space: Any, action: Any) -> bool:
+    """Whether a natively batched env could take ``action`` in a batch (Box: shape and finite)."""
+    if isinstance(space, Box):
+        try:
+            array = np.asarray(action)
+            return bool(
+                array.shape == space.shape and array.dtype.kind in "biuf" and np.isfinite(array).all()
+            )
+        except (TypeError, ValueError):
+            return False
+    try:
+        return bool(space.contains(action))
+    except Exception:
+        return False

@@ -59,7 +59,8 @@ class _SyncEngine(RecvEngine):
         raise AssertionError("a sync sub-env's result is ready as soon as it is sent")  # pragma: no cover
 
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        return self.batch_of([self.results.pop(i) for i in ids.tolist()])
+        results = self.results  # kept until the sub-env's next start replaces it
+        return self.batch_of([results[i] for i in ids.tolist()])
 
 
 class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
@@ -160,10 +161,12 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             if final is not None:
                 add_info(infos, final, i, self.num_envs)
             add_info(infos, env_info, i, self.num_envs)
+        # Who resets next step, failures or not: a failed sub-env keeps its flags (as in
+        # AsyncVectorEnv's workers), the others' are this step's.
+        np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
         if failures:
             _raise_first(failures, "step")
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
-        self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
         observations = deepcopy(self._observations) if self.copy else self._observations
         # The flag and reward buffers are reused next step: hand out copies.
         rewards, terminations, truncations = (

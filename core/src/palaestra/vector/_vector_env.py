@@ -173,15 +173,19 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
     def _recv_engine(self) -> Any:
         if self.closed:
-            raise ClosedEnvironmentError(
-                f"Trying to operate on `{type(self).__name__}`, after a call to `close()`; make a new one."
-            )
+            raise self._closed_error("recv")
         engine = self.__dict__.get("_recv")
         if engine is None:
             from palaestra.vector._recv import FullBatchEngine
 
             engine = self.__dict__["_recv"] = (self.recv_engine or FullBatchEngine)(self)
         return engine
+
+    def _closed_error(self, name: str) -> ClosedEnvironmentError:
+        """The error for calling ``name`` once closed (a vectorizer may say why it closed)."""
+        return ClosedEnvironmentError(
+            f"Trying to operate on `{type(self).__name__}`, after a call to `close()`; make a new one."
+        )
 
     def _check_no_results_outstanding(self, call: str) -> None:
         """Raise if send/recv results are outstanding (``step``/``reset`` act on every sub-env)."""

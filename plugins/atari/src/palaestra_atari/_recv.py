@@ -21,6 +21,8 @@ __all__ = ["AtariEngine"]
 class AtariEngine(RecvEngine):
     """The send/recv engine of :class:`~palaestra_atari.vector.AtariVectorEnv`."""
 
+    closes_on_interrupt = True  # a batch ALE gave out and an interrupt cut off would be lost
+
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.vector = env
@@ -33,6 +35,7 @@ class AtariEngine(RecvEngine):
         env = self.vector
         if env.ale is None:
             raise env._closed()
+        self.batches = []
         ale_seeds = env._reset_seeds(seed, self.num_envs)
         obs, ale_info = env.ale.reset(np.arange(self.num_envs), ale_seeds)
         env._waiting[:] = False
@@ -46,6 +49,7 @@ class AtariEngine(RecvEngine):
         if env.ale is None:
             raise env._closed()
         assert actions is not None and self.order is not None
+        self._drop_received()
         if sorted(ids.tolist()) != sorted(self.order.tolist()):
             raise InvalidAction(
                 f"AtariVectorEnv.send: ALE's vector interface takes actions for exactly the games of the "
@@ -65,14 +69,19 @@ class AtariEngine(RecvEngine):
             raise env._closed()
         self._keep(env._finish(*env.ale.recv()))
 
+    def _drop_received(self) -> None:
+        self.batches = [kept for kept in self.batches if self.waiting(kept[0])]
+
     def _keep(self, result: tuple[Any, ...]) -> None:
+        self._drop_received()
         order = np.asarray(result[4]["env_id"], dtype=np.int64)
         self.order = order
         self.batches.append((order, result))
         self.arrived(order.tolist())
 
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        order, (obs, rewards, terminated, truncated, infos) = self.batches.pop(0)
+        # Kept until the next batch or send drops those handed out: see RecvEngine.batch.
+        order, (obs, rewards, terminated, truncated, infos) = self.batches[0]
         assert sorted(order.tolist()) == ids.tolist(), "recv hands out ALE's batches whole"
         rows = np.argsort(order)
         return obs[rows], rewards[rows], terminated[rows], truncated[rows], _rows(infos, rows)

@@ -6,7 +6,6 @@ cluster; :mod:`palaestra_ray._vector` calls them while building the actors.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -16,7 +15,6 @@ __all__ = [
     "PLACEMENTS",
     "ActorsNotPlacedError",
     "bundle_of",
-    "check_timeout",
     "not_placed_message",
     "options_per_actor",
     "placement_plan",
@@ -36,17 +34,6 @@ PLACEMENTS = ("pack", "spread")
 
 # What Ray schedules an actor with when its options name no CPUs (see not_placed_message).
 _DEFAULT_ACTOR_CPUS = 1.0
-
-
-def check_timeout(name: str, value: Any) -> float | None:
-    """``value`` as a timeout in seconds: None (wait forever) or a positive finite number."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 < value < math.inf):
-        raise ValueError(
-            f"`{name}` must be a positive number of seconds or None (wait forever), got {value!r}"
-        )
-    return float(value)
 
 
 def options_per_actor(actor_options: Any, num_actors: int) -> list[dict[str, Any]]:
@@ -197,8 +184,10 @@ def _resources(resources: Mapping[str, float]) -> str:
 def actor_state(actor: Any) -> tuple[str, str | None]:
     """``(state, node id)`` of a Ray actor from the cluster's table (``"UNKNOWN"`` if unreadable).
 
-    Reads Ray's control store directly: the public state API needs the dashboard, which a
-    cluster may run without.
+    Ray's own states, except ``"STARTING"``: Ray says ``PENDING_CREATION`` both of an actor no
+    node has taken yet and of one whose worker process runs its constructor (a slow start on a
+    busy machine), and only the second has a worker's process id. Reads Ray's control store
+    directly: the public state API needs the dashboard, which a cluster may run without.
     """
     try:
         from ray._private.state import state
@@ -207,7 +196,10 @@ def actor_state(actor: Any) -> tuple[str, str | None]:
     except Exception:  # a private API: degrade to "unknown" rather than fail the error report
         return "UNKNOWN", None
     node = (info.get("Address") or {}).get("NodeID") or None
-    return str(info.get("State", "UNKNOWN")), node
+    status = str(info.get("State", "UNKNOWN"))
+    if status == "PENDING_CREATION" and info.get("Pid"):
+        status = "STARTING"
+    return status, node
 
 
 def alive_node_ids(ray: Any) -> list[str]:

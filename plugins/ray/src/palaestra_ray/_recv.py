@@ -13,13 +13,15 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import VectorTimeoutError, WorkerDiedError
-from palaestra.plugin import RecvEngine
+from palaestra.plugin import RecvEngine, check_timeout
 
 __all__ = ["RayEngine"]
 
 
 class RayEngine(RecvEngine):
     """The send/recv engine of a :class:`~palaestra_ray.RayVectorEnv`."""
+
+    closes_on_interrupt = True
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
@@ -50,7 +52,7 @@ class RayEngine(RecvEngine):
 
         ray = _ray()
         refs = list(self.calls)
-        limit = self.vector.step_timeout if timeout is None else timeout
+        limit = self.vector.step_timeout if timeout is None else check_timeout(timeout, "timeout")
         ready, _ = ray.wait(refs, num_returns=1, timeout=limit)
         if not ready:
             stuck = sorted(self.calls.values())
@@ -91,4 +93,5 @@ class RayEngine(RecvEngine):
         ) from None
 
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        return self.batch_of([self.results.pop(i) for i in ids.tolist()])
+        results = self.results  # kept until the sub-env's next start replaces it
+        return self.batch_of([results[i] for i in ids.tolist()])

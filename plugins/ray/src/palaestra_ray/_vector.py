@@ -27,6 +27,7 @@ from palaestra.plugin import (
     batch_differing_spaces,
     batch_space,
     batched_spaces,
+    check_timeout,
     concatenate,
     create_empty_array,
     logger,
@@ -43,7 +44,6 @@ from palaestra_ray._placement import (
     ActorsNotPlacedError,
     actor_state,
     alive_node_ids,
-    check_timeout,
     not_placed_message,
     options_per_actor,
     placement_plan,
@@ -152,8 +152,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.copy = copy
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
-        self.step_timeout = check_timeout("step_timeout", step_timeout)
-        self.build_timeout = check_timeout("build_timeout", build_timeout)
+        self.step_timeout = check_timeout(step_timeout, "step_timeout")
+        self.build_timeout = check_timeout(build_timeout, "build_timeout")
         self.placement = placement
         if on_actor_failure not in FAILURE_MODES:
             raise ValueError(
@@ -361,7 +361,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             raise NoAsyncCallError(f"Calling `{what}_wait` without any prior call to `{what}_async`.", what)
         _, refs, active = self._pending
         self._pending = None
-        return self._get(refs, what, self.step_timeout if timeout is None else timeout, active)
+        seconds = self.step_timeout if timeout is None else check_timeout(timeout, "timeout")
+        return self._get(refs, what, seconds, active)
 
     def _assert_ready(self, name: str, engine: bool = True) -> None:
         if self.closed:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra.error import CustomSpaceError, DynamicSpaceError
+from palaestra.error import CustomSpaceError, DynamicSpaceError, InvalidEnvArgumentValue
 from palaestra.spaces import (
     Box,
     Dict,
@@ -22,9 +22,12 @@ from palaestra.spaces import (
     Text,
     Tuple,
 )
+from palaestra.spaces._batching import not_a_space
 from palaestra.spaces.utils import flatten, unflatten
 
 __all__ = [
+    "buffer_bytes",
+    "check_fits",
     "create_shared_memory",
     "read_from_shared_memory",
     "reads_are_live_views",
@@ -34,10 +37,7 @@ __all__ = [
 
 def _require_space(space: Any, function: str) -> None:
     if not isinstance(space, Space):
-        raise TypeError(
-            f"The space provided to `{function}` is not a gymnasium Space instance, type: {type(space)}, "
-            f"{space} (a palaestra Space is needed)"
-        )
+        raise not_a_space(function, space)
 
 
 @singledispatch
@@ -217,3 +217,43 @@ def reads_are_live_views(space: Space[Any]) -> bool:
         children = space.spaces.values() if isinstance(space, Dict) else space.spaces
         return all(reads_are_live_views(s) for s in children)
     return not isinstance(space, (Text, OneOf))
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can still give (Linux's ``MemAvailable``), or None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_fits(nbytes: int, what: str) -> None:
+    """Refuse to allocate ``nbytes`` of shared buffers for ``what`` when the machine lacks the memory.
+
+    Filling a buffer that cannot fit would take minutes before failing (or swap); the check
+    costs one read of ``/proc/meminfo``.
+
+    Raises:
+        InvalidEnvArgumentValue: More than the memory available, naming both sizes.
+    """
+    available = available_memory()
+    if available is not None and nbytes > available:
+        raise InvalidEnvArgumentValue(
+            f"{what} needs {nbytes / 2**30:,.1f} GiB of shared buffers and this machine has "
+            f"{available / 2**30:,.1f} GiB available: pass fewer sub-envs"
+        )
+
+
+def buffer_bytes(space: Space[Any], n: int) -> int:
+    """Bytes :func:`create_shared_memory` takes for ``n`` elements of ``space`` (0 where it has no fixed size)."""
+    if isinstance(space, (Box, Discrete, MultiDiscrete, MultiBinary)):
+        assert space.dtype is not None and space.shape is not None
+        return n * int(np.prod(space.shape, dtype=np.int64)) * space.dtype.itemsize
+    if isinstance(space, (Tuple, Dict)):
+        parts = space.spaces.values() if isinstance(space, Dict) else space.spaces
+        return sum(buffer_bytes(part, n) for part in parts)
+    return 0
