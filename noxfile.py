@@ -70,6 +70,22 @@ def extras(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def box2d_plain(session: nox.Session) -> None:
+    """The Box2D suite with its compiled kernels turned off: the Python blocks they fall back to."""
+    session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
+    env = {**OFFSCREEN, "PALAESTRA_BOX2D_KERNELS": "0"}
+    session.run(
+        "pytest",
+        "-n",
+        "auto",
+        "tests/plugins/box2d",
+        "tests/integration/test_fault_matrix.py",
+        *session.posargs,
+        env=env,
+    )
+
+
+@nox.session(default=False)
 def rllib(session: nox.Session) -> None:
     """RLlib in a venv of its own (ray[rllib] 2.60 pins gymnasium 1.2.2, the test group 1.4.0).
 

@@ -6,6 +6,7 @@ steps the same sub-envs through their own ``step`` one by one.
 """
 
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -21,8 +22,9 @@ from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED
 # Built without a C compiler, the batched envs step in Python (the whole suite covers that);
 # built with it, the engine's layout must check out here, or these tests fail.
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("palaestra_box2d._stepping") is None,
-    reason="palaestra-box2d was built without its compiled stepping (no C compiler)",
+    importlib.util.find_spec("palaestra_box2d._stepping") is None
+    or os.environ.get("PALAESTRA_BOX2D_KERNELS", "").strip() == "0",
+    reason="the compiled stepping is not built (no C compiler) or turned off (PALAESTRA_BOX2D_KERNELS=0)",
 )
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from palaestra import logger
 from palaestra._api import make, make_vec
 from palaestra._base._ids import namespace_of
+from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._plugins._host import get_host
 from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
@@ -154,9 +155,23 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"render_modes={env.metadata.get('render_modes', [])}", file=out)
         print(f"render_fps={env.metadata.get('render_fps')}", file=out)
         print(f"snapshots={_snapshot_support(env)}", file=out)
+        batched = _batching(spec)
+        if batched:
+            print(f"batched={batched}", file=out)
     finally:
         env.close()
     return 0
+
+
+def _batching(spec: Any) -> str | None:
+    """How ``make_vec`` batches the env natively (its class's ``describe_batching()``, if it says), or None."""
+    entry_point = spec.vector_entry_point
+    if entry_point is None:
+        return None
+    creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
+    describe = getattr(creator, "describe_batching", None)
+    name = getattr(creator, "__name__", repr(creator))
+    return f"{name}: {describe()}" if callable(describe) else name
 
 
 def _make_env(env_id: str, **kwargs: Any) -> Env[Any, Any]:

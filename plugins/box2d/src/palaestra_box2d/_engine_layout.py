@@ -8,15 +8,18 @@ addresses of the exported functions it calls (:data:`FUNCTIONS`), the offsets of
 the binding itself on a probe world (values written through the binding read back at the
 offsets; an impulse applied by both ways giving the same bits; the engine's own listener
 table in the expected order; a probe's contact seen by the compiled listener) and only
-then configures the module. Any mismatch, or a binding or platform this was not written
-for, leaves the compiled stepping off, and the envs step in Python with the same numbers;
-:func:`unavailable_reason` says why.
+then configures the module. Any mismatch, a probe that raises, or a binding or platform
+this was not written for, leaves the compiled stepping off, and the envs step in Python with
+the same numbers; :func:`unavailable_reason` says why. Setting :data:`SWITCH` to ``0`` turns it
+off on purpose (to compare, or to rule it out). Each kernel is then held to its env's plain
+step on probe envs before its first use (:meth:`palaestra_box2d._kernel_block.KernelBlock.verdict`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import struct
 import sys
 from typing import Any
@@ -25,7 +28,10 @@ import numpy as np
 
 from palaestra_box2d._engine import Box2D
 
-__all__ = ["FUNCTIONS", "LAYOUT", "check_layout", "stepping", "unavailable_reason"]
+__all__ = ["FUNCTIONS", "LAYOUT", "SWITCH", "check_layout", "stepping", "unavailable_reason"]
+
+#: The environment variable that turns the compiled stepping off when set to ``0``.
+SWITCH = "PALAESTRA_BOX2D_KERNELS"
 
 #: The exported functions the kernels call, by their C++ names (which fix their signatures),
 #: in the order ``_stepping.configure`` takes their addresses.
@@ -98,9 +104,12 @@ def _probe_body(world: Any) -> Any:
     return body
 
 
-def check_layout(layout: tuple[tuple[str, int], ...] = LAYOUT) -> str | None:
-    """Check ``layout``'s body fields against the binding on a probe; what differs, or None."""
-    at = dict(layout)
+def check_layout(layout: tuple[tuple[str, int], ...] | None = None) -> str | None:
+    """Check ``layout``'s body fields (default: :data:`LAYOUT` as it is now) on a probe; what differs, or None."""
+    at = dict(LAYOUT if layout is None else layout)
+    flag = at["awake flag"]
+    if flag <= 0 or flag & (flag - 1) or flag > 0xFFFF:
+        return f"b2Body's awake flag must be one bit of a 16-bit field, not {flag:#x}"
     world = Box2D.b2World(gravity=(0, -10))
     body = _probe_body(world)
     address = _address(body)
@@ -141,9 +150,11 @@ def _check_impulse(stepping_module: Any) -> str | None:
     return None
 
 
-def _check_contacts(stepping_module: Any, kernel_type: Any) -> str | None:
+def _check_contacts(
+    stepping_module: Any, kernel_type: Any, layout: tuple[tuple[str, int], ...]
+) -> str | None:
     """A probe resting on the ground: the contact's fixtures, and the compiled listener's report."""
-    at = dict(LAYOUT)
+    at = dict(layout)
     world = Box2D.b2World(gravity=(0, -10))
     ground = world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(-20, 0), (20, 0)]))
     body = _probe_body(world)
@@ -194,21 +205,31 @@ def _find_symbols() -> tuple[dict[str, int], str | None]:
 
 @functools.cache
 def _configure() -> tuple[Any, str | None]:
+    if os.environ.get(SWITCH, "").strip() == "0":
+        return None, f"turned off by {SWITCH}=0"
     if _module is None:
         return None, "palaestra-box2d was built without its compiled stepping (no C compiler)"
     if sys.maxsize != 2**63 - 1 or sys.byteorder != "little":
         return None, "the compiled stepping knows Box2D's layout on 64-bit little-endian builds only"
-    addresses, problem = _find_symbols()
-    problem = problem or check_layout()
+    layout = LAYOUT  # read now, once: what is checked is what is configured
+    try:
+        problem = _probe(_module, layout)
+    except Exception as e:  # a probe that fails in a way no check foresaw is a reason too
+        problem = f"a probe of the engine raised {type(e).__name__}: {e}"
     if problem is not None:
-        return None, problem
-    layout = tuple(value for _, value in LAYOUT)
-    _module.configure(tuple(addresses[name] for name in FUNCTIONS), layout)
-    problem = _check_impulse(_module) or _check_contacts(_module, _module.LanderKernel)
-    if problem is not None:
-        _module.configure((0,) * len(FUNCTIONS), layout)  # off again
+        _module.configure((0,) * len(FUNCTIONS), tuple(value for _, value in layout))  # off (again)
         return None, problem
     return _module, None
+
+
+def _probe(module: Any, layout: tuple[tuple[str, int], ...]) -> str | None:
+    """Configure ``module`` for ``layout`` once every check of it passed; what failed, or None."""
+    addresses, problem = _find_symbols()
+    problem = problem or check_layout(layout)
+    if problem is not None:
+        return problem
+    module.configure(tuple(addresses[name] for name in FUNCTIONS), tuple(value for _, value in layout))
+    return _check_impulse(module) or _check_contacts(module, module.LanderKernel, layout)
 
 
 def stepping() -> Any:

@@ -22,14 +22,23 @@ kernel to its env's plain step bit for bit.
 
 from __future__ import annotations
 
-from typing import Any
+import multiprocessing
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
-from palaestra.plugin import AutoresetMode, TimeLimit, WorkerBlock
-from palaestra_box2d._engine_layout import stepping
+from palaestra.plugin import AutoresetMode, TimeLimit, WorkerBlock, WorkerConfig, create_shared_memory, logger
+from palaestra_box2d._engine_layout import SWITCH, stepping, unavailable_reason
 
-__all__ = ["KernelBlock", "address", "episode", "split_time_limit"]
+__all__ = ["KernelBlock", "Probe", "address", "episode", "split_time_limit"]
+
+#: A probe of a kernel: a factory of one sub-env (under its time limit) and the batch of
+#: actions for step ``t`` of two such sub-envs, drawn from a generator.
+Probe = tuple[Callable[[], Any], Callable[[np.random.Generator, int], np.ndarray]]
+
+#: Steps each probe takes, both ways.
+PROBE_STEPS = 90
 
 
 def split_time_limit(env: Any) -> tuple[Any, TimeLimit | None]:
@@ -65,8 +74,10 @@ class KernelBlock(WorkerBlock):
         self._parts = [split_time_limit(env) for env in envs]
         if self._views is None or self.actions is None or not all(self.takes(env) for env, _ in self._parts):
             return
-        module = stepping()  # the engine's checks run once a block could use them
+        module, reason = self.verdict()  # the checks run once a block could use the kernel
         if module is None:
+            if conn is None and not reason.endswith(f"{SWITCH}=0"):
+                _warn_once(type(self), reason)  # in the parent only: the user sees it once
             return
         self._kernel = self.make_kernel(module, n)
         if self._kernel is None:
@@ -80,6 +91,68 @@ class KernelBlock(WorkerBlock):
             self.truncations[rows],
         )
         self._active = np.ones(n, dtype=np.bool_)
+
+    # -- the kernel's verdict ---------------------------------------------------------------
+
+    #: The compiled kernel's name, for messages.
+    kernel_name: ClassVar[str] = "kernel"
+
+    @classmethod
+    def verdict(cls) -> tuple[Any, str]:
+        """``(the _stepping module, "")`` when this class's kernel may step blocks, else ``(None, why not)``.
+
+        The engine's layout must check out (:func:`~palaestra_box2d._engine_layout.stepping`),
+        and the kernel must give the plain step's bits on every :meth:`probes` case, with every
+        engine function it calls in play (motors, contacts, resets); checked once a process.
+        """
+        known = _VERDICTS.get(cls)
+        if known is not None:
+            return known
+        module = stepping()
+        if module is None:
+            known = (None, unavailable_reason() or "the compiled stepping is off")
+        else:
+            _VERDICTS[cls] = (module, "")  # the probe's own block uses the kernel
+            try:
+                problem = cls._self_test()
+            except Exception as e:  # whatever went wrong, the plain step is the safe one
+                problem = f"its probe raised {type(e).__name__}: {e}"
+            known = (module, "") if problem is None else (None, f"the compiled {cls.kernel_name} {problem}")
+        _VERDICTS[cls] = known
+        return known
+
+    @classmethod
+    def probes(cls) -> list[Probe]:
+        """The cases :meth:`verdict` holds the kernel to its env's plain step on."""
+        raise NotImplementedError
+
+    @classmethod
+    def _self_test(cls) -> str | None:
+        """Step each probe's two sub-envs by the kernel and the plain way; the first difference, or None."""
+        for case, (make_env, actions_at) in enumerate(cls.probes()):
+            ours = cls(None, _probe_config(make_env, cls), [make_env(), make_env()])
+            plain = WorkerBlock(None, _probe_config(make_env, WorkerBlock), [make_env(), make_env()])
+            try:
+                if not ours.compiled:
+                    return f"did not take probe {case}'s sub-envs"
+                ours.reset(([0, 1], None, None))
+                plain.reset(([0, 1], None, None))
+                rng = np.random.default_rng(case)
+                for t in range(PROBE_STEPS):
+                    ours.actions[:] = plain.actions[:] = actions_at(rng, t)  # type: ignore[index]
+                    ours.step(None)
+                    plain.step(None)
+                    if ours.failures or plain.failures:
+                        return f"probe {case} step {t} raised: {ours.failures or plain.failures}"
+                    for got, expected, what in zip(
+                        _outputs(ours), _outputs(plain), _OUTPUT_NAMES, strict=True
+                    ):
+                        if got.tobytes() != expected.tobytes():
+                            return f"gave other {what} than the plain step (probe {case}, step {t})"
+            finally:
+                ours.close()
+                plain.close()
+        return None
 
     # -- what each env's block says ----------------------------------------------------------
 
@@ -145,21 +218,22 @@ class KernelBlock(WorkerBlock):
         restarting = mode is AutoresetMode.NEXT_STEP and True in pending
         if restarting:
             np.logical_not(pending, out=active)
-        if not all(self._attached):  # after resets and other commands only
-            for j, attached in enumerate(self._attached):
-                if not attached and active[j] and not self._attach(j):
-                    return None
-        actions, obs, rewards, terminations, truncations = self._rows
-        if not self._kernel.step(actions, active, obs, rewards, terminations, truncations):
-            return None
+        _, obs, rewards, terminations, truncations = self._rows
+        try:
+            if not self._kernel_steps(active):
+                return None
+            ended = np.flatnonzero((terminations | truncations) & active).tolist()
+        finally:
+            if restarting:
+                # Every sub-env is active again, whether the kernel stepped or handed the step
+                # back: one left inactive would never be stepped again (NEXT_STEP only).
+                active.fill(True)
         self.failures = []
         results: list[tuple[int, Any, dict[str, Any]]] = []
-        ended = np.flatnonzero((terminations | truncations) & active).tolist()
         if restarting:  # NEXT_STEP: those that ended last step start anew, with reward 0
             for j in np.flatnonzero(pending).tolist():
                 if self._restart(j, results):
                     rewards[j], terminations[j], truncations[j] = 0.0, False, False
-            active.fill(True)
         for j in ended:
             self.autoreset[j] = True
             if mode is AutoresetMode.SAME_STEP:
@@ -168,6 +242,15 @@ class KernelBlock(WorkerBlock):
                 results.append((self.first + j, None, {"final_info": {}, "final_obs": obs[j].copy()}))
                 self._restart(j, results)
         return results
+
+    def _kernel_steps(self, active: np.ndarray) -> bool:
+        """Step the ``active`` sub-envs in one compiled call; False when the kernel hands the step back."""
+        if not all(self._attached):  # after resets and other commands only
+            for j, attached in enumerate(self._attached):
+                if not attached and active[j] and not self._attach(j):
+                    return False
+        actions, obs, rewards, terminations, truncations = self._rows
+        return bool(self._kernel.step(actions, active, obs, rewards, terminations, truncations))
 
     def _restart(self, j: int, results: list[tuple[int, Any, dict[str, Any]]]) -> bool:
         """Reset sub-env ``j`` the plain way (kept for the kernel's next step); False if it raised."""
@@ -188,3 +271,46 @@ class KernelBlock(WorkerBlock):
         if info:
             results.append((i, None, info))
         return True
+
+
+_VERDICTS: dict[type, tuple[Any, str]] = {}
+_WARNED: set[type] = set()
+_OUTPUT_NAMES = ("observations", "rewards", "terminations", "truncations")
+
+
+def _warn_once(block_type: type, reason: str) -> None:
+    if block_type not in _WARNED:
+        _WARNED.add(block_type)
+        logger.warn(
+            f"{block_type.__name__}: the Box2D sub-envs step in Python, about half as fast, because {reason}. "
+            f"The numbers are the same; `palaestra info <env id>` says so too (set {SWITCH}=0 to "
+            "choose the Python step without this warning)"
+        )
+
+
+def _probe_config(make_env: Callable[[], Any], block_type: type) -> WorkerConfig:
+    """A two-sub-env block's buffers, as a vector env's workers get them."""
+    env = make_env()
+    try:
+        obs_space, act_space = env.observation_space, env.action_space
+    finally:
+        env.close()
+    raw = multiprocessing.RawArray
+    return WorkerConfig(
+        first_index=0,
+        factories=[],
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+        observation_space=obs_space,
+        obs_buffer=create_shared_memory(obs_space, n=2),
+        rewards=raw("d", 2),
+        terminations=raw("B", 2),
+        truncations=raw("B", 2),
+        actions=create_shared_memory(act_space, n=2),
+        action_space=act_space,
+        num_envs=2,
+        block_type=block_type,
+    )
+
+
+def _outputs(block: WorkerBlock) -> tuple[np.ndarray, ...]:
+    return (block._views, block.rewards, block.terminations, block.truncations)

@@ -8,10 +8,13 @@ flags and the time limit's count, which :meth:`LanderBlock.write_back` puts back
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import numpy as np
+
 from palaestra.plugin import TimeLimit
-from palaestra_box2d._kernel_block import KernelBlock, address, episode
+from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode
 from palaestra_box2d._lander_scene import FPS, SCALE
 from palaestra_box2d.lunar_lander import (
     DISCRETE_THROTTLES,
@@ -56,6 +59,26 @@ KERNEL_THROTTLES = tuple(value for throttle in DISCRETE_THROTTLES for value in t
 class LanderBlock(KernelBlock):
     """LunarLanders stepped in one compiled call per block."""
 
+    kernel_name = "LanderKernel"
+
+    @classmethod
+    def probes(cls) -> list[Probe]:
+        """Discrete landers (one drifting down to land or crash, one firing at random) and continuous ones.
+
+        A time limit of 60 steps ends the episodes the probe does not, so resets come in.
+        """
+
+        def discrete(rng: np.random.Generator, t: int) -> np.ndarray:
+            return np.array([0 if t < 70 else 2, rng.integers(0, 4)], dtype=np.int64)
+
+        def continuous(rng: np.random.Generator, t: int) -> np.ndarray:
+            return rng.uniform(-1.2, 1.2, (2, 2)).astype(np.float32)
+
+        return [
+            (functools.partial(_lander, False), discrete),
+            (functools.partial(_lander, True), continuous),
+        ]
+
     def takes(self, env: Any) -> bool:
         return type(env) is LunarLander and env.render_mode is None and not env.enable_wind
 
@@ -83,3 +106,7 @@ class LanderBlock(KernelBlock):
         env.legs[0].ground_contact, env.legs[1].ground_contact = left, right
         if limit is not None:
             limit._elapsed_steps = elapsed
+
+
+def _lander(continuous: bool) -> TimeLimit:
+    return TimeLimit(LunarLander(continuous=continuous), 60)

@@ -17,7 +17,7 @@ import numpy as np
 
 from palaestra.plugin import TimeLimit
 from palaestra_box2d import _lidar
-from palaestra_box2d._kernel_block import KernelBlock, address, episode
+from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode
 from palaestra_box2d._walker_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W
 from palaestra_box2d.bipedal_walker import (
     ENERGY_COST,
@@ -55,6 +55,17 @@ KERNEL_RULES = tuple(
 class WalkerBlock(KernelBlock):
     """BipedalWalkers stepped in one compiled call per block."""
 
+    kernel_name = "WalkerKernel"
+
+    @classmethod
+    def probes(cls) -> list[Probe]:
+        """Walkers under random torques (motors, leg contacts, the lidar), a 50-step limit bringing resets."""
+
+        def torques(rng: np.random.Generator, t: int) -> np.ndarray:
+            return rng.uniform(-1.2, 1.2, (2, 4)).astype(np.float32)
+
+        return [(_walker, torques)]
+
     def takes(self, env: Any) -> bool:
         return type(env) is BipedalWalker and env.render_mode is None and _lidar.compiled is not None
 
@@ -86,3 +97,7 @@ class WalkerBlock(KernelBlock):
         env.legs[1].ground_contact, env.legs[3].ground_contact = far, near
         if limit is not None:
             limit._elapsed_steps = elapsed
+
+
+def _walker() -> TimeLimit:
+    return TimeLimit(BipedalWalker(), 50)

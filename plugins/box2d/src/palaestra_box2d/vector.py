@@ -22,7 +22,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from palaestra import Env
-from palaestra.plugin import AsyncVectorEnv, AutoresetMode, TimeLimit, check_max_episode_steps, check_num_envs
+from palaestra.plugin import (
+    AsyncVectorEnv,
+    AutoresetMode,
+    TimeLimit,
+    check_max_episode_steps,
+    check_num_envs,
+    check_sub_env_objects,
+)
 from palaestra_box2d._lander_block import LanderBlock
 from palaestra_box2d._walker_block import WalkerBlock
 from palaestra_box2d.bipedal_walker import BipedalWalker
@@ -63,8 +70,10 @@ class _Box2DVectorEnv(AsyncVectorEnv):
 
     #: The single env each sub-env is.
     env_class: ClassVar[type[Env[Any, Any]]]
-    #: ``make_vec`` hands this entry point its ``wrappers`` and ``vector_kwargs``.
+    #: ``make_vec`` hands this entry point its ``wrappers`` and ``vector_kwargs`` (those that
+    #: :attr:`vectorizer` takes; ``make_vec`` refuses others before anything is built).
     takes_vectorizer_arguments: ClassVar[bool] = True
+    vectorizer: ClassVar[type] = AsyncVectorEnv
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -81,7 +90,7 @@ class _Box2DVectorEnv(AsyncVectorEnv):
         vector_kwargs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        num_envs = check_num_envs(num_envs)
+        num_envs = check_sub_env_objects(check_num_envs(num_envs), type(self).__name__)
         check_max_episode_steps(max_episode_steps)
         options = {"autoreset_mode": autoreset_mode, **(vector_kwargs or {})}
         if "in_parent" in options:
@@ -97,6 +106,19 @@ class _Box2DVectorEnv(AsyncVectorEnv):
             {"render_mode": render_mode, **kwargs},
         )
         super().__init__([factory] * num_envs, in_parent=True, **options)
+
+    @classmethod
+    def describe_batching(cls) -> str:
+        """How its blocks step (``palaestra info`` shows it): compiled, or in Python and why."""
+        blocks = "blocks of sub-envs, one per core, the last in this process"
+        verdict = getattr(cls.block_type, "verdict", None)
+        if verdict is None:
+            return f"{blocks}, each sub-env stepped in Python"
+        module, reason = verdict()
+        if module is not None:
+            kernel = getattr(cls.block_type, "kernel_name", "kernel")
+            return f"{blocks}, each block stepped in one compiled call ({kernel})"
+        return f"{blocks}, stepped in Python (same numbers, about half as fast): {reason}"
 
 
 class LunarLanderVectorEnv(_Box2DVectorEnv):
