@@ -322,7 +322,8 @@ def test_a_misspelt_entry_point_is_one_line_with_a_suggestion(capsys):
         del palaestra.registry["CliTypo-v0"]
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "palaestra: error: Module 'tests.fixtures.vector_envs' has no attribute 'InfoEnvv' (entry point "
+        "palaestra: error: module 'tests.fixtures.vector_envs' has no attribute 'InfoEnvv'. Module "
+        "'tests.fixtures.vector_envs' has no attribute 'InfoEnvv' (entry point "
         "'tests.fixtures.vector_envs:InfoEnvv'). Did you mean tests.fixtures.vector_envs:InfoEnv?"
     ]
 

@@ -51,8 +51,15 @@ def test_load_env_creator_errors_name_the_entry_point():
         load_env_creator("nope.mod:X")
     with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
         load_env_creator("tests.fixtures.gridworld:Missing")
-    with pytest.raises(Error, match="must have the form"):
+    # Gymnasium's words (it unpacks name.split(":")), then the form an entry point takes.
+    with pytest.raises(
+        Error, match=r"^not enough values to unpack \(expected 2, got 1\)\nEntry point 'no_colon'"
+    ):
         load_env_creator("no_colon")
+    with pytest.raises(ValueError, match=r"^too many values to unpack \(expected 2\)\nEntry point 'a:b:c'"):
+        load_env_creator("a:b:c")
+    with pytest.raises(AttributeError, match=r"^'int' object has no attribute 'split'\nEntry point 5"):
+        load_env_creator(5)
 
 
 def test_negotiate_render_mode():

@@ -13,9 +13,10 @@ from types import ModuleType
 from typing import Any
 
 from palaestra import logger
+from palaestra._base._arguments import unknown_keyword
 from palaestra._base._ids import get_env_id, parse_env_id
 from palaestra._env._core import Env
-from palaestra._env._spec import EnvSpec, WrapperSpec
+from palaestra._env._spec import REGISTRATION_FIELDS, EnvSpec, WrapperSpec
 from palaestra._plugins._host import get_host
 from palaestra._registry._make import make_env
 from palaestra._registry._registry import Registry
@@ -49,6 +50,7 @@ def register(
     vector_entry_point: Any = None,
     kwargs: dict[str, Any] | None = None,
     apply_api_compatibility: bool = False,
+    **unknown: Any,
 ) -> None:
     """Register an environment so ``make(id)`` can build it.
 
@@ -66,11 +68,20 @@ def register(
         apply_api_compatibility: ``entry_point`` builds an env with the Gym 0.21 API
             (``seed()``, 4-tuple ``step``, ``render(mode=...)``); ``make`` adapts it with
             :class:`palaestra.wrappers.compatibility.EnvCompatibility`.
+        **unknown: None: a keyword not above (a misspelt field) is refused, naming the fields.
+
+    Any entry point registers, as in Gymnasium; ``make`` refuses one that is not a callable or
+    a ``"module:attr"`` string.
 
     Raises:
         ValueError: Neither ``entry_point`` nor ``vector_entry_point`` is given.
-        RegistrationError: The id mixes versioned and unversioned forms of one name.
+        RegistrationError: The id mixes versioned and unversioned forms of one name, or a
+            field has a value ``make`` cannot use (``kwargs`` not a dict, ...).
+        InvalidEnvArguments: A keyword ``register`` does not take (a ``TypeError``, in
+            Python's words, then the fields it takes).
     """
+    if unknown:
+        raise unknown_keyword("register()", next(iter(unknown)), ("id", "entry_point", *REGISTRATION_FIELDS))
     if entry_point is None and vector_entry_point is None:
         raise ValueError("Either `entry_point` or `vector_entry_point` (or both) must be provided")
     host = get_host()
@@ -102,7 +113,7 @@ def register(
         vector_entry_point=vector_entry_point,
         apply_api_compatibility=apply_api_compatibility,
     )
-    host.registry.add(new_spec.check())
+    host.registry.add(new_spec.check(entry_points=False))
 
 
 def make(

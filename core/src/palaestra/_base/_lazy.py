@@ -6,6 +6,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from palaestra._base._notes import noted
+
 __all__ = ["lazy_exports", "load_env_creator", "load_export"]
 
 
@@ -44,23 +46,40 @@ def load_env_creator(name: str) -> Callable[..., Any]:
     """Import ``"module:attr"`` and return the attribute.
 
     Raises:
-        Error: The string is not of the form ``module:attr``.
+        RegistrationError: The string is not of the form ``module:attr`` (a ``ValueError``,
+            in Gymnasium's words, then the form it takes).
+        AttributeError: ``name`` is not a string (Gymnasium's words too), or the module lacks
+            the attribute.
         ModuleNotFoundError: The module cannot be imported (message names the entry point).
-        AttributeError: The module lacks the attribute.
     """
+    form = (
+        "an entry point is a callable or a 'module.path:AttributeName' string (such as 'my_pkg.envs:MyEnv')"
+    )
+    if not isinstance(name, str):
+        raise noted(
+            AttributeError(f"{type(name).__name__!r} object has no attribute 'split'"),
+            f"Entry point {name!r:.80}: {form}.",
+        )
     if name.count(":") != 1:
-        from palaestra.error import Error  # here: importing palaestra itself needs no errors
+        from palaestra.error import RegistrationError  # here: importing palaestra itself needs no errors
 
-        raise Error(f"Entry point {name!r} must have the form 'module.path:AttributeName'")
+        count = name.count(":") + 1
+        words = (
+            f"not enough values to unpack (expected 2, got {count})"
+            if count < 2
+            else "too many values to unpack (expected 2)"
+        )
+        raise noted(RegistrationError(words), f"Entry point {name!r:.80}: {form}.")
     module_name, attr = name.split(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        raise ModuleNotFoundError(
-            f"{e}. Could not import module {module_name!r} of entry point {name!r}; "
-            "is the package that provides it installed?",
-            name=e.name,
-        ) from e
+        noted(
+            e,
+            f"Could not import module {module_name!r} of entry point {name!r}; is the package that "
+            "provides it installed?",
+        )
+        raise
     try:
         return getattr(module, attr)  # type: ignore[no-any-return]
     except AttributeError as e:
@@ -68,6 +87,5 @@ def load_env_creator(name: str) -> Callable[..., Any]:
 
         close = difflib.get_close_matches(attr, [n for n in dir(module) if not n.startswith("__")], n=1)
         hint = f" Did you mean {module_name}:{close[0]}?" if close else ""
-        raise AttributeError(
-            f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r}).{hint}"
-        ) from e
+        noted(e, f"Module {module_name!r} has no attribute {attr!r} (entry point {name!r}).{hint}")
+        raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -93,13 +94,18 @@ class EnvSpec:
 
         return json.dumps(data)
 
-    def check(self) -> EnvSpec:
+    def check(self, entry_points: bool = True) -> EnvSpec:
         """This spec, after checking the fields ``make`` relies on; ``register`` and ``from_json`` call it.
 
         An entry point is a ``"module:attr"`` string, a callable or None; ``kwargs`` a dict
-        with string keys; ``max_episode_steps`` None or a positive int; ``additional_wrappers``
-        a tuple of :class:`WrapperSpec`. A spec built by hand is not checked (as in Gymnasium)
-        until it is made.
+        with string keys; ``max_episode_steps`` None or a positive int; ``reward_threshold`` None
+        or a real number; ``additional_wrappers`` a tuple of :class:`WrapperSpec`. A spec built
+        by hand is not checked (as in Gymnasium) until it is made.
+
+        Args:
+            entry_points: Check the entry points' form too. ``register`` does not: as in
+                Gymnasium, any entry point registers (tests register placeholders) and ``make``
+                refuses one that is not ``"module:attr"``, in Gymnasium's words.
 
         Raises:
             RegistrationError: A field that ``make`` would fail on, named with what it takes.
@@ -108,7 +114,7 @@ class EnvSpec:
         def refuse(name: str, value: Any, wanted: str) -> RegistrationError:
             return RegistrationError(f"{self.id}: {name} must be {wanted}, got {value!r:.80}")
 
-        for which in ("entry_point", "vector_entry_point"):
+        for which in ("entry_point", "vector_entry_point") if entry_points else ():
             value = getattr(self, which)
             if value is None or callable(value):
                 continue
@@ -117,6 +123,11 @@ class EnvSpec:
                 raise refuse(
                     which, value, "a 'module:attribute' string (such as 'my_pkg.envs:MyEnv') or a callable"
                 )
+        threshold = self.reward_threshold
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, numbers.Real)):
+            raise refuse(
+                "reward_threshold", threshold, "a real number (the return that counts as solved) or None"
+            )
         if not isinstance(self.kwargs, dict) or not all(isinstance(key, str) for key in self.kwargs):
             raise refuse("kwargs", self.kwargs, "a dict of the env's keyword arguments")
         steps = self.max_episode_steps

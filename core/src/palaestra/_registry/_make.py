@@ -8,6 +8,7 @@ from copy import deepcopy
 from typing import TYPE_CHECKING, Any, Protocol
 
 from palaestra import logger
+from palaestra._base._arguments import check_flag
 from palaestra._base._lazy import load_env_creator
 from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra._env._core import Env
@@ -305,6 +306,8 @@ def make_env(
     **kwargs: Any,
 ) -> Env[Any, Any]:
     """The whole pipeline (see :func:`palaestra.make`); ``host`` may be None for a spec."""
+    if disable_env_checker is not None:
+        check_flag(disable_env_checker, "disable_env_checker", "make without the PassiveEnvChecker")
     spec = resolve_spec(env_id, host)
     extra = wrapper_set_specs(wrappers, host)
     if extra:

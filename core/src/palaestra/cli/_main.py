@@ -132,7 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (Error, ValueError, TypeError, ImportError, KeyError, AttributeError) as e:
         message = str(e).splitlines()[0] if str(e) else type(e).__name__
-        print(f"palaestra: error: {message}", file=sys.stderr)
+        # The first line, then the advice palaestra adds in notes (after Gymnasium's words).
+        advice = " ".join(note.splitlines()[0] for note in getattr(e, "__notes__", ()) if note.strip())
+        print(f"palaestra: error: {message}" + (f". {advice}" if advice else ""), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("palaestra: interrupted", file=sys.stderr)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra._base._notes import noted
 from palaestra.error import CustomSpaceError
 from palaestra.spaces._box import Box
 from palaestra.spaces._dict import Dict
@@ -44,10 +45,7 @@ def batch_space(space: Space[Any], n: int = 1) -> Space[Any]:
     advances the original. Discrete becomes MultiDiscrete, MultiDiscrete and MultiBinary
     become integer Boxes, and spaces without a stacked form become a Tuple of copies.
     """
-    raise TypeError(
-        f"The space provided to `batch_space` is not a gymnasium Space instance, type: {type(space)}, {space} "
-        "(a palaestra Space is needed)"
-    )
+    raise not_a_space("batch_space", space)
 
 
 @batch_space.register(Box)
@@ -218,10 +216,7 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
             f"Space of type `{type(space)}` doesn't have an registered `iterate` function. "
             f"Register `{type(space)}` for `iterate` to support it."
         )
-    raise TypeError(
-        f"The space provided to `iterate` is not a gymnasium Space instance, type: {type(space)}, {space} "
-        "(a palaestra Space is needed)"
-    )
+    raise not_a_space("iterate", space)
 
 
 @iterate.register(Discrete)
@@ -264,10 +259,7 @@ def _(space: Dict, items: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
 @singledispatch
 def concatenate(space: Space[Any], items: Iterable[Any], out: Any) -> Any:
     """Stack ``items`` (elements of ``space``) into ``out`` (from :func:`create_empty_array`)."""
-    raise TypeError(
-        f"The space provided to `concatenate` is not a gymnasium Space instance, type: {type(space)}, {space} "
-        "(a palaestra Space is needed)"
-    )
+    raise not_a_space("concatenate", space)
 
 
 @concatenate.register(Box)
@@ -297,10 +289,7 @@ def _(space: Space[Any], items: Iterable[Any], out: Any) -> tuple[Any, ...]:
 @singledispatch
 def create_empty_array(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> Any:
     """Allocate a batch of ``n`` elements of ``space`` with ``fn`` (``np.zeros`` by default)."""
-    raise TypeError(
-        f"The space provided to `create_empty_array` is not a gymnasium Space instance, "
-        f"type: {type(space)}, {space} (a palaestra Space is needed)"
-    )
+    raise not_a_space("create_empty_array", space)
 
 
 @create_empty_array.register(Box)
@@ -334,3 +323,12 @@ def _(space: OneOf, n: int = 1, fn: Callable[..., Any] = np.zeros) -> tuple[Any,
 @create_empty_array.register(Space)
 def _(space: Space[Any], n: int = 1, fn: Callable[..., Any] = np.zeros) -> None:
     return None
+
+
+def not_a_space(function: str, space: Any) -> TypeError:
+    """Gymnasium's error for a non-space given to ``function``, with what is needed in a note."""
+    error = TypeError(
+        f"The space provided to `{function}` is not a gymnasium Space instance, type: {type(space)}, {space}"
+    )
+    noted(error, "A palaestra Space is needed (palaestra.spaces.*).")
+    return error

@@ -119,8 +119,9 @@ class Box(Space["NDArray[Any]"]):
         if _is_scalar(low) and _is_scalar(high):
             return (1,)
         raise ValueError(
+            # Gymnasium's words exactly (no space after "float."): its tests compare them.
             "Box shape is not specified, therefore inferred from low and high. Expected low "
-            f"and high to be np.ndarray, integer, or float. Actual types low={type(low)}, "
+            f"and high to be np.ndarray, integer, or float.Actual types low={type(low)}, "
             f"high={type(high)}"
         )
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from palaestra import logger
+from palaestra._base._notes import noted
 from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._discrete import Discrete
 from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
@@ -58,7 +59,9 @@ class MultiDiscrete(Space["NDArray[np.integer[Any]]"]):
                 f"got {self.start.shape} and {self.nvec.shape}"
             )
         if not (self.nvec > 0).all():
-            raise ValueError(f"nvec (counts) have to be positive, got {self.nvec}")
+            error = ValueError("nvec (counts) have to be positive")
+            noted(error, f"Got nvec={self.nvec.tolist()}: each count is how many values a dimension takes.")
+            raise error
         super().__init__(self.nvec.shape, self.dtype, seed)
         self._prepare()
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra._base._notes import noted
 from palaestra.error import InvalidSampleArgument, InvalidSampleArgumentType
 from palaestra.spaces._batching import (
     batch_differing_as_copies,
@@ -50,9 +51,11 @@ class Sequence(Space[Any]):
         stack: bool = False,
     ) -> None:
         if not isinstance(space, Space):
-            raise TypeError(
-                f"Expects the feature space to be instance of a palaestra Space, actual type: {type(space)}"
+            error = TypeError(
+                f"Expects the feature space to be instance of a gym Space, actual type: {type(space)}"
             )
+            noted(error, "A palaestra Space is needed (palaestra.spaces.*).")
+            raise error
         if not isinstance(stack, (bool, np.bool_)):
             raise TypeError(f"stack must be True or False, got {stack!r:.80}")
         self.feature_space = space

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 import numpy as np
 
 from palaestra._base import _seeding as seeding
+from palaestra._base._notes import noted
 from palaestra.error import Error, InvalidSeed, InvalidSpaceArgument
 
 if TYPE_CHECKING:
@@ -133,8 +134,10 @@ def checked_arguments(takes: str) -> Callable[[_Init], _Init]:
 
     A raw ``TypeError``, ``ValueError`` or ``OverflowError`` the constructor raises (its own
     checks, in Gymnasium's words, or NumPy's) becomes :class:`palaestra.error.InvalidSpaceArgument`
-    (a ``TypeError`` and a ``ValueError``) with those words first and ``takes``, what the
-    constructor takes, after them. palaestra's own errors pass unchanged.
+    (a ``TypeError`` and a ``ValueError``) with exactly those words and no note (Gymnasium's
+    tests match some whole, and pytest matches notes too); ``takes``, what the constructor
+    takes, is a note on its cause, the raw error, which the traceback shows above it.
+    palaestra's own errors pass unchanged.
     """
 
     def decorate(init: _Init) -> _Init:
@@ -145,7 +148,9 @@ def checked_arguments(takes: str) -> Callable[[_Init], _Init]:
             except Error:
                 raise
             except (TypeError, ValueError, OverflowError) as e:
-                raise InvalidSpaceArgument(f"{e} ({takes})") from e
+                # Gymnasium's words alone, without notes: its tests match them whole (`^...$`,
+                # which a note would break). The advice rides on the cause, shown above it.
+                raise InvalidSpaceArgument(str(e)) from noted(e, takes)
 
         return checked  # type: ignore[return-value]
 
@@ -198,7 +203,9 @@ def require_spaces(owner: str, members: Iterable[Any], key: Any = None, setting:
             words = f"Dict space element is not an instance of Space: key='{key}', space={member}"
         else:
             words = f"{member} does not inherit from `gymnasium.Space`. Actual Type: {type(member)}"
-        raise TypeError(f"{words} ({owner} sub-spaces must inherit from `palaestra.spaces.Space`)")
+        error = TypeError(words)
+        noted(error, f"{owner} sub-spaces must inherit from `palaestra.spaces.Space`.")
+        raise error
 
 
 def require_one_of(mask: Any, probability: Any) -> None:
