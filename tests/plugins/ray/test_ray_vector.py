@@ -642,3 +642,13 @@ def test_an_actor_still_in_its_constructor_is_told_from_one_never_placed():
     finally:
         ray.kill(starting)
         ray.kill(never)
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED])
+def test_ray_actors_under_hostile_actions_match_sync_and_lose_nothing(mode):
+    """The fault matrix's row for Ray (docs/vector.md)."""
+    from tests.fixtures import fault_matrix
+
+    figures = fault_matrix.run(fault_matrix.ray_kind(), mode, steps=100, seed=2, limit=300)
+    assert figures.hostile > 5 and figures.raised > 5, figures
+    assert figures.clean, figures

@@ -224,6 +224,19 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         infos = [env_info] if final is None else [final, env_info]
         return self._env_obs[i], float(self._rewards[i]), terminated, truncated, infos
 
+    def current_observations(self) -> Any:
+        """Every sub-env's latest observation, batched (what a masked reset returns for the others).
+
+        A building block for vectorizers that hold sub-envs in blocks (Ray's actors): after a
+        step that raised, or steps through :meth:`step_sub_env`, the block's last batch is out
+        of date, and this is not.
+        """
+        return concatenate(
+            self.single_observation_space,
+            self._env_obs,
+            create_empty_array(self.single_observation_space, n=self.num_envs, fn=np.zeros),
+        )
+
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's frame."""
         return tuple(env.render() for env in self.envs)

@@ -67,6 +67,10 @@ class EnvBlock:
             return observations, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos
         return self._run(lambda v: v.step(actions))  # type: ignore[no-any-return]
 
+    def observations(self) -> tuple[Any, dict[str, Any]]:
+        """The block's current observations, as a reset that leaves the block alone gives them."""
+        return self._run(lambda v: (v.current_observations(), {}))  # type: ignore[no-any-return]
+
     def reset_sub_env(self, j: int, seed: Any, options: dict[str, Any] | None) -> Any:
         """Reset sub-env ``j`` of the block alone (async_reset)."""
         return self._run(lambda v: _tagged(lambda: v.reset_sub_env(j, seed, options), j))

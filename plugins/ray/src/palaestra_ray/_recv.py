@@ -63,7 +63,7 @@ class RayEngine(RecvEngine):
                 indices=tuple(stuck),
             )
         ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)  # and whatever else is done
-        failure = None
+        failures = []
         for ref in ready:
             i = self.calls.pop(ref)
             try:
@@ -72,11 +72,11 @@ class RayEngine(RecvEngine):
                 self._lost(i, e)
             except ray.exceptions.RayTaskError as e:
                 self.failed([i])
-                failure = failure or e
+                failures.append(e)
                 continue
             self.arrived([i])
-        if failure is not None:
-            _reraise(failure)
+        if failures:  # every one reported: the first raised, the others in its note
+            _reraise(failures[0], failures[1:])
 
     def _lost(self, i: int, error: Exception) -> None:
         from palaestra_ray._runtime import _describe, _first_line

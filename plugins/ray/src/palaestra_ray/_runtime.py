@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from palaestra.error import DependencyNotInstalled, SubEnvError
@@ -49,8 +50,15 @@ def _first_line(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
-def _reraise(failure: Any) -> None:
-    """Raise a Ray task error as the sub-env's own exception, naming the sub-env."""
+def _reraise(failure: Any, others: Sequence[Any] = ()) -> None:
+    """Raise a Ray task error as the sub-env's own exception, naming the sub-env.
+
+    ``others``: more task errors that came with it (each logged; a note lists them), so no
+    failure goes unreported.
+    """
+    others = list(others)
+    for other in others:
+        logger.error(f"Received the following error from a RayVectorEnv actor:\n{other}")
     original = failure.cause
     text = str(failure)
     if not isinstance(original, BaseException):
@@ -70,4 +78,16 @@ def _reraise(failure: Any) -> None:
     )
     if index is not None and hasattr(original, "add_note"):
         original.add_note(f"Raised by sub-env {index} of a RayVectorEnv (actor traceback in the cause).")
+    if others and hasattr(original, "add_note"):
+        original.add_note("Also raised (logged above): " + "; ".join(_described(other) for other in others))
     raise original from cause
+
+
+def _described(failure: Any) -> str:
+    """``sub-env i raised Type: message`` of a Ray task error."""
+    cause = failure.cause
+    if not isinstance(cause, BaseException):
+        return f"an actor raised {failure.cause_cls.__name__}"
+    index = getattr(cause, "sub_env_index", None)
+    who = f"sub-env {index}" if index is not None else "an actor"
+    return f"{who} raised {type(cause).__name__}: {cause}"

@@ -178,7 +178,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._steps = 0
         self._kept: dict[int, tuple[VectorSnapshot, Any]] = {}  # actor -> (block snapshot, its observations)
         self._lost: list[int] = []  # actors a restartable wait found dead
-        self._reset_calls: dict[int, tuple[list[Any], Any]] = {}  # each actor's last reset arguments
+        # Each actor's last reset arguments (None: the reset left its block alone).
+        self._reset_calls: dict[int, tuple[list[Any], Any] | None] = {}
         ray = _ray()
         _start_ray(ray, ray_init_kwargs)
         self.num_actors = min(num_actors or _cluster_cpus(ray), self.num_envs)
@@ -304,7 +305,9 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 "the vector env has been closed.",
                 indices=tuple(i for block in late for i in block),
             )
-        results, failure, dead = [], None, []
+        results: list[Any] = []
+        failures: list[Any] = []
+        dead: list[Any] = []
         for ref, block in zip(refs, blocks, strict=True):
             try:
                 results.append(ray.get(ref))
@@ -312,13 +315,13 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 dead.append((block, e))
                 results.append(None)
             except ray.exceptions.RayTaskError as e:
-                failure = failure or e
+                failures.append(e)
                 results.append(None)
         if dead and self.on_actor_failure == "restart" and what in ("step", "reset"):
             order = list(range(self.num_actors)) if active is None else active
             self._lost = [order[blocks.index(block)] for block, _ in dead]
-            if failure is not None:
-                _reraise(failure)
+            if failures:
+                _reraise(failures[0], failures[1:])
             return results
         if dead:  # every lost sub-env is named, not only the first dead actor's
             self.close(terminate=True)
@@ -329,8 +332,8 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
                 indices=tuple(i for block, _ in dead for i in block),
                 exitcode=None,
             ) from None
-        if failure is not None:
-            _reraise(failure)
+        if failures:  # every actor's failure reported: the first raised, the others in its note
+            _reraise(failures[0], failures[1:])
         return results
 
     def _raise_if_not_placed(self, late: list[int], count: int, timeout: float | None) -> None:
@@ -403,17 +406,21 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Send the reset to the actors without waiting."""
         self._assert_ready("reset_async")
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
-        active = [k for k, b in enumerate(self.blocks) if mask is None or mask[b.start : b.stop].any()]
         calls = []
-        for k in active:
-            block = self.blocks[k]
+        for k, block in enumerate(self.blocks):
+            if mask is not None and not mask[block.start : block.stop].any():
+                # Left alone: its current observations (a failed step or send/recv may have moved
+                # them since the last batch this process holds).
+                self._reset_calls[k] = None
+                calls.append(self._actors[k].observations.remote())
+                continue
             block_options = options
             if mask is not None:
                 block_options = {**(options or {}), "reset_mask": mask[block.start : block.stop].copy()}
             block_seeds = [seeds[i] for i in block]
             self._reset_calls[k] = (block_seeds, block_options)
             calls.append(self._actors[k].reset.remote(block_seeds, block_options))
-        self._send("reset", calls, active)
+        self._send("reset", calls, list(range(self.num_actors)))
 
     def reset_wait(self, timeout: float | None = None) -> tuple[Any, dict[str, Any]]:
         """Wait for the reset; ``timeout`` seconds (default ``step_timeout``)."""
@@ -425,7 +432,7 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             lost, self._lost = self._lost, []
             self._restart(lost)
             redone = self._get(
-                [self._actors[k].reset.remote(*self._reset_calls[k]) for k in lost],
+                [self._redo_reset(k) for k in lost],
                 "reset",
                 self.step_timeout,
                 lost,
@@ -433,6 +440,11 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             for k, part in zip(lost, redone, strict=True):
                 parts[active.index(k)] = part
         return self._batch(parts, active)
+
+    def _redo_reset(self, k: int) -> Any:
+        """The reset a rebuilt actor missed (or its observations, where the reset left it alone)."""
+        call = self._reset_calls[k]
+        return self._actors[k].observations.remote() if call is None else self._actors[k].reset.remote(*call)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env."""
