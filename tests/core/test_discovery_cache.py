@@ -211,3 +211,61 @@ def test_bit_flips_in_a_real_cache_do_not_break_make_for_good(tmp_path):
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
     )
     assert again.stdout.strip() == "CartPoleEnv", again.stderr
+
+
+MAKE_ALPHA = (
+    "import palaestra\n"
+    "try:\n"
+    "    palaestra.make('Alpha-v0')\n"
+    "    print('made')\n"
+    "except Exception as e:\n"
+    "    print(type(e).__name__, e)\n"
+)
+
+
+def run_in(site, tmp_path, code=MAKE_ALPHA):
+    env = {**os.environ, "PALAESTRA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(site)}
+    env.pop("PALAESTRA_DISCOVERY_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@posix_only
+def test_a_stale_cache_naming_a_module_no_longer_installed_is_named_and_removed(site, tmp_path):
+    """Sound, ours and fresh by its stamps, yet naming a module that is gone: said once, then mended."""
+    assert run_in(site, tmp_path) == "made"
+    (cache,) = (tmp_path / "cache").glob("discovery-*.marshal")
+    rewrite(
+        str(cache),
+        lambda d: {
+            **d,
+            "records": [
+                [("gone_suite._hooks" if field == "alpha_suite._hooks" else field) for field in record]
+                for record in d["records"]
+            ],
+        },
+    )
+    said = run_in(site, tmp_path)
+    assert said.startswith(
+        "PluginLoadError Plugin 'alpha' from distribution alpha-suite 1.0.0: the discovery cache ("
+    )
+    assert (
+        "named module 'gone_suite._hooks' of distribution alpha-suite, which is no longer installed" in said
+    )
+    assert "the stale cache was removed, so the next process reads the installed plugins afresh" in said
+    assert not cache.exists()
+    assert run_in(site, tmp_path) == "made"  # the next process: a fresh scan
+
+
+@posix_only
+def test_a_plugin_whose_module_was_deleted_under_its_metadata_is_named_with_the_fix(site, tmp_path):
+    import shutil
+
+    assert run_in(site, tmp_path) == "made"
+    times = os.stat(site)
+    shutil.rmtree(site / "alpha_suite")
+    os.utime(site, ns=(times.st_atime_ns, times.st_mtime_ns))  # the folder looks untouched
+    said = run_in(site, tmp_path)
+    assert "alpha-suite's metadata is installed but not its module 'alpha_suite._hooks'" in said
+    assert "reinstall or uninstall alpha-suite" in said

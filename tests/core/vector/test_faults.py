@@ -180,15 +180,22 @@ def test_sub_envs_of_equal_cost_are_served_in_turn(kind, batch_size):
         assert counts.max() <= 1.25 * counts.min(), counts
 
 
+def reset_one_at_a_time(fns, num_workers):
+    """An AsyncVectorEnv whose recv returns one result, reset and every reset received."""
+    envs = AsyncVectorEnv(fns, num_workers=num_workers)
+    envs.batch_size = 1
+    envs.async_reset(seed=0)
+    for _ in fns:
+        envs.recv()
+    return envs
+
+
 def test_a_slow_sub_env_still_does_not_hold_back_the_others():
     """Fairness picks among the ready: a sub-env still stepping is not waited for."""
-    fns = [functools.partial(SlowEnv, delay=0.5 if i == 0 else 0.0) for i in range(4)]
-    envs = AsyncVectorEnv(fns, num_workers=4)
-    envs.batch_size = 1
+    envs = reset_one_at_a_time(
+        [functools.partial(SlowEnv, delay=0.5 if i == 0 else 0.0) for i in range(4)], 4
+    )
     try:
-        envs.async_reset(seed=0)
-        for _ in range(4):
-            envs.recv()
         envs.send(np.zeros(4, dtype=np.int64), np.arange(4))
         first = [int(envs.recv()[4]["env_id"][0]) for _ in range(3)]
         assert 0 not in first
@@ -287,7 +294,7 @@ def test_a_storm_of_interrupts_inside_recv_loses_and_duplicates_nothing(kind):
     envs = make()
     try:
         waiting = set(range(8))  # sent (or reset), not yet received
-        for round_ in range(400 if mode != "async" else 200):
+        for round_ in range(400 if mode != "async" else 120):
             # Every fourth round at once (the interrupt lands early in recv), the others at a random
             # moment within about one recv's time (later, or after it returned).
             delay = 1e-6 if round_ % 4 == 0 else float(rng.uniform(1e-6, 3e-4 if mode != "async" else 2e-3))
@@ -317,7 +324,7 @@ def test_a_storm_of_interrupts_inside_recv_loses_and_duplicates_nothing(kind):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         envs.close()
-    assert interrupts >= 20 and received >= 100, (interrupts, received)
+    assert interrupts >= 20 and received >= 60, (interrupts, received)
     if kind in ("sync", "batched"):
         assert closes == 0  # nothing to lose: an interrupt leaves the results in place
 
@@ -387,13 +394,10 @@ def test_a_flag_that_is_not_one_is_named():
 
 def test_a_dead_worker_names_every_result_the_close_loses():
     """Sub-env 0's worker dies on its second step; sub-envs 2 and 3 (the other worker) lose theirs too."""
-    fns = [functools.partial(DieEnv, index=0), *[functools.partial(SlowEnv, delay=0.5)] * 3]
-    envs = AsyncVectorEnv(fns, num_workers=2)
-    envs.batch_size = 1
+    envs = reset_one_at_a_time(
+        [functools.partial(DieEnv, index=0), *[functools.partial(SlowEnv, delay=0.5)] * 3], 2
+    )
     try:
-        envs.async_reset(seed=0)
-        for _ in range(4):
-            envs.recv()
         envs.send(np.array([1]), np.array([0]))
         envs.recv()
         envs.send(np.ones(4, dtype=np.int64), np.arange(4))

@@ -21,7 +21,7 @@ from palaestra.vector import AutoresetMode, SyncVectorEnv, VectorSnapshot
 from palaestra_ray import RayVectorEnv
 from tests.fixtures.compare import assert_same_tree
 from tests.fixtures.info_env import make_info_env_class
-from tests.fixtures.vector_envs import CrashEnv, DieEnv, InfoEnv, StuckEnv
+from tests.fixtures.vector_envs import SUB_ENV_ERRORS_LOGGED, CrashEnv, DieEnv, InfoEnv, StuckEnv
 
 VaryingInfoEnv = make_info_env_class(palaestra)
 
@@ -644,6 +644,7 @@ def test_an_actor_still_in_its_constructor_is_told_from_one_never_placed():
         ray.kill(never)
 
 
+@SUB_ENV_ERRORS_LOGGED
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED])
 def test_ray_actors_under_hostile_actions_match_sync_and_lose_nothing(mode):
     """The fault matrix's row for Ray (docs/vector.md)."""

@@ -37,7 +37,7 @@ from typing import Any
 
 from palaestra._discovery import Declarations, PluginRecord, info_folders
 
-__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan"]
+__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan", "still_declared"]
 
 CACHE_ENV = "PALAESTRA_DISCOVERY_CACHE"
 CACHE_DIR_ENV = "PALAESTRA_CACHE_DIR"
@@ -104,6 +104,23 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
     found = _scan(entries)
     _store(path, stamps, found)
     return found
+
+
+def still_declared(entries: Sequence[str], record: PluginRecord) -> tuple[bool, str | None]:
+    """Whether a fresh scan of ``entries`` still declares ``record``, and the cache file it may have come from.
+
+    Called when ``record``'s module cannot be found: a cache whose stamps match but that names
+    a module no longer installed (removed without its folder's time moving, or a file written
+    by hand) would fail the same way in every process. The cache file is removed either way,
+    so the next process reads the installed plugins afresh.
+    """
+    path = cache_file(entries)
+    fresh = _scan(entries)
+    declared = any(r == record for records in fresh.plugins.values() for r in records)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+    return declared, path
 
 
 def _scan(entries: Sequence[str]) -> Declarations:

@@ -10,9 +10,11 @@ default-namespace ids it declares, and a write no code can be traced to may only
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from palaestra._base._ids import parse_env_id, plugin_namespace
+from palaestra._discovery._cache import still_declared
 from palaestra._discovery._discovery import (
     Declarations,
     PluginRecord,
@@ -99,6 +101,22 @@ class InstalledPlugins:
     def declared(self, env_id: str) -> bool | None:
         """Whether an installed plugin declares ``env_id``; ``None`` when only loading can tell."""
         return self.catalog.declared(env_id, self.owners, self.table)
+
+    def missing_module(self, record: PluginRecord) -> str:
+        """Why ``record``'s module cannot be found, checked against a fresh scan (see :func:`still_declared`)."""
+        if self._search_path is not None:  # an explicit path is never cached
+            return f"distribution {record.distribution} is declared but its module {record.module!r} is not installed"
+        declared, cache = still_declared(list(sys.path), record)
+        if not declared:
+            return (
+                f"the discovery cache ({cache}) named module {record.module!r} of distribution "
+                f"{record.distribution}, which is no longer installed; the stale cache was removed, "
+                "so the next process reads the installed plugins afresh"
+            )
+        return (
+            f"distribution {record.distribution}'s metadata is installed but not its module "
+            f"{record.module!r}: reinstall or uninstall {record.distribution}"
+        )
 
     def switched_off(self, namespace: str) -> str | None:
         """Why the installed plugin ``namespace`` was left out of discovery, if it was."""

@@ -192,7 +192,10 @@ class PluginLoader:
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit too: a plugin must not end the process
-            self._fail(record, f"its module {record.module!r} failed to import", e)
+            what = f"its module {record.module!r} failed to import"
+            if isinstance(e, ModuleNotFoundError) and e.name and record.module.startswith(e.name):
+                what = self.installed.missing_module(record)  # not there at all: say why, and mend
+            self._fail(record, what, e)
         self._activate(record, module)
 
     def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> NoReturn:

@@ -45,12 +45,11 @@ class AsyncEngine(RecvEngine):
                 self.owner[i] = position
         self.due = [0] * len(self.targets)  # commands each target has not finished answering
         self.worker_positions = [p for p, t in enumerate(self.targets) if not isinstance(t, ParentBlock)]
-        self.in_workers = np.ones(self.num_envs, dtype=np.bool_)  # sub-envs a worker process steps
-        if self.targets and isinstance(self.targets[-1], ParentBlock):
-            self.in_workers[list(self.targets[-1].indices)] = False
-        # The sub-envs of each command a target has not finished answering, oldest first.
-        self.commands: list[deque[list[int]]] = [deque() for _ in self.targets]
-        self.local_queue: list[tuple[int, int, bytes]] = []  # (ticket, send, command) for the parent's block
+        # (first ticket, least round, sub-envs) of each command a target has not finished
+        # answering, oldest first (see RecvEngine._start).
+        self.commands: list[deque[tuple[int, int, list[int]]]] = [deque() for _ in self.targets]
+        # (first ticket, most rounds, command) for the parent's block, run in recv.
+        self.local_queue: list[tuple[int, int, bytes]] = []
         self.entries: dict[int, list[dict[str, Any]]] = {}  # a ready result's infos, in step order
         self.objects: dict[int, Any] = {}  # observations that came pickled (no shared slot)
 
@@ -90,12 +89,13 @@ class AsyncEngine(RecvEngine):
             message = pickle.dumps(("some", (kind, group, options)))
             target = self.targets[position]
             ids = [item if isinstance(item, int) else item[0] for item in group]
+            first = min(self.tickets[i] for i in ids)  # its place in the queue
             if isinstance(target, ParentBlock):
-                self.local_queue.append((int(self.tickets[ids].min()), self.sent, message))
+                self.local_queue.append((first, max(self.rounds[i] for i in ids), message))
             else:
                 self.vector._send(target, message)  # a dead worker closes the env and is named
             self.due[position] += 1
-            self.commands[position].append(ids)
+            self.commands[position].append((first, min(self.rounds[i] for i in ids), ids))
 
     # -- receiving ------------------------------------------------------------------------
 
@@ -106,30 +106,33 @@ class AsyncEngine(RecvEngine):
         after it (a worker of its own would have stepped it by then): the parent's sub-envs
         are served in turn with the workers'.
         """
+        if len(self.arrival) < k:
+            return  # recv collects (reading and stepping) until k are ready
         due = self.due
-        if any(due[p] for p in self.worker_positions):
-            events = self._poller().poll(0)
+        if len(self.arrival) > k and any(due[p] for p in self.worker_positions):
+            events = self._poller().poll(0)  # results already sent may be older than some ready
             if events:
                 self._read_events(events)
         queue = self.local_queue
-        while queue and len(self.arrival) >= k:
-            tickets = self.tickets
-            kth = sorted(tickets[i] for i in self.arrival)[k - 1]
+        while queue and len(self.arrival) >= k and self._local_turn():
+            kth = sorted(map(self.tickets.__getitem__, self.arrival))[k - 1]
             if queue[0][0] > kth:
                 return
             self._run_local()
 
     def _local_turn(self) -> bool:
-        """Whether the parent's oldest queued command may run: no worker still has an older send's.
+        """Whether the parent's oldest queued command may run: it takes no sub-env two rounds ahead.
 
-        The parent steps its block while the workers step theirs, but never ahead of an
-        earlier send a worker has not answered: a worker slowed down (a busy machine) is
-        waited for rather than overtaken, so its sub-envs are not served less.
+        The parent steps its block while the workers step theirs, but not a sub-env of it more
+        than one step ahead of the sub-envs a worker has not answered yet: a worker slowed
+        down (a busy machine) is waited for rather than overtaken again and again, so its
+        sub-envs are not served less.
         """
         if not self.local_queue:
             return False
-        behind = self.sends[self.in_workers & (self.status == IN_FLIGHT)]
-        return not behind.size or self.local_queue[0][1] <= int(behind.min())
+        commands = self.commands
+        behind = [commands[p][0][1] for p in self.worker_positions if commands[p]]
+        return not behind or self.local_queue[0][1] <= min(behind) + 1
 
     def collect(self, timeout: float | None) -> None:
         poller = self._poller()
@@ -158,7 +161,8 @@ class AsyncEngine(RecvEngine):
             worker, is_conn = self.by_fd[fd]
             if is_conn or not worker.conn.poll(0):  # a death is named once its last words are read
                 errors += self._read(worker)
-        raise_failures(errors, self.name, "")
+        if errors:
+            raise_failures(errors, self.name, "")
 
     def _poller(self) -> Any:
         poller = self.__dict__.get("poller")
@@ -211,14 +215,15 @@ class AsyncEngine(RecvEngine):
         for data in parts:
             errors += self._take(position, pickle.loads(data))
         errors += self._take(position, final)
-        raise_failures(errors, self.name, "")
+        if errors:
+            raise_failures(errors, self.name, "")
 
     def _take(self, position: int, message: Any) -> list[tuple[Any, ...]]:
         """Record one part of a worker's answer; the sub-env errors it carries (to raise once all are taken)."""
         if message[0] == "error":  # the command itself failed (it could not be unpickled)
             self.due[position] -= 1
-            self.failed(self.commands[position].popleft())  # none of its sub-envs stepped
-            return list(message[1])
+            self.failed(self.commands[position].popleft()[2])  # none of its sub-envs stepped
+            return message[1]  # type: ignore[no-any-return]
         _, finished, results, errors, done = message
         for index, obs, info in results:
             if obs is not None:
@@ -231,7 +236,7 @@ class AsyncEngine(RecvEngine):
         if done:
             self.due[position] -= 1
             self.commands[position].popleft()
-        return list(errors)
+        return errors  # type: ignore[no-any-return]
 
     # -- batching -------------------------------------------------------------------------
 

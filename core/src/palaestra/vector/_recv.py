@@ -27,6 +27,7 @@ import numpy as np
 from palaestra.error import AlreadyPendingCallError, InvalidAction, InvalidEnvArgumentValue, NoAsyncCallError
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array, iterate
 from palaestra.spaces._box import Box
+from palaestra.spaces._discrete import Discrete
 
 __all__ = ["FullBatchEngine", "RecvEngine", "check_batch_size", "take_rows"]
 
@@ -82,6 +83,9 @@ class RecvEngine:
 
     #: Whether ``batch_size`` must divide ``num_envs`` (sub-envs that step together).
     needs_divisor = False
+    #: Whether sub-envs take tickets (see :meth:`_start`); not needed where every result of a
+    #: step is ready at once and handed out in sub-env order, which turns by itself.
+    takes_turns = True
 
     def __init__(self, env: Any) -> None:
         self.env = env
@@ -90,10 +94,10 @@ class RecvEngine:
         self.status = np.zeros(self.num_envs, dtype=np.int8)  # IDLE, IN_FLIGHT or READY
         self.arrival: list[int] = []  # ready sub-envs, first to arrive first
         # Each sub-env's place in the queue of actions sent (lower: sent earlier); see _start.
-        self.tickets = np.zeros(self.num_envs, dtype=np.int64)
+        # (Python lists: a send or recv touches a few entries, where numpy's calls cost more.)
+        self.tickets = [0] * self.num_envs
         self.issued = 0
-        self.sends = np.zeros(self.num_envs, dtype=np.int64)  # which send (or reset) each came with
-        self.sent = 0
+        self.rounds = [0] * self.num_envs  # how many actions (or resets) each sub-env was sent
         self._action_spaces: dict[int, Any] = {}
 
     # -- the API ------------------------------------------------------------------------
@@ -148,12 +152,14 @@ class RecvEngine:
         again (a sync engine's finished ones keep their results); an interrupt while an engine
         that talks to workers was sending closes the vector env.
         """
-        tickets = self.tickets
-        first = self.issued + 1
-        self.issued += len(ids)
-        tickets[ids[np.argsort(tickets[ids], kind="stable")]] = np.arange(first, self.issued + 1)
-        self.sent += 1
-        self.sends[ids] = self.sent
+        if self.takes_turns:
+            tickets, rounds = self.tickets, self.rounds
+            issued = self.issued
+            for i in sorted(ids.tolist(), key=tickets.__getitem__):
+                issued += 1
+                tickets[i] = issued
+                rounds[i] += 1
+            self.issued = issued
         self.status[ids] = IN_FLIGHT
         try:
             start()
@@ -179,23 +185,22 @@ class RecvEngine:
         except BaseException as e:
             self._interrupted(e, "recv")
             raise
-        chosen = self._chosen(k)
-        ids = np.sort(np.fromiter(chosen, dtype=np.int64, count=k))
+        ids, rest = self._chosen(k)
         obs, rewards, terminated, truncated, infos = self.batch(ids)  # reads; takes nothing yet
         infos["env_id"] = ids.astype(np.int32)
-        rest = [i for i in self.arrival if i not in chosen] if len(self.arrival) > k else []
         # Received: plain stores, with no call between them for an interrupt to land on.
         self.arrival = rest
         self.status[ids] = IDLE
         self.last_ids = ids
         return obs, rewards, terminated, truncated, infos
 
-    def _chosen(self, k: int) -> set[int] | list[int]:
-        """The ``k`` ready sub-envs to hand out: those sent earliest."""
-        if len(self.arrival) == k:
-            return self.arrival
-        tickets = self.tickets
-        return set(sorted(self.arrival, key=lambda i: tickets[i])[:k])
+    def _chosen(self, k: int) -> tuple[np.ndarray, list[int]]:
+        """The ``k`` ready sub-envs to hand out (those sent earliest), sorted, and the ready others."""
+        ready = self.arrival
+        if len(ready) == k:
+            return np.sort(np.array(ready, dtype=np.int64)), []
+        by_ticket = sorted(ready, key=self.tickets.__getitem__) if self.takes_turns else ready
+        return np.sort(np.array(by_ticket[:k], dtype=np.int64)), by_ticket[k:]
 
     def advance(self, k: int) -> None:
         """Do work that is due before ``k`` results are handed out (nothing here; see the async engine)."""
@@ -363,6 +368,7 @@ class FullBatchEngine(RecvEngine):
 
     #: Its rounds meet only when ``batch_size`` divides ``num_envs``.
     needs_divisor = True
+    takes_turns = False
 
     def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:
         """One action per sub-env, each checked now: a send that is not refused here is stepped.
@@ -375,6 +381,8 @@ class FullBatchEngine(RecvEngine):
         per_env = super()._split(actions, ids)
         assert per_env is not None
         space = self.env.single_action_space
+        if _acceptable_batch(space, actions, len(ids)):
+            return per_env
         bad = [(i, a) for i, a in zip(ids.tolist(), per_env, strict=True) if not _acceptable(space, a)]
         if bad:
             raise InvalidAction(
@@ -453,6 +461,18 @@ def _casts(space: Any, action: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+def _acceptable_batch(space: Any, actions: Any, count: int) -> bool:
+    """Whether a whole array of actions is acceptable, checked at once (False: check each)."""
+    if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "biuf":
+        return False
+    if isinstance(space, Box):
+        return bool(actions.shape == (count, *space.shape) and np.isfinite(actions).all())
+    if isinstance(space, Discrete) and actions.shape == (count,) and actions.dtype.kind in "iu":
+        start = int(space.start)
+        return bool(count == 0 or (actions.min() >= start and actions.max() < start + int(space.n)))
+    return False
 
 
 def _acceptable(space: Any, action: Any) -> bool:

@@ -10,8 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from palaestra.error import VectorTimeoutError
+from palaestra_ray._runtime import _describe
 
 __all__ = [
+    "NOT_SCHEDULED",
+    "not_placed_error",
     "PLACEMENTS",
     "ActorsNotPlacedError",
     "bundle_of",
@@ -179,6 +182,32 @@ def _resources(resources: Mapping[str, float]) -> str:
         if not name.startswith("node:") and name not in ("memory", "object_store_memory")
     }
     return repr(shown)
+
+
+#: Ray's states of an actor that no node has taken (``actor_state`` says STARTING of one that has).
+NOT_SCHEDULED = frozenset({"DEPENDENCIES_UNREADY", "PENDING_CREATION"})
+
+
+def not_placed_error(
+    ray: Any,
+    actors: Sequence[Any],
+    blocks: Sequence[range],
+    options: Sequence[Mapping[str, Any]],
+    late: list[int],
+    timeout: float | None,
+) -> ActorsNotPlacedError | None:
+    """The error for the actors of ``late`` (past the build deadline) that no node took, or None."""
+    unplaced = [k for k in late if actor_state(actors[k])[0] in NOT_SCHEDULED]
+    if not unplaced:
+        return None
+    message = not_placed_message(
+        [(_describe([blocks[k]]), options[k]) for k in unplaced],
+        len(actors) - len(unplaced),
+        ray.available_resources(),
+        ray.cluster_resources(),
+        timeout or 0.0,
+    )
+    return ActorsNotPlacedError(message, indices=tuple(i for k in unplaced for i in blocks[k]))
 
 
 def actor_state(actor: Any) -> tuple[str, str | None]:

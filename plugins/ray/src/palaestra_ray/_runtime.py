@@ -57,8 +57,9 @@ def _reraise(failure: Any, others: Sequence[Any] = ()) -> None:
     failure goes unreported.
     """
     others = list(others)
-    for other in others:
-        logger.error(f"Received the following error from a RayVectorEnv actor:\n{other}")
+    for other in others:  # in the words the other vectorizers log them
+        index = getattr(other.cause, "sub_env_index", "?")
+        logger.error(f"Received the following error from sub-env {index}:\n{other}")
     original = failure.cause
     text = str(failure)
     if not isinstance(original, BaseException):

@@ -44,7 +44,7 @@ from palaestra_ray._placement import (
     ActorsNotPlacedError,
     actor_state,
     alive_node_ids,
-    not_placed_message,
+    not_placed_error,
     options_per_actor,
     placement_plan,
 )
@@ -67,10 +67,9 @@ CLOSE_GRACE = 5.0
 FAILURE_MODES = ("raise", "restart")
 #: Seconds the actors get to be scheduled and build their sub-envs, unless told otherwise.
 BUILD_TIMEOUT = 60.0
+
+
 # Ray's actor states before an actor runs anywhere.
-_NOT_SCHEDULED = frozenset({"DEPENDENCIES_UNREADY", "PENDING_CREATION"})
-
-
 class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     """Run sub-environments in Ray actors, on this machine or across a Ray cluster.
 
@@ -298,7 +297,12 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             late_actors = [refs.index(r) for r in waiting]
             late = [blocks[k] for k in late_actors]
             if what == "build":
-                self._raise_if_not_placed(late_actors, len(refs), timeout)
+                placing = not_placed_error(
+                    ray, self._actors, self.blocks, self.actor_options, late_actors, timeout
+                )
+                if placing is not None:
+                    self.close(terminate=True)
+                    raise placing
             self.close(terminate=True)
             raise VectorTimeoutError(
                 f"The Ray actor(s) running {_describe(late)} did not answer `{what}` within {timeout} s; "
@@ -335,22 +339,6 @@ class RayVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         if failures:  # every actor's failure reported: the first raised, the others in its note
             _reraise(failures[0], failures[1:])
         return results
-
-    def _raise_if_not_placed(self, late: list[int], count: int, timeout: float | None) -> None:
-        """Raise ActorsNotPlacedError when some of the late actors were never scheduled."""
-        ray = _ray()
-        unplaced = [k for k in late if actor_state(self._actors[k])[0] in _NOT_SCHEDULED]
-        if not unplaced:
-            return
-        message = not_placed_message(
-            [(_describe([self.blocks[k]]), self.actor_options[k]) for k in unplaced],
-            count - len(unplaced),
-            ray.available_resources(),
-            ray.cluster_resources(),
-            timeout or 0.0,
-        )
-        self.close(terminate=True)
-        raise ActorsNotPlacedError(message, indices=tuple(i for k in unplaced for i in self.blocks[k]))
 
     def _send(self, what: str, calls: list[Any], active: list[int] | None = None) -> None:
         self._pending = (what, calls, active)
