@@ -71,18 +71,14 @@ def extras(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def box2d_plain(session: nox.Session) -> None:
-    """The Box2D suite with its compiled kernels turned off: the Python blocks they fall back to."""
+    """The Box2D suite with its compiled kernels turned off: the Python blocks they fall back to.
+
+    The slow tests (random-policy statistics of single envs) step no blocks: left out.
+    """
     session.install(*GROUPS["test"], "-e", "core", *PLUGINS)
     env = {**OFFSCREEN, "PALAESTRA_BOX2D_KERNELS": "0"}
-    session.run(
-        "pytest",
-        "-n",
-        "auto",
-        "tests/plugins/box2d",
-        "tests/integration/test_fault_matrix.py",
-        *session.posargs,
-        env=env,
-    )
+    tests = ["tests/plugins/box2d", "tests/integration/test_fault_matrix.py"]
+    session.run("pytest", "-n", "auto", "-m", "not slow", *tests, *session.posargs, env=env)
 
 
 @nox.session(default=False)

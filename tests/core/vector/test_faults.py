@@ -18,6 +18,7 @@ from palaestra.error import (
     ClosedEnvironmentError,
     InvalidAction,
     InvalidEnvArguments,
+    InvalidEnvArgumentValue,
     InvalidSeedType,
     NoAsyncCallError,
     VectorTimeoutError,
@@ -430,3 +431,20 @@ def test_a_timeout_names_the_sub_envs_stepping_and_those_ready():
         assert raised.value.indices == (0,)
     finally:
         envs.close(terminate=True)
+
+
+class HugeObservationEnv(palaestra.Env):
+    """An env whose observation is 8 MB (a megapixel camera in float64, say)."""
+
+    observation_space = palaestra.spaces.Box(0.0, 1.0, (1_000_000,), np.float64)
+    action_space = palaestra.spaces.Discrete(2)
+
+
+def test_shared_buffers_that_cannot_fit_are_refused_before_any_is_filled():
+    """100,000 of them need 745 GiB of shared buffers: refused at once, naming both sizes."""
+    words = (
+        r"AsyncVectorEnv of num_envs=100,000 needs 745\.1 GiB of shared buffers and this machine has "
+        r"[0-9,.]+ GiB available: pass fewer sub-envs"
+    )
+    with pytest.raises(InvalidEnvArgumentValue, match=words):
+        AsyncVectorEnv([HugeObservationEnv] * 100_000)

@@ -650,6 +650,6 @@ def test_ray_actors_under_hostile_actions_match_sync_and_lose_nothing(mode):
     """The fault matrix's row for Ray (docs/vector.md)."""
     from tests.fixtures import fault_matrix
 
-    figures = fault_matrix.run(fault_matrix.ray_kind(), mode, steps=100, seed=2, limit=300)
+    figures = fault_matrix.run(fault_matrix.ray_kind(), mode, steps=60, seed=2, limit=300)
     assert figures.hostile > 5 and figures.raised > 5, figures
     assert figures.clean, figures

@@ -129,6 +129,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             check_main_guard(ctx.get_start_method(), type(self).__name__)
         self._describe_spaces(env_fns[0])
         self._allocate(ctx)
+        self.block_type.prepare()
         self._start(ctx)
         if self.in_parent:
             self._build_local()

@@ -94,6 +94,14 @@ class WorkerBlock:
             self._views = views if isinstance(views, np.ndarray) else None
             self._nested = None if self._views is not None else config.obs_buffer
 
+    @classmethod
+    def prepare(cls) -> None:
+        """Called in the parent before any worker starts: what is done here, forked workers inherit.
+
+        Nothing here; a block whose kernel checks itself once a process (the Box2D blocks)
+        does that check here, so workers started by forking do not repeat it.
+        """
+
     def settle(self) -> None:
         """Bring every sub-env up to date before a command other than a step reads or changes it.
 

@@ -122,6 +122,11 @@ class KernelBlock(WorkerBlock):
         return known
 
     @classmethod
+    def prepare(cls) -> None:
+        """Reach the verdict in the parent, before workers start: forked ones inherit it."""
+        cls.verdict()
+
+    @classmethod
     def probes(cls) -> list[Probe]:
         """The cases :meth:`verdict` holds the kernel to its env's plain step on."""
         raise NotImplementedError
