@@ -49,6 +49,8 @@ def shm_entries():
 
     multiprocessing's named semaphores (``sem.mp-*``) are unlinked right after creation,
     so the ones listed belong to whatever another test worker is doing at that instant.
+    A mapping of an unlinked file (multiprocessing's heap keeps its small arenas for reuse)
+    leaves nothing behind: it goes with the process, so only files still there count.
     """
     lasting = (
         {e for e in os.listdir("/dev/shm") if not e.startswith("sem.mp-")}
@@ -56,8 +58,8 @@ def shm_entries():
         else set()
     )
     with open("/proc/self/maps") as f:
-        mapped = {line.split()[-1] for line in f if "/dev/shm/" in line}
-    return lasting | mapped
+        paths = [line.split(maxsplit=5)[-1].strip() for line in f if "/dev/shm/" in line]
+    return lasting | {path for path in paths if not path.endswith("(deleted)")}
 
 
 def make_async(cls, n=4, workers=2, **kwargs):

@@ -129,7 +129,8 @@ def unknown_keyword(call: str, key: str, valid: Iterable[str]) -> InvalidEnvArgu
     import difflib  # an error path only
 
     names = sorted(valid)
-    error = InvalidEnvArguments(f"{call} got an unexpected keyword argument {key!r}")
     close = difflib.get_close_matches(key, names, n=1)
-    noted(error, (f"Did you mean {close[0]!r}? " if close else "") + f"{call} takes: {', '.join(names)}.")
-    return error
+    return noted(
+        InvalidEnvArguments(f"{call} got an unexpected keyword argument {key!r}"),
+        (f"Did you mean {close[0]!r}? " if close else "") + f"{call} takes: {', '.join(names)}.",
+    )

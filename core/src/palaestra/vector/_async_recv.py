@@ -281,7 +281,7 @@ class AsyncEngine(RecvEngine):
 
     def _lost_by_closing(self, named: set[int]) -> str:
         """The other results closing the env loses: received by no one yet, ready or not."""
-        ready = [i for i in self._listed(READY)]
+        ready = self._listed(READY)
         pending = [i for i in self._listed(IN_FLIGHT) if i not in named]
         parts = [
             f"sub-envs {ready} (ready, not yet received)" if ready else "",

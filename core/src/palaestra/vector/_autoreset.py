@@ -36,14 +36,12 @@ def seeds_for(seed: int | list[int | None] | None, num_envs: int) -> list[int | 
         # Gymnasium's words (it takes len(seed)), then what a vector reset takes.
         kind = type(seed)
         name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        error = InvalidSeedType(f"object of type '{name}' has no len()")
         hint = f" (a NumPy integer: pass int(seed), {int(seed)})" if isinstance(seed, np.integer) else ""
-        noted(
-            error,
+        raise noted(
+            InvalidSeedType(f"object of type '{name}' has no len()"),
             f"seed={seed!r:.40}: a vector reset takes an int (sub-env i gets seed + i){hint}, a list of "
             f"{num_envs} seeds (ints or None), or None.",
         )
-        raise error
     seeds = list(seed)
     if len(seeds) != num_envs:
         raise ValueError(

@@ -409,30 +409,20 @@ class FullBatchEngine(RecvEngine):
             pending[i] = action
         if len(pending) < self.num_envs:
             return
-        try:
-            batch = self._batched_actions([pending[i] for i in range(self.num_envs)], listed)
+        space = self.env.single_action_space
+        try:  # every action was checked when sent (_split): the batch casts
+            ordered = [pending[i] for i in range(self.num_envs)]
+            batch = concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
             with self.env._recv_internal():
                 self.current = self.env.step(batch)
         except BaseException:
-            # Refused (an action that is not one): the earlier sends keep their actions,
-            # and the sub-envs of this one take actions again.
+            # Refused by the env's own step: the earlier sends keep their actions, and the
+            # sub-envs of this one take actions again.
             for i in listed:
                 del pending[i]
             raise
         self.pending = {}
         self.arrived(range(self.num_envs))
-
-    def _batched_actions(self, ordered: list[Any], sent: list[int]) -> Any:
-        space = self.env.single_action_space
-        try:
-            return concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
-        except (TypeError, ValueError) as e:  # one does not cast to the space's dtype (NaN for an int)
-            bad = [i for i in sent if not _casts(space, ordered[i])]
-            raise InvalidAction(
-                f"{self.name}.send: the actions of sub-envs {bad or sent} "
-                f"({', '.join(repr(ordered[i]) for i in (bad or sent))}) are not actions of "
-                f"{space} ({e}); send each sub-env an action of its single_action_space"
-            ) from e
 
     def collect(self, timeout: float | None) -> None:
         missing = sorted(set(range(self.num_envs)) - set(self.pending))
@@ -452,15 +442,6 @@ class FullBatchEngine(RecvEngine):
             np.asarray(truncated)[ids],
             take_info(infos, ids),
         )
-
-
-def _casts(space: Any, action: Any) -> bool:
-    """Whether ``action`` converts to one element of ``space``'s batch."""
-    try:
-        concatenate(space, [action], create_empty_array(space, n=1))
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _acceptable_batch(space: Any, actions: Any, count: int) -> bool:
