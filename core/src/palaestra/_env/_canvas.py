@@ -76,6 +76,8 @@ class Canvas:
         fps: Frames per second for pacing the window.
         caption: Window title.
         install_hint: The command to show when pygame is missing.
+        y_up: Whether the picture is drawn with y pointing up (row 0 at the bottom), as
+            Gymnasium's classic-control and Box2D envs draw theirs; it is flipped when shown.
     """
 
     def __init__(
@@ -86,12 +88,18 @@ class Canvas:
         fps: float,
         caption: str,
         install_hint: str = INSTALL_HINT,
+        y_up: bool = False,
     ) -> None:
         self.pygame = import_pygame(install_hint)
+        from pygame import gfxdraw  # pygame is there: import_pygame found it
+
+        self.gfxdraw = gfxdraw
         self.width, self.height = width, height
+        self.y_up = y_up
         self.render_mode = render_mode
         self.fps = fps
         self.surface = self.pygame.Surface((width, height))
+        self._scratch: Any = None
         self.window: Any = None
         self.clock: Any = None
         if render_mode == "human":
@@ -100,20 +108,30 @@ class Canvas:
             self.window = self.pygame.display.set_mode((width, height))
             self.clock = self.pygame.time.Clock()
 
+    def scratch(self, width: int, height: int) -> Any:
+        """A second offscreen surface of this size, kept for the next frame (drawn, then copied from)."""
+        surface = self._scratch
+        if surface is None or surface.get_size() != (width, height):
+            surface = self._scratch = self.pygame.Surface((width, height))
+        return surface
+
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
-        """Flip y so that world-up is screen-up."""
-        return x, self.height - y
+        """Where world point ``(x, y)`` lies on the surface (y flipped unless drawn y-up)."""
+        return (x, y) if self.y_up else (x, self.height - y)
 
     def present(self) -> np.ndarray[Any, Any] | None:
         """Show the frame (human) or return it as a uint8 HxWx3 array."""
         if self.render_mode == "human":
             # Pump events every frame so the window stays responsive.
             self.pygame.event.pump()
-            self.window.blit(self.surface, (0, 0))
+            shown = self.pygame.transform.flip(self.surface, False, True) if self.y_up else self.surface
+            self.window.blit(shown, (0, 0))
             self.pygame.display.flip()
             self.clock.tick(self.fps)
             return None
-        pixels = self.pygame.surfarray.pixels3d(self.surface)
+        pixels = self.pygame.surfarray.pixels3d(self.surface)  # (x, y) order
+        if self.y_up:
+            pixels = pixels[:, ::-1]
         return np.transpose(pixels, (1, 0, 2)).copy()  # type: ignore[no-any-return]
 
     def close(self) -> None:
@@ -154,6 +172,7 @@ class CanvasRendering:
     """
 
     canvas_size: ClassVar[tuple[int, int]] = (600, 400)
+    canvas_y_up: ClassVar[bool] = False  # True: draw() draws y-up; the frame is flipped when shown
     render_install_hint: ClassVar[str] = INSTALL_HINT
     _canvas: Canvas | None = None
 
@@ -171,7 +190,9 @@ class CanvasRendering:
             width, height = self.canvas_size
             title = env.spec.id if env.spec is not None else type(self).__name__
             fps = env.metadata.get("render_fps") or 30
-            self._canvas = Canvas(width, height, env.render_mode, fps, title, self.render_install_hint)
+            self._canvas = Canvas(
+                width, height, env.render_mode, fps, title, self.render_install_hint, self.canvas_y_up
+            )
         if not self.draw(self._canvas):
             return None
         return self._canvas.present()

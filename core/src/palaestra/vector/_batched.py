@@ -71,6 +71,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     canvas_size: ClassVar[tuple[int, int]] = (600, 400)
     #: The command that installs pygame, named when it is missing.
     render_install_hint: ClassVar[str] = "pip install pygame-ce"
+    canvas_y_up: ClassVar[bool] = False  # True: draw() draws y-up; each frame is flipped when shown
     #: The dtype of the per-sub-env step counts (``steps``).
     step_count_dtype: ClassVar[Any] = np.int64
 
@@ -301,7 +302,13 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             width, height = self.canvas_size
             fps = self.metadata.get("render_fps", 30)
             self._canvas = Canvas(
-                width, height, "rgb_array", fps, type(self).__name__, self.render_install_hint
+                width,
+                height,
+                "rgb_array",
+                fps,
+                type(self).__name__,
+                self.render_install_hint,
+                self.canvas_y_up,
             )
         frames = []
         for i in range(self.num_envs):

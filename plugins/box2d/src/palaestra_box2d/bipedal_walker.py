@@ -14,7 +14,16 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, EzPickle, invalid_action
-from palaestra_box2d._drawing import INSTALL_HINT, OBSTACLE, OBSTACLE_EDGE, TERRAIN_EDGE, draw_bipedal_walker
+from palaestra_box2d._drawing import (
+    GRASS_EDGES,
+    INSTALL_HINT,
+    OBSTACLE,
+    OBSTACLE_EDGE,
+    WALKER_HULL,
+    draw_bipedal_walker,
+    lidar_ray_shown,
+    walker_leg_colors,
+)
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d._lidar import Lidar
 from palaestra_box2d._mode_names import mode_is_a_keyword
@@ -100,6 +109,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     canvas_size = (VIEWPORT_W, VIEWPORT_H)
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         EzPickle.__init__(self, render_mode, hardcore)
@@ -115,6 +125,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.prev_shaping: float | None = None
         self.game_over = False
         self.scroll = 0.0
+        self.lidar_render = 0  # frames drawn since the reset: which lidar ray the next one shows
         # Terrain fixtures are reused with new vertices for every piece, as in Gymnasium 1.4.0.
         self._block = Box2D.b2FixtureDef(
             shape=Box2D.b2PolygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]), friction=FRICTION
@@ -155,7 +166,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self._lidar.set_ground([], [])
         self.terrain, self.hull, self.legs, self.joints = [], None, [], []
 
-    def _static(self, fixture: Any, vertices: list[tuple[float, float]]) -> None:
+    def _static(self, fixture: Any, vertices: list[tuple[float, float]], edge_color: Any = None) -> None:
         """A terrain body: an obstacle block, or (for the edge fixture) a stretch of ground.
 
         Each carries its colours as ``color1``/``color2`` (fill, edge), as Gymnasium's bodies do.
@@ -165,9 +176,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         # the same two engine calls.
         body = self.world.CreateBody(self._static_body)
         body.CreateFixture(fixture)
-        body.color1, body.color2 = (
-            (OBSTACLE, OBSTACLE_EDGE) if fixture is self._block else (TERRAIN_EDGE,) * 2
-        )
+        body.color1, body.color2 = (OBSTACLE, OBSTACLE_EDGE) if fixture is self._block else (edge_color,) * 2
         self.terrain.append(body)
 
     def _generate_terrain(self) -> None:
@@ -231,7 +240,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.terrain_poly = []
         for i in range(TERRAIN_LENGTH - 1):
             segment = [(self.terrain_x[i], self.terrain_y[i]), (self.terrain_x[i + 1], self.terrain_y[i + 1])]
-            self._static(self._edge, segment)
+            self._static(self._edge, segment, GRASS_EDGES[i % 2])
             self.terrain_poly.append([*segment, (segment[1][0], 0), (segment[0][0], 0)])
         self.terrain.reverse()
 
@@ -259,6 +268,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.game_over = False
         self.prev_shaping = None
         self.scroll = 0.0
+        self.lidar_render = 0
         self._generate_terrain()
         self._lidar.set_ground(
             [(*poly[0], *poly[1]) for poly in self.terrain_poly],
@@ -269,6 +279,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         init_y = TERRAIN_HEIGHT + 2 * LEG_H
         self.hull = self.world.CreateDynamicBody(position=(init_x, init_y), fixtures=self._hull_fixture)
         self.hull.fixtures[0].userData = HULL_TAG
+        self.hull.color1, self.hull.color2 = WALKER_HULL
         self.hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
         self.legs, self.joints = [], []
         for side in (-1, +1):  # the far leg, then the near one; each hip then knee
@@ -281,6 +292,7 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
                 position=(init_x, init_y - LEG_H * 3 / 2 - LEG_DOWN), angle=tilt, fixtures=self._lower_fixture
             )
             self.joints.append(self._motor_joint(thigh, shin, -LEG_H / 2, 1, (-1.6, -0.1)))
+            thigh.color1, thigh.color2 = shin.color1, shin.color2 = walker_leg_colors(side)
             shin.ground_contact = False
             shin.fixtures[0].userData = FAR_SHIN_TAG if side == -1 else NEAR_SHIN_TAG
             self.legs += [thigh, shin]
@@ -369,8 +381,9 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
     # -- rendering -------------------------------------------------------------------
 
     def draw(self, canvas: Any) -> bool:
-        """Sky, clouds, terrain, the walker and its lidar, following the walker."""
-        draw_bipedal_walker(canvas, self)
+        """Sky, clouds, terrain, the walker and one lidar ray, following the walker."""
+        self.lidar_render = (self.lidar_render + 1) % 100
+        draw_bipedal_walker(canvas, self, lidar_ray_shown(self.lidar_render, len(self.lidar)))
         return True
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, EzPickle, asserted_invalid, invalid_action, logger, real_array
-from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander
+from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander, puff_color
 from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
 from palaestra_box2d._lander_pilot import demo_heuristic_lander, heuristic
 from palaestra_box2d._lander_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W, H, W
@@ -42,6 +42,7 @@ START_X, START_Y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE  # where the lande
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
 _DISCRETE = (int, np.int64)
 # (main power, side power, side direction) of the discrete actions: noop, left, main, right.
+HULL_FILL, HULL_RIM = (128, 102, 230), (77, 77, 128)  # the hull's and the legs' colours
 DISCRETE_THROTTLES = ((0.0, 0.0, 0.0), (0.0, 1.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 1.0))
 
 
@@ -66,6 +67,7 @@ class _Contacts(ContactListener):  # type: ignore[misc]  # Box2D has no types
         for leg in self.env.legs:
             if leg in bodies:
                 leg.ground_contact = False
+        leg.color1, leg.color2 = HULL_FILL, HULL_RIM
 
 
 class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
@@ -93,6 +95,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     canvas_size = (VIEWPORT_W, VIEWPORT_H)
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
 
     def __init__(
         self,
@@ -131,7 +134,8 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         self.lander: Any = None
         self.legs: list[Any] = []
         self.terrain: list[tuple[float, float]] = []
-        self.particles: list[list[float]] = []  # flame puffs, drawn only: [x, y, vx, vy, ttl]
+        self.particles: list[Any] = []  # exhaust puffs (bodies), made only when there is a picture
+        self._puff_fixtures: dict[float, Any] = {}
         self.game_over = False
         self.prev_shaping: float | None = None
         # Fixture definitions made once and reused by every reset (the terrain's edges get
@@ -202,6 +206,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
 
         self.lander = world.CreateBody(self._lander_body)
         self.lander.CreateFixture(self._hull_fixture)
+        self.lander.color1, self.lander.color2 = HULL_FILL, HULL_RIM
         push = (rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
         self.lander.ApplyForceToCenter(push, True)
         if self.enable_wind:
@@ -234,6 +239,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         leg = self.world.CreateBody(self._leg_bodies[k])
         leg.CreateFixture(self._leg_fixture)
         leg.ground_contact = False
+        leg.color1, leg.color2 = HULL_FILL, HULL_RIM
         knee = self._knees[k]
         knee.bodyA, knee.bodyB = self.lander, leg
         knee.referenceAngle = leg.angle - self.lander.angle  # as the binding sets it from the bodies
@@ -283,8 +289,6 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             raise RuntimeError("LunarLander.step called before reset; call env.reset() first.")
         if self.enable_wind:
             self._apply_wind()
-        if self.particles:
-            self._age_particles()
         if action.__class__ in _DISCRETE and 0 <= action <= 3 and not self.continuous:
             m_power, s_power, direction = DISCRETE_THROTTLES[action]
         else:
@@ -352,28 +356,47 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         self, ox: float, oy: float, at: tuple[float, float], engine: float, throttle: float, puff_mass: float
     ) -> None:
         """Push the lander away from the nozzle offset ``(ox, oy)``; the exhaust goes the other way."""
-        if self.render_mode is not None:
-            self._puff(at, ox * engine * throttle / puff_mass, oy * engine * throttle / puff_mass, throttle)
+        if self.render_mode is not None:  # the exhaust is drawn only: no puffs without a picture
+            self._puff(at, ox * engine * throttle, oy * engine * throttle, throttle, puff_mass)
         # (-ox * engine) * throttle, in Gymnasium 1.4.0's order, for identical rounding.
         self.lander.ApplyLinearImpulse((-ox * engine * throttle, -oy * engine * throttle), at, True)
 
     # -- rendering -------------------------------------------------------------------
 
-    def _puff(self, at: tuple[float, float], vx: float, vy: float, ttl: float) -> None:
-        self.particles.append([at[0], at[1], vx, vy, ttl])
+    def _puff(self, at: tuple[float, float], ix: float, iy: float, ttl: float, density: float) -> None:
+        """A puff of exhaust: a small ball that falls and bounces off the ground, never the lander.
 
-    def _age_particles(self) -> None:
-        """The exhaust drifts, cools and fades: one step's worth (puffs off screen or cold go)."""
-        survivors = []
-        for puff in self.particles:
-            x, y, vx, vy, ttl = puff
-            puff[0], puff[1], puff[3], puff[4] = x + vx / FPS, y + vy / FPS, vy - 2.0 / FPS, ttl - 0.15
-            if puff[4] > 0 and 0 <= puff[1] <= H:
-                survivors.append(puff)
-        self.particles = survivors
+        It is a body in the world, as in Gymnasium (where it moves the picture only: it
+        collides with the ground alone), and cools by 0.15 per frame drawn, not per step.
+        """
+        fixture = self._puff_fixtures.get(density)
+        if fixture is None:
+            fixture = self._puff_fixtures[density] = Box2D.b2FixtureDef(
+                shape=Box2D.b2CircleShape(radius=2 / SCALE, pos=(0, 0)),
+                density=density,
+                friction=0.1,
+                categoryBits=0x0100,
+                maskBits=0x001,  # the ground only
+                restitution=0.3,
+            )
+        puff = self.world.CreateDynamicBody(position=at, angle=0.0, fixtures=fixture)
+        puff.ttl = ttl
+        self.particles.append(puff)
+        self._drop_cold_puffs()
+        puff.ApplyLinearImpulse((ix, iy), at, True)
+
+    def _drop_cold_puffs(self) -> None:
+        """Remove the oldest puffs while they are cold (a younger cold one waits its turn)."""
+        while self.particles and self.particles[0].ttl < 0:
+            self.world.DestroyBody(self.particles.pop(0))
 
     def draw(self, canvas: Any) -> bool:
-        """The moon, the pad, the lander and its exhaust."""
+        """The moon, the pad, the lander and its exhaust (which cools with every frame drawn)."""
+        for puff in self.particles:
+            puff.ttl -= 0.15
+            puff.color1 = puff.color2 = puff_color(puff.ttl)
+        if self.particles:
+            self._drop_cold_puffs()
         draw_lunar_lander(canvas, self)
         return True
 

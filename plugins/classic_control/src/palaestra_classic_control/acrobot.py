@@ -122,6 +122,7 @@ class AcrobotEnv(CanvasRendering, Env[np.ndarray, Any]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
     canvas_size = (500, 500)
 
     # The physical model (class attributes, as in Gymnasium 1.4.0, so they can be changed).
@@ -179,5 +180,5 @@ class AcrobotEnv(CanvasRendering, Env[np.ndarray, Any]):
             return False
         from palaestra_classic_control._drawing import draw_acrobot  # loaded with the first frame
 
-        draw_acrobot(canvas, float(self.state[0]), float(self.state[1]), self.LINK_LENGTH_1)
+        draw_acrobot(canvas, self.state[0], self.state[1], self.LINK_LENGTH_1)  # float32 when fresh
         return True

@@ -123,6 +123,7 @@ class CartPoleEnv(CanvasRendering, Env[np.ndarray, Any]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
 
     gravity = Constant()
     masscart = Constant()

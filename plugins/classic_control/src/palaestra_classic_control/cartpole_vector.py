@@ -38,6 +38,7 @@ class CartPoleVectorEnv(BatchedVectorEnv):
     shared_generator = True
     step_count_dtype = np.int32
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
     single_action_space = spaces.Discrete(2)
     single_observation_space = observation_bounds()
     # The cart-pole's constants, set from cartpole.PHYSICS by __init__ (each env its own).

@@ -57,6 +57,7 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
 
     min_action = Constant()
     max_action = Constant()
@@ -194,7 +195,6 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
             return False
         from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
 
-        draw_mountain_car(
-            canvas, float(self.state[0]), self.min_position, self.max_position, self.goal_position
-        )
+        # The position as the env keeps it: float32 after a step, and drawn with float32 rounding.
+        draw_mountain_car(canvas, self.state[0], self.min_position, self.max_position, self.goal_position)
         return True

@@ -91,6 +91,7 @@ class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
     screen_width, screen_height = 600, 400
     # The valley, the car's limits and its engine (an env's own values can be changed).
     min_position = Constant()

@@ -76,6 +76,7 @@ class PendulumEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
     canvas_size = (500, 500)
     # A unit mass on a massless unit rod, integrated every 0.05 s; only gravity varies.
     m, l, dt = 1.0, 1.0, 0.05  # noqa: E741 (Gymnasium 1.4.0's attribute name)

@@ -38,6 +38,7 @@ class _StateArrays(BatchedVectorEnv):
 
     snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "state")
     render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
     state_size = 0
 
     def __init__(
@@ -232,7 +233,10 @@ class AcrobotVectorEnv(_StateArrays):
         """Acrobot ``i``."""
         from palaestra_classic_control._drawing import draw_acrobot  # loaded with the first frame
 
-        draw_acrobot(canvas, float(self.state[i, 0]), float(self.state[i, 1]), self.model.LINK_LENGTH_1)
+        theta1, theta2 = self.state[i, :2]
+        if self._fresh[i]:  # a fresh start is float32, and so is the single env's picture of it
+            theta1, theta2 = np.float32(theta1), np.float32(theta2)
+        draw_acrobot(canvas, theta1, theta2, self.model.LINK_LENGTH_1)
 
 
 class ContinuousMountainCarVectorEnv(_StateArrays):
@@ -293,6 +297,5 @@ class ContinuousMountainCarVectorEnv(_StateArrays):
         env = self.envs[i]
         from palaestra_classic_control._drawing import draw_mountain_car  # loaded with the first frame
 
-        draw_mountain_car(
-            canvas, float(self.state[i, 0]), env.min_position, env.max_position, env.goal_position
-        )
+        position = env.state[0]  # type: ignore[index]  # reset before any frame
+        draw_mountain_car(canvas, position, env.min_position, env.max_position, env.goal_position)
