@@ -102,6 +102,15 @@ def _fixtures(
         gfxdraw.aapolygon(surface, path, rim)
 
 
+def _terrain_span(body: Any, scale: float) -> tuple[float, float]:
+    """The px from which to which a (static) terrain body reaches, worked out once per body."""
+    span: tuple[float, float] | None = getattr(body, "drawn_span", None)
+    if span is None:
+        path = [body.transform * v * scale for v in body.fixtures[0].shape.vertices]
+        span = body.drawn_span = (min(p[0] for p in path), max(p[0] for p in path))
+    return span
+
+
 def _pad_flags(canvas: Any, env: Any) -> None:
     pygame, gfxdraw, surface = canvas.pygame, canvas.gfxdraw, canvas.surface
     for pad_x in (env.helipad_x1, env.helipad_x2):
@@ -187,7 +196,9 @@ def draw_bipedal_walker(canvas: Any, env: Any, ray: int | None) -> None:
         end = (line.p2[0] * scale - left, line.p2[1] * scale)
         pygame.draw.line(surface, LIDAR, start, end, 1)
     for body in env.terrain:
-        _fixtures(surface, canvas, body, scale, left, first, last)
+        span = _terrain_span(body, scale)
+        if span[1] >= first and span[0] <= last:
+            _fixtures(surface, canvas, body, scale, left)
     if env.hull is not None:
         for body in (*env.legs, env.hull):
             _fixtures(surface, canvas, body, scale, left, first, last)

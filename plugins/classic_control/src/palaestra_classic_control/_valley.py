@@ -14,4 +14,3 @@ GRAVITY = 0.0025
 def height(x: Any, sin: Any = math.sin) -> Any:
     """The valley floor's height at position ``x`` (``sin``: ``math.sin`` or ``np.sin``)."""
     return sin(3 * x) * 0.45 + 0.55
-

@@ -11,9 +11,18 @@ from palaestra_mujoco._locomotion import SuiteEnv
 __all__ = ["UprightWalker", "side_camera"]
 
 
-def side_camera(distance: float) -> dict[str, Any]:
-    """Follow the torso from ``distance`` metres, looking slightly down at hip height."""
-    return {"trackbodyid": 1, "distance": distance, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
+def side_camera(body: int, distance: float) -> dict[str, Any]:
+    """``distance`` metres from hip height, looking slightly down (Gymnasium's framing).
+
+    ``trackbodyid`` names ``body`` but the camera stays free, as in Gymnasium: the picture
+    does not follow the robot unless ``"type"`` asks for tracking.
+    """
+    return {
+        "trackbodyid": body,
+        "distance": distance,
+        "lookat": np.array((0.0, 0.0, 1.15)),
+        "elevation": -20.0,
+    }
 
 
 class UprightWalker(SuiteEnv):

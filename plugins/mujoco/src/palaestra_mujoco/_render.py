@@ -54,8 +54,9 @@ class SceneRenderer:
         camera_id, camera_name: A camera of the model (fixed view); neither means the free
             camera, placed by ``camera_config``.
         camera_config: :class:`mujoco.MjvCamera` attributes (``distance``, ``elevation``,
-            ``azimuth``, ``lookat``, ``trackbodyid``, ...). Naming a ``trackbodyid`` (other
-            than -1) makes the camera follow that body.
+            ``azimuth``, ``lookat``, ``trackbodyid``, ``type``, ...), set as given, as
+            Gymnasium sets them: ``trackbodyid`` alone does not make the camera follow
+            the body; ``"type": mujoco.mjtCamera.mjCAMERA_TRACKING`` does.
         max_geom: Capacity of the scene in geoms.
         visual_options: ``{mjtVisFlag: bool}`` switches for the scene.
         fps: Pace of the ``"human"`` window.
@@ -108,8 +109,6 @@ class SceneRenderer:
                 getattr(camera, key)[:] = value
             else:
                 setattr(camera, key, value)
-        if self.camera_config.get("trackbodyid", -1) >= 0 and "type" not in self.camera_config:
-            camera.type = mujoco.mjtCamera.mjCAMERA_TRACKING
 
     def _scene_setup(self) -> None:
         if self._camera is not None:

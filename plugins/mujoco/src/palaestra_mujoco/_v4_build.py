@@ -36,10 +36,10 @@ WALKER2D_V4_MODEL_EDITS = (
 )
 PUSHER_V4_MODEL_EDITS = (
     (
-        '<geom name="object" class="slider" size="0.05 0.05" density="0.01" contype="1" material="object"/>',
+        '<geom name="object" class="slider" size="0.05 0.05" density="0.01" contype="1" rgba="1 1 1 1"/>',
         '<geom type="sphere" size="0.05" density="0.00001" conaffinity="0" rgba="1 1 1 0"/>\n'
         '      <geom name="object" class="slider" size="0.05 0.05" density="0.00001" contype="1" conaffinity="0"'
-        ' material="object"/>',
+        ' rgba="1 1 1 1"/>',
     ),
 )
 

@@ -11,7 +11,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["HopperEnv"]
 
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(3.0)
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(2, 3.0)
 
 
 class HopperEnv(UprightWalker):

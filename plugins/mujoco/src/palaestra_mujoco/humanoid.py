@@ -11,7 +11,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
 
-# Follow the torso, looking slightly down.
+# Gymnasium's framing: looking slightly down from a free camera (trackbodyid is not followed).
 WALK_CAMERA_CONFIG: dict[str, Any] = {
     "trackbodyid": 1,
     "distance": 4.0,

@@ -12,7 +12,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments
 __all__ = ["InvertedDoublePendulumEnv"]
 
 # The rail and both poles in view.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.1225))}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] | None = None  # the whole model, from its middle
 
 
 class InvertedDoublePendulumEnv(SuiteEnv):

@@ -13,7 +13,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 __all__ = ["InvertedPendulumEnv"]
 
 # The whole 2 m rail in view, from the front.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 2.04, "lookat": np.array((0.0, 0.0, 0.3))}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 0, "distance": 2.04}
 
 
 class InvertedPendulumEnv(SuiteEnv):

@@ -12,12 +12,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 __all__ = ["PusherEnv"]
 
 # Looking down at the table over the arm's shoulder.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {
-    "distance": 2.0,
-    "elevation": -45.0,
-    "azimuth": 90.0,
-    "lookat": np.array((0.2, -0.35, -0.3)),
-}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": -1, "distance": 4.0}
 
 
 class PusherEnv(PricedArm):

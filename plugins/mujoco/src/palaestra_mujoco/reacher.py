@@ -12,7 +12,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments
 __all__ = ["ReacherEnv"]
 
 # Looking down on the arena.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 0.9, "elevation": -70.0, "lookat": np.zeros(3)}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 0}
 
 
 class ReacherEnv(PricedArm):

@@ -12,7 +12,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments
 __all__ = ["SwimmerEnv"]
 
 # Follow the swimmer from above and behind.
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": 1, "distance": 4.0, "elevation": -50.0}
+DEFAULT_CAMERA_CONFIG: dict[str, Any] | None = None  # the whole model, from its middle
 
 
 class SwimmerEnv(SuiteEnv):
@@ -36,7 +36,7 @@ class SwimmerEnv(SuiteEnv):
         self,
         xml_file: str = "swimmer.xml",
         frame_skip: int = 4,
-        default_camera_config: dict[str, Any] = DEFAULT_CAMERA_CONFIG,
+        default_camera_config: dict[str, Any] | None = DEFAULT_CAMERA_CONFIG,
         forward_reward_weight: float = 1.0,
         ctrl_cost_weight: float = 1e-4,
         reset_noise_scale: float = 0.1,

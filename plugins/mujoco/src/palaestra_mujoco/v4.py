@@ -415,11 +415,25 @@ class InvertedPendulumEnv(_V4Info, inverted_pendulum.InvertedPendulumEnv):
         return 1.0
 
 
+# v4 frames the pendulum from 4.1225 m, looking at 0.1225 m up (v5 shows the whole model).
+INVERTED_DOUBLE_PENDULUM_V4_CAMERA: dict[str, Any] = {
+    "trackbodyid": 0,
+    "distance": 4.1225,
+    "lookat": np.array((0.0, 0.0, 0.12250000000000005)),
+}
+
+
 class InvertedDoublePendulumEnv(inverted_double_pendulum.InvertedDoublePendulumEnv):
     """InvertedDoublePendulum-v4: the alive bonus every step, all three constraint forces observed."""
 
     def __init__(self, **kwargs: Any) -> None:
-        _build_on_v5(self, inverted_double_pendulum.InvertedDoublePendulumEnv, {}, kwargs)
+        _build_on_v5(
+            self,
+            inverted_double_pendulum.InvertedDoublePendulumEnv,
+            {},
+            kwargs,
+            default_camera_config=INVERTED_DOUBLE_PENDULUM_V4_CAMERA,
+        )
         self._box(11)
 
     def _get_obs(self) -> np.ndarray:

@@ -9,7 +9,7 @@ from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["Walker2dEnv"]
 
-DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(4.0)
+DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(2, 4.0)
 
 
 class Walker2dEnv(UprightWalker):

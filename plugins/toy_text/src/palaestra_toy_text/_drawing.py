@@ -390,8 +390,6 @@ def draw_cliff(
 
 # -- Taxi ----------------------------------------------------------------------------------
 
-TAXI_ORIGIN, TAXI_CELL = (48, 128), (88, 56)
-
 
 def _person(canvas: Canvas, center: tuple[float, float], shirt: Color, scale: float = 1.0) -> None:
     pygame, surface = canvas.pygame, canvas.surface
@@ -473,7 +471,7 @@ def _house(canvas: Canvas, rect: Any, color: Color) -> None:
 def draw_taxi(canvas: Canvas, env: Any, decoded: tuple[int, int, int, int]) -> None:
     """The city: roads, barriers, the four coloured stands, the passenger, the destination, the cab."""
     pygame, surface = canvas.pygame, canvas.surface
-    origin, cell = TAXI_ORIGIN, TAXI_CELL
+    origin, cell = env.grid_origin, env.cell_size
     taxi_row, taxi_col, passenger, dest = decoded
     surface.fill(PAVEMENT)
     grid = pygame.Rect(origin[0], origin[1], 5 * cell[0], 5 * cell[1])

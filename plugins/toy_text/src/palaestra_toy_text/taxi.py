@@ -22,6 +22,9 @@ MAP = """\
 |Y| : |B: |
 +---------+""".splitlines()
 WINDOW_SIZE = (536, 456)
+# Where the 5x5 grid starts on the frame, and one cell's size in pixels (Gymnasium's layout).
+GRID_ORIGIN = (48, 128)
+CELL_SIZE = (88, 56)
 _LATERAL = {
     0: ((1, 0), (0, 1), (0, -1)),
     1: ((-1, 0), (0, -1), (0, 1)),
@@ -86,6 +89,8 @@ class TaxiEnv(TabularEnv):
         self.fickle_step = False
         self.taxi_orientation = 0
         self.window_size = WINDOW_SIZE
+        self.cell_size = CELL_SIZE
+        self.grid_origin = GRID_ORIGIN
 
     def _build(self, rainy: bool) -> None:
         for row in range(5):
