@@ -4,7 +4,8 @@
 interface, every game stepped on native threads) behind SB3's ``VecEnv`` interface. Its
 observations are already preprocessed (4 stacked 84x84 grayscale frames, clipped rewards,
 no-op starts), so the policy is ``CnnPolicy`` as it is, without SB3's ``AtariWrapper`` or
-``VecFrameStack``; ``VecMonitor`` records the (clipped) episode returns. The settings are RL Zoo's for Atari PPO.
+``VecFrameStack``; it records the (clipped) episode returns itself (SB3's ``VecMonitor``).
+The settings are RL Zoo's for Atari PPO.
 
     uvx nox -s example -- sb3_ppo_atari.py [--env-id ALE/Pong-v5] [--timesteps 10000000] [--goal 18]
 
@@ -22,7 +23,6 @@ import time
 import numpy as np
 from _progress import Progress
 from stable_baselines3 import PPO
-from stable_baselines3.common.vec_env import VecMonitor
 
 from palaestra_gymnasium.sb3 import make_sb3_vec_env
 
@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("--goal", type=float, default=-np.inf, help="mean return to reach")
     args = parser.parse_args()
 
-    venv = VecMonitor(make_sb3_vec_env(args.env_id, args.num_envs))  # episode returns for the log
+    venv = make_sb3_vec_env(args.env_id, args.num_envs)  # records episode returns (VecMonitor)
     model = PPO(
         "CnnPolicy",
         venv,

@@ -279,10 +279,10 @@ def test_install_hints_name_the_checkout_route_when_run_from_one():
     from palaestra._discovery._suites import install_command
 
     command = install_command("box2d")
-    assert command.startswith('pip install "palaestra[box2d]"')
-    # These tests run from the repository: the commands that work in it are named too.
-    assert "uv pip install -e plugins/box2d" in command
+    # These tests run from the repository: the command that works in it leads, the extra follows.
+    assert command.startswith("uv pip install -e plugins/box2d  (in this checkout;")
     assert 'pip install --find-links dist/wheels "palaestra[box2d]"' in command
+    assert command.endswith('from a package index: pip install "palaestra[box2d]")')
 
 
 def test_install_hints_name_the_suites_folder_when_the_core_was_installed_from_a_checkout(
@@ -306,8 +306,8 @@ def test_install_hints_name_the_suites_folder_when_the_core_was_installed_from_a
     monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
     command = _suites.install_command("box2d")
     assert command == (
-        f'pip install "palaestra[box2d]"  (palaestra was installed from the checkout {root}: '
-        f"pip install {root / 'plugins' / 'box2d'})"
+        f"pip install {root / 'plugins' / 'box2d'}  (palaestra was installed from the checkout {root}; "
+        'from a package index: pip install "palaestra[box2d]")'
     )
     monkeypatch.setattr(
         importlib.metadata,
@@ -315,6 +315,36 @@ def test_install_hints_name_the_suites_folder_when_the_core_was_installed_from_a
         lambda name: (_ for _ in ()).throw(importlib.metadata.PackageNotFoundError()),
     )
     assert _suites.install_command("box2d") == 'pip install "palaestra[box2d]"'
+
+
+@pytest.mark.parametrize("suite_wheel_there", [True, False])
+def test_install_hints_name_the_wheel_folder_the_core_was_installed_from(
+    monkeypatch, tmp_path, suite_wheel_there
+):
+    """After `pip install dist/wheels/palaestra-*.whl`, the hint leads with that folder (if the suite's wheel is in it)."""
+    import importlib.metadata
+    import json
+
+    from palaestra._discovery import _suites
+
+    (tmp_path / "palaestra-1.0.0-py3-none-any.whl").write_bytes(b"")
+    if suite_wheel_there:
+        (tmp_path / "palaestra_box2d-1.0.0-cp311-cp311-linux_x86_64.whl").write_bytes(b"")
+    record = json.dumps({"url": (tmp_path / "palaestra-1.0.0-py3-none-any.whl").as_uri(), "archive_info": {}})
+
+    class Installed:
+        def read_text(self, name):
+            return record if name == "direct_url.json" else None
+
+    monkeypatch.setattr(_suites, "_checkout_folder", lambda distribution: None)
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
+    expected = (
+        f'pip install --find-links {tmp_path} "palaestra[box2d]"  (the wheels palaestra came from; '
+        'from a package index: pip install "palaestra[box2d]")'
+        if suite_wheel_there
+        else 'pip install "palaestra[box2d]"'
+    )
+    assert _suites.install_command("box2d") == expected
 
 
 HOOKLESS = {

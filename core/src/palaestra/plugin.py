@@ -56,8 +56,9 @@ Env helpers:
     (Gymnasium's words for an action its envs ``assert``, to put first),
     :func:`expected_action` (that expectation alone), :func:`real_array` (an action as an
     array of real numbers, or None for strings, bools, complex numbers and objects),
-    :func:`non_finite_note` (the explanation for NaN and infinite actions) and
-    :func:`warn_no_render_mode`.
+    :func:`non_finite_note` (the explanation for NaN and infinite actions),
+    :func:`warn_no_render_mode`, and :func:`step_before_reset` / :func:`render_before_reset`
+    (a vector env's :class:`~palaestra.error.ResetNeeded` in Gymnasium's words).
 
 Packaging:
     :func:`lazy_exports`, the ``__getattr__`` that keeps ``import your_plugin`` cheap by
@@ -105,6 +106,8 @@ if TYPE_CHECKING:
     from palaestra._env._suite import invalid_actions as invalid_actions
     from palaestra._env._suite import non_finite_note as non_finite_note
     from palaestra._env._suite import real_array as real_array
+    from palaestra._env._suite import render_before_reset as render_before_reset
+    from palaestra._env._suite import step_before_reset as step_before_reset
     from palaestra._env._suite import warn_no_render_mode as warn_no_render_mode
     from palaestra._plugins._registrar import EnvRegistrar as EnvRegistrar
     from palaestra._plugins._registrar import VectorizerRegistrar as VectorizerRegistrar
@@ -179,6 +182,8 @@ _LAZY_NAMES = {
     "import_pygame": "palaestra._env._canvas",
     "invalid_action": "palaestra._env._suite",
     "invalid_actions": "palaestra._env._suite",
+    "render_before_reset": "palaestra._env._suite",
+    "step_before_reset": "palaestra._env._suite",
     "iterate": "palaestra.spaces._batching",
     "lazy_exports": "palaestra._base._lazy",
     "logger": "palaestra",

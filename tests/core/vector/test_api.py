@@ -8,7 +8,7 @@ import pytest
 
 import palaestra
 from palaestra import spaces
-from palaestra.error import PluginLoadError, VectorizerNotFound
+from palaestra.error import PluginLoadError, ResetNeeded, VectorizerNotFound
 from palaestra.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 from palaestra.vector.utils import CloudpickleWrapper
 from tests.fixtures.fake_dists import hooks_source, make_dist
@@ -285,7 +285,9 @@ def test_batched_vector_env_base_bookkeeping():
     from palaestra.vector import BatchedVectorEnv
 
     env = BatchedVectorEnv(3, max_episode_steps=2, autoreset_mode="Disabled")
-    with pytest.raises(RuntimeError, match="before reset"):
+    with pytest.raises(
+        ResetNeeded, match=r"^Cannot call env.step\(\) before calling env.reset\(\) \(BatchedVectorEnv"
+    ):
         env.check_step_allowed()
     mask, options = env.begin_reset(5, {"reset_mask": np.array([True, False, True]), "x": 1})
     assert mask.tolist() == [True, False, True] and options == {"x": 1}

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import palaestra
-from palaestra.error import InvalidAction
+from palaestra.error import InvalidAction, ResetNeeded
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 
 
@@ -166,7 +166,9 @@ def test_batched_bad_actions(env_id, bad):
 
 
 def test_step_before_reset_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="before reset"):
+    with pytest.raises(
+        ResetNeeded, match=r"^Cannot call env.step\(\) before calling env.reset\(\) \(AcrobotVectorEnv"
+    ):
         palaestra.make_vec("Acrobot-v1", 2).step(np.zeros(2, dtype=np.int64))
 
 

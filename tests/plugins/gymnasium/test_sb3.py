@@ -116,7 +116,7 @@ def same_steps(a, b):
     ],
 )
 def test_the_vec_env_adapter_steps_as_sb3s_own_dummy_vec_env(env_id, mode):
-    ours = make_sb3_vec_env(env_id, 3, vectorization_mode=mode)
+    ours = make_sb3_vec_env(env_id, 3, vectorization_mode=mode, monitor=False)
     reference = DummyVecEnv([lambda: gymnasium.make(env_id)] * 3)
     rng = np.random.default_rng(0)
     actions = [rng.integers(0, int(reference.action_space.n), 3) for _ in range(520)]
@@ -125,6 +125,33 @@ def test_the_vec_env_adapter_steps_as_sb3s_own_dummy_vec_env(env_id, mode):
     same_steps(seen, expected)
     assert [dict(i) for i in ours.reset_infos] == [dict(i) for i in reference.reset_infos]
     ours.close()
+
+
+def test_episode_statistics_are_recorded_as_make_vec_env_records_them():
+    """Episode returns and lengths, as make_vec_env's Monitor-wrapped envs record them.
+
+    By default the adapter is in SB3's VecMonitor: each finished episode's info holds its
+    return and length, and PPO collects them.
+    """
+    from stable_baselines3.common.env_util import make_vec_env
+
+    ours = make_sb3_vec_env("CartPole-v1", 3, vectorization_mode="sync")
+    reference = make_vec_env("CartPole-v1", n_envs=3)
+    episodes: dict[str, list] = {"ours": [], "reference": []}
+    for venv, key in ((ours, "ours"), (reference, "reference")):
+        venv.seed(5)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            _, _, _, infos = venv.step(rng.integers(0, 2, 3))
+            episodes[key] += [
+                (i, info["episode"]["r"], info["episode"]["l"])
+                for i, info in enumerate(infos)
+                if "episode" in info
+            ]
+        venv.close()
+    assert len(episodes["ours"]) > 10
+    assert episodes["ours"] == episodes["reference"]
 
 
 def test_the_default_is_the_batched_env_unless_its_sub_envs_share_a_generator():
@@ -178,6 +205,11 @@ def test_ppo_trains_on_a_native_batched_env():
     model = PPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(512)
     assert model.num_timesteps == 512
+    assert len(model.ep_info_buffer) == 0 or all(
+        set(info) >= {"r", "l", "t"} for info in model.ep_info_buffer
+    )
+    bare = make_sb3_vec_env("MountainCar-v0", 2, monitor=False)
+    assert type(bare).__name__ == "SB3VecEnv" and type(venv).__name__ == "VecMonitor"
 
 
 def test_without_sb3_the_module_names_the_install_command():

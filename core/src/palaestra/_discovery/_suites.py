@@ -130,29 +130,40 @@ def install_hint(namespace: str | None, name: str, installed: set[str]) -> str |
 
 
 def install_command(namespace: str) -> str:
-    """The command that installs the published suite ``namespace``, where the user is.
+    """The command that installs the published suite ``namespace``: the one that works here first.
 
-    Always the published extra; when palaestra runs from a source checkout (a uv workspace
-    with the suite's folder), also the commands that work there, since extras resolve only
-    from a package index.
+    Extras resolve only from a package index. So where palaestra runs from a source checkout
+    (a uv workspace with the suite's folder), the checkout's commands lead; where the core was
+    installed from a checkout's folder, the suite's folder; where it was installed from a
+    wheel in a folder that holds the suite's wheel too, that folder. The published extra
+    follows them, and stands alone where palaestra came from an index.
     """
     extra, distribution, _ = REFERENCE_SUITES[namespace]
-    command = f'pip install "palaestra[{extra}]"'
+    published = f'pip install "palaestra[{extra}]"'
     folder = _checkout_folder(distribution)
     if folder is not None:
-        command += (
-            f"  (in this checkout: uv sync --all-packages, or uv pip install -e {folder}; with pip: "
-            f'uvx nox -s build, then pip install --find-links dist/wheels "palaestra[{extra}]")'
+        return (
+            f"uv pip install -e {folder}  (in this checkout; or uv sync --all-packages; with pip: uvx nox -s "
+            f'build, then pip install --find-links dist/wheels "palaestra[{extra}]"; from a package index: '
+            f"{published})"
         )
-        return command
-    source = _installed_from_folder(distribution)
-    if source is not None:  # the core came from a checkout's folder (pip install /path/to/core)
-        command += f"  (palaestra was installed from the checkout {source.parents[1]}: pip install {source})"
-    return command
+    source = _installed_from(distribution)
+    if source is None:
+        return published
+    kind, path = source
+    index = f"from a package index: {published}"
+    if kind == "checkout":  # pip install /path/to/checkout/core
+        return f"pip install {path}  (palaestra was installed from the checkout {path.parents[1]}; {index})"
+    return f'pip install --find-links {path} "palaestra[{extra}]"  (the wheels palaestra came from; {index})'
 
 
-def _installed_from_folder(distribution: str) -> Any:
-    """The suite's folder in the checkout the installed core was built from (PEP 610's record), if any."""
+def _installed_from(distribution: str) -> tuple[str, Any] | None:
+    """Where the installed core came from (PEP 610's record), if from a local path.
+
+    ``("checkout", the suite's folder)`` when it was built from a checkout's folder;
+    ``("wheels", the folder)`` when it was installed from a wheel file in a folder that holds
+    the suite's wheel too; None otherwise (an index, or nothing that would work).
+    """
     import json  # an error path only
     from importlib import metadata
     from pathlib import Path
@@ -165,10 +176,15 @@ def _installed_from_folder(distribution: str) -> Any:
     if not isinstance(record, dict) or not str(record.get("url", "")).startswith("file://"):
         return None
     core = Path(unquote(urlparse(record["url"]).path))
+    if core.suffix == ".whl":  # pip install dist/wheels/palaestra-...whl: is the suite's wheel beside it?
+        wheels = core.parent
+        if any(wheels.glob(f"{distribution.replace('-', '_')}-*.whl")):
+            return "wheels", wheels
+        return None
     for pyproject in sorted((core.parent / "plugins").glob("*/pyproject.toml")):
         match = re.search(r'^name\s*=\s*"([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
         if match and match.group(1) == distribution:
-            return pyproject.parent
+            return "checkout", pyproject.parent
     return None
 
 

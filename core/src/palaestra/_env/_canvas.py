@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from palaestra._env._suite import warn_no_render_mode
-from palaestra.error import DependencyNotInstalled
+from palaestra.error import DependencyNotInstalled, UnsupportedMode
 
 __all__ = [
     "Canvas",
@@ -30,6 +30,19 @@ __all__ = [
 ]
 
 INSTALL_HINT = "pip install pygame-ce"
+# SDL drivers that draw windows nobody sees: asking for one means a "human" window is wanted unseen.
+OFFSCREEN_SDL_DRIVERS = ("dummy", "offscreen")
+
+
+def no_window_reason() -> str | None:
+    """Why a ``human`` window could not be seen here, or None (a display, or an offscreen driver asked for)."""
+    if os.environ.get("SDL_VIDEODRIVER", "") in OFFSCREEN_SDL_DRIVERS:
+        return None  # asked for: the window is drawn unseen (tests, CI)
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return "DISPLAY and WAYLAND_DISPLAY are unset"
+    return None
 
 
 def prepare_sdl_environment() -> None:
@@ -90,6 +103,15 @@ class Canvas:
         install_hint: str = INSTALL_HINT,
         y_up: bool = False,
     ) -> None:
+        if render_mode == "human":
+            # Without a display SDL would quietly draw into a window nobody sees.
+            reason = no_window_reason()
+            if reason is not None:
+                raise UnsupportedMode(
+                    f'render_mode="human" needs a display and none is available ({reason}); render with '
+                    'render_mode="rgb_array" instead, e.g. with palaestra.wrappers.RecordVideo, or set '
+                    "SDL_VIDEODRIVER=dummy to draw into a window nobody sees"
+                )
         self.pygame = import_pygame(install_hint)
         from pygame import gfxdraw  # pygame is there: import_pygame found it
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from palaestra import logger
-from palaestra.error import InvalidAction
+from palaestra.error import InvalidAction, ResetNeeded
 from palaestra.spaces import Space
 
 __all__ = [
@@ -15,8 +15,11 @@ __all__ = [
     "expected_action",
     "invalid_action",
     "invalid_actions",
+    "invalid_batch",
     "non_finite_note",
     "real_array",
+    "render_before_reset",
+    "step_before_reset",
     "warn_no_render_mode",
 ]
 
@@ -44,11 +47,31 @@ def invalid_actions(vector_env: Any, actions: Any, reference_words: str = "") ->
 
     ``reference_words`` as for :func:`invalid_action`.
     """
-    space = vector_env.action_space
     first = f"{reference_words} " if reference_words else ""
+    return invalid_batch(f"{first}{type(vector_env).__name__}", vector_env.action_space, actions)
+
+
+def invalid_batch(owner: str, space: Space[Any], actions: Any) -> InvalidAction:
+    """:func:`invalid_actions` for a batch of ``space`` that ``owner`` (a class name) refused."""
     return InvalidAction(
-        f"{first}{type(vector_env).__name__}.step: actions {actions!r} are not in the action space "
+        f"{owner}.step: actions {actions!r} are not in the action space "
         f"{space}{non_finite_note(actions)}; {expected_action(space, actions)}"
+    )
+
+
+def step_before_reset(vector_env: Any) -> ResetNeeded:
+    """The error for stepping a vector env before its first reset: Gymnasium's words, then whose."""
+    return ResetNeeded(
+        f"Cannot call env.step() before calling env.reset() ({type(vector_env).__name__}: reset it once, "
+        "with a seed for repeatable runs, before its first step)"
+    )
+
+
+def render_before_reset(vector_env: Any) -> ResetNeeded:
+    """The error for rendering a vector env before its first reset: Gymnasium's words, then whose."""
+    return ResetNeeded(
+        f"Cannot call `env.render()` before calling `env.reset()` ({type(vector_env).__name__} has no "
+        "state to draw until its first reset)"
     )
 
 

@@ -17,6 +17,7 @@ from palaestra import logger
 from palaestra._base._arguments import check_timeout
 from palaestra._env._core import Env
 from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra._env._suite import step_before_reset
 from palaestra.error import (
     AlreadyPendingCallError,
     ClosedEnvironmentError,
@@ -110,6 +111,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._reaped = False  # every worker is stopped: closing is complete
         self._closed_because: str | None = None  # set when an interrupt forced a close
         self._state = AsyncState.DEFAULT
+        self._has_reset = False  # step before any reset is refused here, once, not by each sub-env
         check_arguments(env_fns, context, max_concurrency, num_workers, step_timeout, copy)
         self.env_fns = env_fns
         self.shared_memory = shared_memory
@@ -380,6 +382,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         """Send the reset to the workers without waiting."""
         self._assert_ready("reset_async")
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
+        self._has_reset = True
         for worker in self._targets():
             payload = ([seeds[i] for i in worker.indices], options, mask)
             self._send(worker, pickle.dumps(("reset", payload)))
@@ -405,6 +408,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def step_async(self, actions: Any) -> None:
         """Send the actions to the workers without waiting."""
         self._assert_ready("step_async")
+        if not self._has_reset:
+            raise step_before_reset(self)
         view = self._action_view
         if (
             view is not None
@@ -415,7 +420,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             np.copyto(view, actions)
             self._send_all(STEP)
         else:
-            per_env = actions_per_env(self.action_space, actions, self.num_envs, "AsyncVectorEnv")
+            per_env = actions_per_env(self.action_space, actions, self.num_envs, type(self).__name__)
             for worker in self._targets():
                 chunk = [per_env[i] for i in worker.indices]
                 self._send(worker, STEP_PICKLED + pickle.dumps(chunk))

@@ -58,6 +58,7 @@ class AsyncEngine(RecvEngine):
     def start_reset(
         self, ids: np.ndarray, seed: Any, seeds: list[Any], options: dict[str, Any] | None
     ) -> None:
+        self.vector._has_reset = True  # its step() may follow recv()
         self._dispatch("reset", [(i, seeds[i]) for i in ids.tolist()], options)
 
     def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:

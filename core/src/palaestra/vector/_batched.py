@@ -18,6 +18,7 @@ from palaestra import logger
 from palaestra._base import _seeding as seeding
 from palaestra._base._arguments import check_max_episode_steps, check_num_envs
 from palaestra._env._canvas import Canvas
+from palaestra._env._suite import invalid_actions, render_before_reset, step_before_reset
 from palaestra.error import InvalidAction
 from palaestra.vector._autoreset import reset_arguments, resolve_autoreset_mode
 from palaestra.vector._info import add_info
@@ -108,9 +109,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         """The batch of actions, checked (raise :class:`InvalidAction` naming them)."""
         arr = np.asarray(actions)
         if not self.action_space.contains(arr):
-            raise InvalidAction(
-                f"{type(self).__name__}.step: actions {actions!r} are not in the action space {self.action_space}"
-            )
+            raise invalid_actions(self, actions)
         return arr
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
@@ -253,7 +252,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def check_step_allowed(self) -> None:
         """Raise unless ``reset`` was called and (DISABLED mode) ended sub-envs were reset."""
         if not self._has_reset:
-            raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
+            raise step_before_reset(self)
         if self._pending and self.autoreset_mode is AutoresetMode.DISABLED:
             raise RuntimeError(
                 f"Sub-envs {np.flatnonzero(self._needs_reset).tolist()} ended their episode and autoreset_mode "
@@ -297,7 +296,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         if self.render_mode != "rgb_array":
             raise ValueError(f"{type(self).__name__} renders only 'rgb_array', got {self.render_mode!r}")
         if not self._has_reset:
-            raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
+            raise render_before_reset(self)
         if self._canvas is None:
             width, height = self.canvas_size
             fps = self.metadata.get("render_fps", 30)

@@ -204,9 +204,11 @@ def _died(worker: Worker) -> WorkerDiedError:
 
 
 def raise_failures(records: list[tuple[Any, ...]], vector_env: str, during: str) -> None:
-    """Log every sub-env failure with its worker traceback, then re-raise the first.
+    """Log the sub-env failures with their worker tracebacks, then re-raise the first.
 
-    The first is raised with its original type when it can be rebuilt (with the others
+    A failure that repeats the first (the same type and message, as when every sub-env is
+    asked for an attribute none has) is not logged again: the note on the raised one lists
+    it. The first is raised with its original type when it can be rebuilt (with the others
     listed in a note), naming its sub-env; otherwise as :class:`SubEnvError`.
 
     Args:
@@ -216,7 +218,10 @@ def raise_failures(records: list[tuple[Any, ...]], vector_env: str, during: str)
     """
     if not records:
         return
-    for index, _, _, text, _ in records:  # as Gymnasium logs them, so none goes unseen
+    _, first_type, first_message, _, _ = records[0]
+    for position, (index, type_name, message, text, _) in enumerate(records):  # as Gymnasium logs them
+        if position and (type_name, message) == (first_type, first_message):
+            continue  # a repeat of the first: named in the raised error's note
         logger.error(f"Received the following error from sub-env {index}:\n{text}")
     logger.error("Raising the first exception back to the main process.")
     others = [
@@ -252,7 +257,7 @@ def raise_reply_error(
         when = f" during {during}" if during else ""
         original.add_note(f"Raised by sub-env {index} of an {vector_env}{when} (worker traceback below).")
         if others:
-            original.add_note("Also raised (logged above): " + "; ".join(others))
+            original.add_note("Also raised (logged above, but for repeats of this one): " + "; ".join(others))
     raise original from cause
 
 

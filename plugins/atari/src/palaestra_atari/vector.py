@@ -23,6 +23,7 @@ from palaestra.plugin import (
     check_num_envs,
     invalid_actions,
     resolve_autoreset_mode,
+    step_before_reset,
 )
 from palaestra_atari._joystick import joystick_action, joystick_space
 from palaestra_atari._recv import AtariEngine
@@ -212,6 +213,7 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         self._strength = np.ones(self.batch_size, dtype=np.float32)
         self._waiting = np.zeros(num_envs, dtype=bool)  # DISABLED: finished, not yet reset
         self._ids = np.arange(num_envs)  # the games the next actions are for, in ALE's order
+        self._has_reset = False  # a step before reset is refused here: ALE's own error names its internals
 
     # -- reset ------------------------------------------------------------------------
 
@@ -235,6 +237,7 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
         indices = self._reset_indices(options)
         seeds = self._reset_seeds(seed, len(indices))
         obs, info = self.ale.reset(indices, seeds)
+        self._has_reset = True
         self._waiting[indices] = False
         self._ids = np.asarray(info["env_id"])
         return obs, dict(info)
@@ -291,6 +294,8 @@ class AtariVectorEnv(VectorEnv[Any, Any, Any]):
             raise self._closed()
         self._check_whole_batches("step")
         self._check_no_results_outstanding("step_async")
+        if not self._has_reset:
+            raise step_before_reset(self)
         if self.autoreset_mode is AutoresetMode.DISABLED and self._waiting[self._ids].any():
             waiting = [int(i) for i in self._ids[self._waiting[self._ids]]]
             raise Error(

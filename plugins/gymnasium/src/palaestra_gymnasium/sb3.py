@@ -28,7 +28,7 @@ from palaestra.vector import AutoresetMode, VectorEnv
 from palaestra_gymnasium._spaces import to_gymnasium_space
 
 try:
-    from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 except ImportError as e:  # pragma: no cover - exercised in a subprocess test
     raise DependencyNotInstalled(
         "palaestra_gymnasium.sb3 needs Stable-Baselines3: pip install stable-baselines3 "
@@ -194,9 +194,16 @@ def make_sb3_vec_env(
     n_envs: int = 1,
     vectorization_mode: str | None = None,
     vector_kwargs: dict[str, Any] | None = None,
+    monitor: bool = True,
     **kwargs: Any,
-) -> SB3VecEnv:
+) -> VecEnv:
     """``palaestra.make_vec`` in ``SAME_STEP`` autoreset mode, as an SB3 ``VecEnv``.
+
+    As SB3's ``make_vec_env`` (which wraps each env in ``Monitor``), it records episode
+    statistics: wrapped in SB3's ``VecMonitor``, each finished episode's info holds
+    ``"episode": {"r": return, "l": length, "t": seconds}``, which SB3's algorithms collect
+    in ``model.ep_info_buffer`` (``rollout/ep_rew_mean`` in their logs). ``monitor=False``
+    returns the bare :class:`SB3VecEnv`.
 
     Whatever the mode, its steps equal SB3's own ``DummyVecEnv`` of the same envs for the same
     seeds, except with ``"vector_entry_point"`` for an env whose batched version shares one
@@ -211,6 +218,7 @@ def make_sb3_vec_env(
             id has one whose sub-envs draw from generators of their own, else sync),
             ``"sync"``, ``"async"``, ``"vector_entry_point"``, ``"ray/actors"``, ...
         vector_kwargs: The vectorizer's arguments (``autoreset_mode`` is set here).
+        monitor: Record episode statistics (``VecMonitor``), as ``make_vec_env`` does.
         **kwargs: The env's constructor arguments.
     """
     native = vectorization_mode == "vector_entry_point"
@@ -228,8 +236,13 @@ def make_sb3_vec_env(
             **kwargs,
         )
         if vectorization_mode is not None or not getattr(envs.unwrapped, "shared_generator", False):
-            return SB3VecEnv(envs)
+            return _monitored(SB3VecEnv(envs), monitor)
         envs.close()  # one generator for all sub-envs: not DummyVecEnv's numbers, so sync by default
         vectorization_mode = "sync"
     vector_kwargs = {**(vector_kwargs or {}), "autoreset_mode": AutoresetMode.SAME_STEP}
-    return SB3VecEnv(palaestra.make_vec(env_id, n_envs, vectorization_mode, vector_kwargs, **kwargs))
+    venv = SB3VecEnv(palaestra.make_vec(env_id, n_envs, vectorization_mode, vector_kwargs, **kwargs))
+    return _monitored(venv, monitor)
+
+
+def _monitored(venv: SB3VecEnv, monitor: bool) -> VecEnv:
+    return VecMonitor(venv) if monitor else venv

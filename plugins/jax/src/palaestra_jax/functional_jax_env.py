@@ -27,7 +27,10 @@ from palaestra.plugin import (
     batch_space,
     check_num_envs,
     invalid_action,
+    invalid_actions,
     np_random,
+    render_before_reset,
+    step_before_reset,
     warn_no_render_mode,
     wrong_action_count,
 )
@@ -225,10 +228,13 @@ class FunctionalJaxVectorEnv(VectorEnv[Any, Any, Any]):
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """One transition of every sub-env; those that ended last step start anew."""
         if self.state is None:
-            raise RuntimeError(f"{type(self).__name__}.step called before reset; call reset() first.")
+            raise step_before_reset(self)
         count = len(actions) if hasattr(actions, "__len__") else None
         if count != self.num_envs:
             raise wrong_action_count(count if count is not None else 1, self.num_envs, type(self).__name__)
+        shape = getattr(actions, "shape", None)
+        if shape is not None and tuple(shape) != self.action_space.shape:  # one row per sub-env
+            raise invalid_actions(self, actions)
         func = self.func_env
         self.steps += 1
         rng, self.rng = jrng.split(self.rng)
@@ -256,7 +262,7 @@ class FunctionalJaxVectorEnv(VectorEnv[Any, Any, Any]):
         if self.render_mode != "rgb_array":
             return None
         if self.state is None:
-            raise RuntimeError(f"{type(self).__name__}.render called before reset; call reset() first.")
+            raise render_before_reset(self)
         first = jax.tree_util.tree_map(lambda leaf: leaf[0], self.state)
         self.render_state, image = self.func_env.render_image(first, self.render_state)
         return image

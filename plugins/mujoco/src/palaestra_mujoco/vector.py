@@ -36,6 +36,7 @@ from palaestra.plugin import (
     check_num_envs,
     invalid_actions,
     per_env_values,
+    render_before_reset,
 )
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
@@ -397,7 +398,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         if not 0 <= index < self.num_envs:
             raise IndexError(f"{type(self).__name__} has sub-envs 0 to {self.num_envs - 1}, not {index}")
         if not self._has_reset:
-            raise ValueError(f"{type(self).__name__} has no state yet; call reset() first.")
+            raise render_before_reset(self)
         if self._sim is not None:
             self._sim.pull(index)
         return self.envs[index].render()
