@@ -40,6 +40,25 @@ def test_info_says_when_an_env_cannot_take_snapshots_and_why(capsys):
     assert "snapshots=no (a Box2D world cannot be copied or restored" in capsys.readouterr().out
 
 
+def test_info_shows_what_each_dimension_means_with_its_bounds(capsys):
+    assert main(["info", "LunarLander-v3"]) == 0
+    out = capsys.readouterr().out
+    lines = [line.split() for line in out.splitlines()]
+    assert ["0", "horizontal", "position", "(0", "at", "the", "pad)", "-2.5", "2.5"] in lines
+    assert ["6", "left", "leg", "touches", "the", "ground", "(1.0", "or", "0.0)", "0", "1"] in lines
+    assert ["2", "fire", "the", "main", "engine"] in lines
+    # Gymnasium writes the legs' lower bounds as -0.0; nothing prints them as "-0".
+    assert "-0." not in out and " -0 " not in out
+
+
+def test_info_leaves_out_meanings_written_for_other_arguments(capsys):
+    """Ant-v4's observation leaves out the contact forces Ant-v5's meanings describe: no table."""
+    pytest.importorskip("mujoco")
+    assert main(["info", "Ant-v4"]) == 0
+    out = capsys.readouterr().out
+    assert "observation_space=" in out and "\nobservation:\n" not in out
+
+
 def test_run_reports_returns_and_summary(capsys):
     assert main(["run", "CartPole-v1", "--episodes", "2", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out

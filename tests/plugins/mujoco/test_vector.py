@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import palaestra
-from palaestra.error import InvalidAction, UnsupportedMode
+from palaestra.error import InvalidAction, ResetNeeded, UnsupportedMode
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 from palaestra_mujoco.vector import HopperVectorEnv, MujocoVectorEnv, available_cores
 
@@ -123,7 +123,9 @@ def test_human_rendering_is_refused_with_the_alternatives():
 
 def test_frames_are_the_sub_envs_frames():
     env = palaestra.make_vec("Reacher-v5", 2, render_mode="rgb_array", width=64, height=48)
-    with pytest.raises(ValueError, match="call reset"):
+    with pytest.raises(
+        ResetNeeded, match=r"^Cannot call `env\.render\(\)` before calling `env\.reset\(\)` \(Reacher"
+    ):
         env.render()
     env.reset(seed=1)
     frames = env.render()

@@ -150,17 +150,43 @@ def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
         assert spec is not None
         print(spec.pprint(disable_print=True, include_entry_points=True), file=out)
         print(f"distribution={get_host().registry.owner(spec.id)}", file=out)
-        print(f"observation_space={env.observation_space}", file=out)
-        print(f"action_space={env.action_space}", file=out)
+        print(f"observation_space={_shown(env.observation_space)}", file=out)
+        print(f"action_space={_shown(env.action_space)}", file=out)
         print(f"render_modes={env.metadata.get('render_modes', [])}", file=out)
         print(f"render_fps={env.metadata.get('render_fps')}", file=out)
         print(f"snapshots={_snapshot_support(env)}", file=out)
         batched = _batching(spec)
         if batched:
             print(f"batched={batched}", file=out)
+        _print_dimensions(env, out)
     finally:
         env.close()
     return 0
+
+
+def _shown(space: Any) -> Any:
+    """``space`` as printed: a Box's bounds without "-0." (Gymnasium writes -0.0 for some of them)."""
+    from palaestra.spaces import Box
+
+    if isinstance(space, Box) and (np.signbit(space.low) & (space.low == 0)).any():
+        return Box(space.low + 0.0, space.high + 0.0, space.shape, space.dtype)  # + 0.0: -0.0 becomes 0.0
+    return space
+
+
+def _print_dimensions(env: Env[Any, Any], out: TextIO) -> None:
+    """Each observation dimension and action with its meaning and bounds, where the env says them."""
+    from palaestra._tools._dimensions import dimension_tables
+
+    try:
+        tables = dimension_tables(env)
+    except ValueError:
+        return  # meanings written for other arguments (a v4 id, an option that changes the space)
+    for what, header, rows in tables:
+        print(f"{what}:", file=out)
+        widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+        for cells in (header, *rows):
+            line = "  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths, strict=True))
+            print(f"  {line.rstrip()}", file=out)
 
 
 def _batching(spec: Any) -> str | None:

@@ -107,6 +107,14 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
     snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["hull angle", "hull angular velocity", "horizontal velocity", "vertical velocity",
+         "hip 1 angle", "hip 1 speed", "knee 1 angle", "knee 1 speed", "leg 1 touches the ground (1.0 or 0.0)",
+         "hip 2 angle", "hip 2 speed", "knee 2 angle", "knee 2 speed", "leg 2 touches the ground (1.0 or 0.0)",
+         (10, "lidar: the fraction of each of 10 rays' range before it hits the ground, front and below")],
+        ["hip 1 torque (motor speed)", "knee 1 torque", "hip 2 torque", "knee 2 torque"],
+    )  # fmt: skip
     canvas_size = (VIEWPORT_W, VIEWPORT_H)
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up

@@ -137,6 +137,11 @@ class CarRacing(Env[np.ndarray, Any], EzPickle):
     snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        [(96 * 96 * 3, "the top-down view's pixels, 96x96 RGB, the car centred and turned with it")],
+        ["steering (-1 full left, +1 full right)", "gas", "brake"],
+    )
 
     def __init__(
         self,

@@ -93,6 +93,24 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
     snapshot_unsupported_reason = NO_SNAPSHOTS
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+
+    @property
+    def dimension_meanings(self) -> tuple[list[Any], list[Any]]:
+        """What each observation dimension and action means (``palaestra info`` and the docs show them)."""
+        observation = [
+            "horizontal position (0 at the pad)", "vertical position (0 at the pad's height)",
+            "horizontal velocity", "vertical velocity", "angle", "angular velocity",
+            "left leg touches the ground (1.0 or 0.0)", "right leg touches the ground (1.0 or 0.0)",
+        ]  # fmt: skip
+        if self.continuous:
+            return observation, [
+                "main engine: off below 0, throttle from 50% to 100% over [0, 1]",
+                "side engines: left below -0.5, right above 0.5, throttle from 50% to 100% beyond",
+            ]
+        return observation, [
+            "do nothing", "fire the left orientation engine", "fire the main engine", "fire the right orientation engine",
+        ]  # fmt: skip
+
     canvas_size = (VIEWPORT_W, VIEWPORT_H)
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up

@@ -121,6 +121,12 @@ class AcrobotEnv(CanvasRendering, Env[np.ndarray, Any]):
     snapshot_fields = ("state",)
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["cos θ1 (first link, θ1 = 0 hanging down)", "sin θ1", "cos θ2 (second link, relative to the first)",
+         "sin θ2", "angular velocity θ1'", "angular velocity θ2'"],
+        ["torque -1 on the joint between the links", "torque 0", "torque +1"],
+    )  # fmt: skip
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
     canvas_size = (500, 500)

@@ -122,6 +122,16 @@ class CartPoleEnv(CanvasRendering, Env[np.ndarray, Any]):
     snapshot_fields = ("_s", "steps_beyond_terminated")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        [
+            "cart position (m)",
+            "cart velocity (m/s)",
+            "pole angle (rad, 0 is upright)",
+            "pole angular velocity (rad/s)",
+        ],
+        ["push the cart left", "push the cart right"],
+    )
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
 

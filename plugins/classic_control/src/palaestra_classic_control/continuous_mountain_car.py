@@ -56,6 +56,11 @@ class Continuous_MountainCarEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
     snapshot_fields = ("state", "_own_state")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["car position along the valley", "car velocity"],
+        ["engine force (scaled by the power, 0.0015; clipped to the bounds)"],
+    )
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
 

@@ -90,6 +90,11 @@ class MountainCarEnv(CanvasRendering, Env[np.ndarray, Any]):
     snapshot_fields = ("_s",)
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["car position along the valley", "car velocity"],
+        ["accelerate left", "do not accelerate", "accelerate right"],
+    )
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
     screen_width, screen_height = 600, 400

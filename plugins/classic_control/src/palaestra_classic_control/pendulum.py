@@ -75,6 +75,11 @@ class PendulumEnv(CanvasRendering, Env[np.ndarray, np.ndarray]):
     snapshot_fields = ("_s", "last_u")  # last_u: the torque arrow in renders
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    #: What each observation dimension and action means (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["cos θ of the pendulum's angle (θ = 0 upright)", "sin θ", "angular velocity θ'"],
+        ["torque applied at the free end's pivot (N·m)"],
+    )
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
     canvas_size = (500, 500)

@@ -39,6 +39,17 @@ class AntEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["z of the torso (its height)", (4, "orientation of the torso, a quaternion (w, x, y, z)"),
+         (8, "joint angles: hip_1, ankle_1, hip_2, ankle_2, hip_3, ankle_3, hip_4, ankle_4"),
+         (3, "velocity of the torso (x, y, z)"), (3, "angular velocity of the torso (x, y, z)"),
+         (8, "joint angular velocities, in the order of the angles"),
+         (78, "external contact forces on the 13 bodies past the world, cfrc_ext[1:] (6 each)")],
+        ["hip_4 torque", "ankle_4 torque", "hip_1 torque", "ankle_1 torque",
+         "hip_2 torque", "ankle_2 torque", "hip_3 torque", "ankle_3 torque"],
+    )  # fmt: skip
+
     uses_body_forces = True  # cfrc_ext is observed and priced
 
     velocity_noise = "normal"

@@ -15,6 +15,10 @@ __all__ = ["HalfCheetahEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
 
 
+# The six hinges, back leg first (the model's actuator names, for the meanings below).
+JOINTS = ("bthigh", "bshin", "bfoot", "fthigh", "fshin", "ffoot")
+
+
 class HalfCheetahEnv(SuiteEnv):
     """Run forward; there is no falling, so episodes only end by the time limit.
 
@@ -33,6 +37,15 @@ class HalfCheetahEnv(SuiteEnv):
         exclude_current_positions_from_observation: Leave ``rootx`` out of the observation.
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
+
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["rootz: height of the front tip", "rooty: angle of the torso",
+         *(f"{joint} angle" for joint in JOINTS),
+         "rootx velocity", "rootz velocity", "rooty angular velocity",
+         *(f"{joint} angular velocity" for joint in JOINTS)],
+        [f"{joint} torque" for joint in JOINTS],
+    )  # fmt: skip
 
     velocity_noise = "normal"
 

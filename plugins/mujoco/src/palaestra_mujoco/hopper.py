@@ -34,6 +34,14 @@ class HopperEnv(UprightWalker):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["rootz: height of the torso", "rooty: angle of the torso", "thigh angle", "leg angle", "foot angle",
+         "rootx velocity", "rootz velocity", "rooty angular velocity",
+         "thigh angular velocity", "leg angular velocity", "foot angular velocity"],
+        ["thigh torque", "leg torque", "foot torque"],
+    )  # fmt: skip
+
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(

@@ -26,6 +26,14 @@ STANDUP_CAMERA_CONFIG: dict[str, Any] = {
 }
 
 
+# The 17 motors, in the model's order (its actuator names, for the meanings below).
+ACTUATED_JOINTS = (
+    "abdomen_y", "abdomen_z", "abdomen_x", "right_hip_x", "right_hip_z", "right_hip_y", "right_knee",
+    "left_hip_x", "left_hip_z", "left_hip_y", "left_knee", "right_shoulder1", "right_shoulder2",
+    "right_elbow", "left_shoulder1", "left_shoulder2", "left_elbow",
+)  # fmt: skip
+
+
 class _HumanoidBody(SuiteEnv):
     """Observation assembly shared by both humanoid tasks.
 
@@ -34,6 +42,17 @@ class _HumanoidBody(SuiteEnv):
     body), actuator forces on the joints ``qfrc_actuator`` (one per joint DoF) and external
     contact forces ``cfrc_ext`` (6 per body); the world body is left out of each.
     """
+
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        [(22, "joint positions, qpos[2:]: the torso's height, its orientation quaternion and the 17 joint angles"),
+         (23, "joint velocities, qvel: the torso's linear and angular velocity and the 17 joint velocities"),
+         (130, "inertia of the 13 bodies past the world, cinert[1:] (10 numbers each)"),
+         (78, "velocities of those bodies, cvel[1:] (6 each: angular, then linear)"),
+         (17, "actuator forces on the 17 joints, qfrc_actuator[6:]"),
+         (78, "external contact forces on those bodies, cfrc_ext[1:] (6 each)")],
+        [f"{joint} torque" for joint in ACTUATED_JOINTS],
+    )  # fmt: skip
 
     uses_body_forces = True  # cfrc_ext is observed and priced
     prices_in_float64 = True  # Gymnasium 1.4.0 prices data.ctrl

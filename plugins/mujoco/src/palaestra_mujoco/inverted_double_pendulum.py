@@ -31,6 +31,14 @@ class InvertedDoublePendulumEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["cart position", "sin of the first pole's angle", "sin of the second pole's angle (relative)",
+         "cos of the first pole's angle", "cos of the second pole's angle", "cart velocity",
+         "first pole's angular velocity", "second pole's angular velocity", "constraint force on the cart"],
+        ["force on the cart"],
+    )  # fmt: skip
+
     velocity_noise = "normal"
     velocity_bound = 10.0  # and the constraint force
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations

@@ -30,6 +30,12 @@ class InvertedPendulumEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["cart position", "pole angle", "cart velocity", "pole angular velocity"],
+        ["force on the cart"],
+    )
+
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     #: The largest pole angle (rad, either way) that still counts as balanced.
     balance_limit = 0.2

@@ -15,6 +15,13 @@ __all__ = ["PusherEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"trackbodyid": -1, "distance": 4.0}
 
 
+# The arm's seven joints, shoulder to wrist (the model's names, for the meanings below).
+JOINTS = (
+    "r_shoulder_pan", "r_shoulder_lift", "r_upper_arm_roll", "r_elbow_flex", "r_forearm_roll",
+    "r_wrist_flex", "r_wrist_roll",
+)  # fmt: skip
+
+
 class PusherEnv(PricedArm):
     """Push the cylinder onto the goal; episodes only end by the time limit.
 
@@ -32,6 +39,13 @@ class PusherEnv(PricedArm):
         reward_near_weight, reward_dist_weight, reward_control_weight: Reward terms.
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
+
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        [*(f"{joint} angle" for joint in JOINTS), *(f"{joint} angular velocity" for joint in JOINTS),
+         (3, "fingertip position (x, y, z)"), (3, "object position (x, y, z)"), (3, "goal position (x, y, z)")],
+        [f"{joint} torque" for joint in JOINTS],
+    )  # fmt: skip
 
     snapshot_fields = (*PricedArm.snapshot_fields, "goal_pos", "cylinder_pos")
 

@@ -32,6 +32,14 @@ class ReacherEnv(PricedArm):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["cos of the first joint's angle", "cos of the second joint's angle", "sin of the first joint's angle",
+         "sin of the second joint's angle", "target x", "target y", "first joint's angular velocity",
+         "second joint's angular velocity", "fingertip x - target x", "fingertip y - target y"],
+        ["first joint's torque", "second joint's torque"],
+    )  # fmt: skip
+
     snapshot_fields = (*PricedArm.snapshot_fields, "goal")
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations

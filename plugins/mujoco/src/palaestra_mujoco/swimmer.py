@@ -30,6 +30,14 @@ class SwimmerEnv(SuiteEnv):
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
 
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["angle of the front tip", "angle of the first rotor", "angle of the second rotor",
+         "velocity of the tip along x", "velocity of the tip along y", "angular velocity of the front tip",
+         "angular velocity of the first rotor", "angular velocity of the second rotor"],
+        ["torque of the first rotor", "torque of the second rotor"],
+    )  # fmt: skip
+
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 
     def __init__(

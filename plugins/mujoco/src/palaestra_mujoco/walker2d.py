@@ -12,6 +12,10 @@ __all__ = ["Walker2dEnv"]
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = side_camera(2, 4.0)
 
 
+# The six hinges, right leg first (the model's actuator names, for the meanings below).
+JOINTS = ("thigh", "leg", "foot", "thigh_left", "leg_left", "foot_left")
+
+
 class Walker2dEnv(UprightWalker):
     """Walk forward; the episode ends when the walker falls (unless told not to).
 
@@ -29,6 +33,14 @@ class Walker2dEnv(UprightWalker):
         exclude_current_positions_from_observation: Leave ``rootx`` out.
         **kwargs: Rendering options of :class:`MujocoEnv`.
     """
+
+    #: What each dimension of the default observation and each action mean (``palaestra info``, the docs).
+    dimension_meanings = (
+        ["rootz: height of the torso", "rooty: angle of the torso", *(f"{j} angle" for j in JOINTS),
+         "rootx velocity", "rootz velocity", "rooty angular velocity",
+         *(f"{j} angular velocity" for j in JOINTS)],
+        [f"{joint} torque" for joint in JOINTS],
+    )  # fmt: skip
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 

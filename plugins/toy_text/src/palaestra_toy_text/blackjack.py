@@ -138,6 +138,15 @@ class BlackjackEnv(CanvasRendering, Env[tuple[int, int, int], Any]):
     snapshot_fields = ("player", "dealer", "dealer_top_card_suit", "dealer_top_card_value_str")
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    #: What each part of the observation and each action mean (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        [
+            "the player's current sum",
+            "the dealer's showing card (1 is an ace)",
+            "whether the player holds a usable ace",
+        ],
+        ["stick (stop drawing)", "hit (draw a card)"],
+    )
     canvas_size = (384, 376)
     render_install_hint = INSTALL_HINT
 

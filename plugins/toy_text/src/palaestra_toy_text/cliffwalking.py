@@ -28,6 +28,11 @@ class CliffWalkingEnv(TabularEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
+    #: What the observation and each action mean (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["the agent's cell, row * 12 + column"],
+        ["move up", "move right", "move down", "move left"],
+    )
 
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:
         self.shape = (4, 12)

@@ -95,6 +95,16 @@ class FrozenLakeEnv(TabularEnv):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
+    @property
+    def dimension_meanings(self) -> tuple[list[Any], list[Any]]:
+        """What the observation and each action mean (``palaestra info`` and the docs show them)."""
+        return [f"the agent's cell, row * {self.ncol} + column"], [
+            "move left",
+            "move down",
+            "move right",
+            "move up",
+        ]
+
     def __init__(
         self,
         render_mode: str | None = None,

@@ -54,6 +54,12 @@ class TaxiEnv(TabularEnv):
     snapshot_fields = (*TabularEnv.snapshot_fields, "fickle_step", "taxi_orientation")
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    #: What the observation and each action mean (``palaestra info`` and the docs show them).
+    dimension_meanings = (
+        ["((taxi row * 5 + taxi column) * 5 + passenger location) * 4 + destination; the passenger's "
+         "location is 0-3 (R, G, Y, B) or 4 (in the taxi), the destination 0-3"],
+        ["move south", "move north", "move east", "move west", "pick the passenger up", "drop the passenger off"],
+    )  # fmt: skip
 
     def __init__(
         self,
