@@ -24,11 +24,16 @@ OFFSCREEN = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HID
 
 
 def _pip_install(session: nox.Session, *args: str) -> None:
-    # pip, not uv: pip's configuration provides the CPU build of torch (uv would pull CUDA).
+    # pip, not uv: pip takes torch's CPU build where pip is pointed at it (README: "CPU torch");
+    # uv would resolve the CUDA build and gigabytes of nvidia-* packages.
     session.run("python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *args)
 
 
 def _install_torch_and_sb3(session: nox.Session) -> None:
+    session.log(
+        "installing torch 2.13.0, Stable-Baselines3 and TorchRL with pip (about a minute for the CPU "
+        "build; much longer, and gigabytes, if pip fetches the CUDA build: see README, 'CPU torch')"
+    )
     _pip_install(session, "torch==2.13.0", "stable-baselines3==2.9.2", "torchrl==0.14.1")
 
 
@@ -189,8 +194,8 @@ def examples(session: nox.Session) -> None:
 def example(session: nox.Session) -> None:
     """Run one example with its arguments: ``uvx nox -s example -- sb3_ppo_cartpole.py --only palaestra``.
 
-    Installs the core, every suite, the CPU build of torch (through pip, which takes it from
-    pip's configuration; uv would pull CUDA packages) and Stable-Baselines3 into the
+    Installs the core, every suite, torch (with pip: the CPU build where pip is pointed at
+    it, README "CPU torch"; uv would pull CUDA packages) and Stable-Baselines3 into the
     session's own venv, once; later runs reuse it (``-R``).
     """
     scripts = sorted(p.name for p in Path("examples").glob("[!_]*.py"))

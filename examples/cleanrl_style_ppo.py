@@ -13,7 +13,7 @@ already preprocessed to 4x84x84) with CleanRL's convolutional network instead:
     uvx nox -s example -- cleanrl_style_ppo.py --env-id ALE/Breakout-v5 --num-envs 8 --goal 10
 
 Exits non-zero unless the mean return of the last 20 episodes reaches ``--goal`` (400, for
-CartPole). The nox session installs the CPU build of torch into a venv of its own
+CartPole). The nox session installs torch (the CPU build: see the README, "CPU torch") into a venv of its own
 (``python examples/cleanrl_style_ppo.py`` where torch is installed, with ``palaestra[atari]``
 for Atari). A line every 20 updates shows steps and the recent mean return.
 """

@@ -11,7 +11,7 @@ The settings are RL Zoo's for Atari PPO.
 
 Prints the steps per second and the mean return of the last 100 episodes; exits non-zero
 unless that mean reaches ``--goal`` (default: no goal, since Pong needs about 10 million steps).
-The nox session installs the CPU build of torch and Stable-Baselines3 into a venv of its own
+The nox session installs torch (the CPU build: see the README, "CPU torch") and Stable-Baselines3 into a venv of its own
 (``python examples/sb3_ppo_atari.py`` where they are installed, with ``palaestra[atari,gymnasium]``).
 A line every tenth of the run shows steps, speed, time left and the recent mean return.
 """

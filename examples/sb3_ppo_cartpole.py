@@ -7,10 +7,11 @@ palaestra's agent does not reach a mean return of 475.
 
     uvx nox -s example -- sb3_ppo_cartpole.py [--timesteps 100000] [--only palaestra]
 
-(the nox session installs the CPU build of torch and Stable-Baselines3 into a venv of its
-own; in an environment that has them, ``python examples/sb3_ppo_cartpole.py`` is the same).
-A line every tenth of each run shows steps, speed and time left; ``--only palaestra`` skips
-the Gymnasium run and halves the time.
+Each library trains for about 20 minutes on a 2-core machine; a line every tenth of each
+run shows steps, speed and time left, and ``--only palaestra`` skips the Gymnasium run.
+The nox session installs torch (the CPU build: see the README, "CPU torch") and
+Stable-Baselines3 into a venv of its own; in an environment that has them,
+``python examples/sb3_ppo_cartpole.py`` is the same.
 """
 
 import argparse

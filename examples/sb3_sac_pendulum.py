@@ -7,7 +7,7 @@ non-zero if it stays below -300 (a random policy scores about -1200).
 
     uvx nox -s example -- sb3_sac_pendulum.py [--timesteps 20000]
 
-(the nox session installs the CPU build of torch and Stable-Baselines3 into a venv of its
+(the nox session installs torch (the CPU build: see the README, "CPU torch") and Stable-Baselines3 into a venv of its
 own; in an environment that has them, ``python examples/sb3_sac_pendulum.py`` is the same).
 A line every tenth of the run shows steps, speed and time left.
 """

@@ -7,7 +7,6 @@ SB3's default start method on Linux (``forkserver``).
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
@@ -18,57 +17,39 @@ pytest.importorskip(
 
 MAKE = 'make_vec_env({env_id!r}, n_envs=2, vec_env_cls=SubprocVecEnv, vec_env_kwargs={{"start_method": "forkserver"}})'
 
+# A training script's shape: {top} at module level, {inner} inside main().
+SCRIPT = """
+{top}
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+def main():
+    {inner}
+    try:
+        venv = {make}
+    except Exception as e:
+        print("failed", type(e).__name__, e)
+    else:
+        print("obs", venv.reset().shape)
+        venv.close()
+
+if __name__ == "__main__":
+    main()
+"""
+# case -> (module-level import, import inside main(), env id)
 SCRIPTS = {
-    "import at the top": """
-        import palaestra_gymnasium
-        from stable_baselines3.common.env_util import make_vec_env
-        from stable_baselines3.common.vec_env import SubprocVecEnv
-
-        def main():
-            venv = {make}
-            print("obs", venv.reset().shape)
-            venv.close()
-
-        if __name__ == "__main__":
-            main()
-    """,
-    "module form": """
-        from stable_baselines3.common.env_util import make_vec_env
-        from stable_baselines3.common.vec_env import SubprocVecEnv
-
-        def main():
-            venv = {make}
-            print("obs", venv.reset().shape)
-            venv.close()
-
-        if __name__ == "__main__":
-            main()
-    """,
-    "import in a function": """
-        from stable_baselines3.common.env_util import make_vec_env
-        from stable_baselines3.common.vec_env import SubprocVecEnv
-
-        def main():
-            import palaestra_gymnasium  # the parent only: the workers never run this line
-            try:
-                venv = {make}
-            except Exception as e:
-                print("failed", type(e).__name__, e)
-            else:
-                print("obs", venv.reset().shape)
-                venv.close()
-
-        if __name__ == "__main__":
-            main()
-    """,
+    "import at the top": ("import palaestra_gymnasium", "pass", "palaestra/CartPole-v1"),
+    "module form": ("", "pass", "palaestra_gymnasium:palaestra/CartPole-v1"),
+    # The parent only: the workers never run main()'s import.
+    "import in a function": ("", "import palaestra_gymnasium", "palaestra/CartPole-v1"),
 }
 
 
 @pytest.mark.parametrize("case", list(SCRIPTS))
 def test_subproc_vec_env_forms(case, tmp_path):
-    env_id = "palaestra_gymnasium:palaestra/CartPole-v1" if case == "module form" else "palaestra/CartPole-v1"
+    top, inner, env_id = SCRIPTS[case]
     script = tmp_path / "train.py"
-    script.write_text(textwrap.dedent(SCRIPTS[case]).format(make=MAKE.format(env_id=env_id)))
+    script.write_text(SCRIPT.format(top=top, inner=inner, make=MAKE.format(env_id=env_id)))
     out = subprocess.run(
         [sys.executable, str(script)],
         capture_output=True,
