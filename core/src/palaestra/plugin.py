@@ -39,6 +39,7 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :func:`batched_spaces`, :func:`actions_per_env` (splits a batch of actions, naming both
     counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
+    :func:`usable_cores` (the cores this process may use: a vectorizer's default parallelism),
     :class:`RecvEngine` (send/recv for a vectorizer that steps sub-envs one by one; set it as
     the class's ``recv_engine``), and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
@@ -123,6 +124,7 @@ if TYPE_CHECKING:
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
     from palaestra.vector._autoreset import resolve_autoreset_mode as resolve_autoreset_mode
     from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv
+    from palaestra.vector._cores import usable_cores as usable_cores
     from palaestra.vector._info import add_info as add_info
     from palaestra.vector._processes import split_blocks as split_blocks
     from palaestra.vector._recv import RecvEngine as RecvEngine
@@ -197,6 +199,7 @@ _LAZY_NAMES = {
     "resolve_autoreset_mode": "palaestra.vector._autoreset",
     "rotated_box": "palaestra._env._canvas",
     "split_blocks": "palaestra.vector._processes",
+    "usable_cores": "palaestra.vector._cores",
     "vector_restore_plan": "palaestra._env._snapshot",
     "warn_no_render_mode": "palaestra._env._suite",
     "wrong_action_count": "palaestra.vector._spaces",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 import pickle
 import time
 import weakref
@@ -31,6 +30,7 @@ from palaestra.vector._async_buffers import allocate
 from palaestra.vector._async_calls import AsyncState, closes_if_interrupted
 from palaestra.vector._async_recv import AsyncEngine
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
+from palaestra.vector._cores import usable_cores
 from palaestra.vector._info import add_info
 from palaestra.vector._main_guard import check_main_guard, main_script_hidden
 from palaestra.vector._processes import (
@@ -81,8 +81,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         observation_mode: ``"same"``, ``"different"`` or a ``(batched, single)`` pair.
         autoreset_mode: An :class:`AutoresetMode` or its value.
         max_concurrency: At most this many workers execute commands at the same time.
-        num_workers: Blocks of sub-envs, one per worker (default: CPU count, at most
-            ``len(env_fns)``).
+        num_workers: Blocks of sub-envs, one per worker (default: the cores this process may
+            use, its affinity capped by a cgroup CPU quota; at most ``len(env_fns)``).
         step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever);
             building the sub-envs at construction gets at least :data:`STARTUP_SECONDS`.
         in_parent: Step the last block in this process, in ``*_wait`` while the worker
@@ -124,7 +124,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.max_concurrency = max_concurrency
         self.step_timeout = check_timeout(step_timeout, "step_timeout")
         self.num_envs = len(env_fns)
-        self.num_workers = min(num_workers or os.cpu_count() or 1, self.num_envs)
+        # One worker per core this process may use (its affinity and CPU quota), never more than sub-envs.
+        self.num_workers = min(num_workers or usable_cores(), self.num_envs)
         self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
         if self.num_workers > 1 or not self.in_parent:  # some worker process will start

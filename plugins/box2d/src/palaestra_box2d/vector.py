@@ -64,7 +64,8 @@ class _Box2DVectorEnv(AsyncVectorEnv):
         autoreset_mode: An :class:`~palaestra.plugin.AutoresetMode` or its value.
         wrappers: Callables applied to each sub-env after its time limit.
         vector_kwargs: :class:`~palaestra.plugin.AsyncVectorEnv` arguments (``num_workers``
-            blocks, default one per CPU; ``context``; ``step_timeout``; ``copy``; ...).
+            blocks, default one per core this process may use; ``context``; ``step_timeout``;
+            ``copy``; ...).
         **kwargs: The env's constructor arguments.
     """
 

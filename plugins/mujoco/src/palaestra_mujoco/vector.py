@@ -19,7 +19,6 @@ layers.
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import weakref
@@ -37,6 +36,7 @@ from palaestra.plugin import (
     invalid_actions,
     per_env_values,
     render_before_reset,
+    usable_cores,
 )
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
@@ -82,11 +82,8 @@ __all__ = [
 
 
 def available_cores() -> int:
-    """The cores this process may run on (its affinity mask, not the machine's total)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    """The cores this process may run on: its affinity, capped by a cgroup CPU quota (the kit's ``usable_cores``)."""
+    return usable_cores()
 
 
 class _Crew:

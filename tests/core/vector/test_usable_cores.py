@@ -1,0 +1,62 @@
+"""The vectorizers' default parallelism: the cores this process may use, not the machine's count."""
+
+import os
+
+import numpy as np
+import pytest
+
+from palaestra.vector import AsyncVectorEnv, _cores
+from tests.fixtures.vector_envs import InfoEnv
+
+
+@pytest.mark.parametrize(
+    ("files", "quota"),
+    [
+        ({"cpu.max": "max 100000\n"}, None),
+        ({"cpu.max": "200000 100000\n"}, 2.0),
+        ({"cpu.max": "150000 100000"}, 1.5),
+        ({"cpu.max": "garbage here"}, None),
+        ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),
+        ({"cpu/cpu.cfs_quota_us": "300000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 3.0),
+        ({"cpu/cpu.cfs_quota_us": "x", "cpu/cpu.cfs_period_us": "100000"}, None),
+        ({}, None),
+    ],
+)
+def test_cgroup_quotas_are_read_v2_then_v1_and_checked(tmp_path, files, quota):
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert _cores.cgroup_cpu_quota(tmp_path) == quota
+
+
+def test_usable_cores_follow_the_affinity_and_the_quota(monkeypatch):
+    monkeypatch.delattr(os, "process_cpu_count", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(_cores, "cgroup_cpu_quota", lambda root=None: None)
+    assert _cores.usable_cores() == 4
+    monkeypatch.setattr(_cores, "cgroup_cpu_quota", lambda root=None: 2.5)
+    assert _cores.usable_cores() == 3  # 2.5 CPUs of time: three cores, rounded up
+    monkeypatch.setattr(_cores, "cgroup_cpu_quota", lambda root=None: 0.2)
+    assert _cores.usable_cores() == 1
+    monkeypatch.setattr(os, "process_cpu_count", lambda: 2, raising=False)  # Python 3.13+
+    monkeypatch.setattr(_cores, "cgroup_cpu_quota", lambda root=None: None)
+    assert _cores.usable_cores() == 2
+
+
+def test_async_vector_env_starts_one_worker_per_usable_core_at_most_one_per_sub_env(monkeypatch):
+    from palaestra.vector import _async
+
+    monkeypatch.setattr(_async, "usable_cores", lambda: 2)
+    env = AsyncVectorEnv([InfoEnv] * 5)
+    try:
+        assert env.num_workers == 2
+        env.reset(seed=0)
+        assert np.asarray(env.step(np.zeros(5, dtype=np.int64))[0]).shape[0] == 5
+    finally:
+        env.close()
+    monkeypatch.setattr(_async, "usable_cores", lambda: 16)
+    env = AsyncVectorEnv([InfoEnv] * 3)
+    try:
+        assert env.num_workers == 3  # never more workers than sub-envs
+    finally:
+        env.close()
