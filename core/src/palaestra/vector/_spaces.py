@@ -9,7 +9,7 @@ import numpy as np
 
 from palaestra._env._suite import invalid_batch
 from palaestra.error import InvalidActionType
-from palaestra.spaces import Space
+from palaestra.spaces import Box, Space
 from palaestra.spaces.utils import is_space_dtype_shape_equiv
 from palaestra.vector.utils import batch_differing_spaces, batch_space, iterate
 
@@ -102,11 +102,14 @@ def actions_per_env(action_space: Space[Any], actions: Any, num_envs: int, owner
         ValueError: The batch does not hold exactly ``num_envs`` actions (names both counts).
         InvalidActionType: ``actions`` is not a batch at all (``None``, a number for a Box...).
     """
-    if type(action_space).__name__ == "Box" and isinstance(actions, np.ndarray):
-        shape: tuple[int, ...] = action_space.shape  # type: ignore[assignment]
-        # One row per sub-env; a wrong count is named as one, below.
-        if actions.shape != shape and actions.shape[:1] == shape[:1]:
-            raise invalid_batch(owner, action_space, actions)
+    # A Box batch has one row per sub-env; a wrong count is named as one, below.
+    if (
+        isinstance(action_space, Box)
+        and isinstance(actions, np.ndarray)
+        and actions.shape != action_space.shape
+        and actions.shape[:1] == action_space.shape[:1]
+    ):
+        raise invalid_batch(owner, action_space, actions)
     try:
         per_env = list(iterate(action_space, actions))
     except TypeError as e:

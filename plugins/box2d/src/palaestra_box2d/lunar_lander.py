@@ -94,6 +94,10 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
 
+    canvas_size = (VIEWPORT_W, VIEWPORT_H)
+    render_install_hint = INSTALL_HINT
+    canvas_y_up = True  # drawn as Gymnasium draws it, y up
+
     @property
     def dimension_meanings(self) -> tuple[list[Any], list[Any]]:
         """What each observation dimension and action means (``palaestra info`` and the docs show them)."""
@@ -110,10 +114,6 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         return observation, [
             "do nothing", "fire the left orientation engine", "fire the main engine", "fire the right orientation engine",
         ]  # fmt: skip
-
-    canvas_size = (VIEWPORT_W, VIEWPORT_H)
-    render_install_hint = INSTALL_HINT
-    canvas_y_up = True  # drawn as Gymnasium draws it, y up
 
     def __init__(
         self,

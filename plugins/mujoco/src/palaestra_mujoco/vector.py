@@ -81,9 +81,8 @@ __all__ = [
 ]
 
 
-def available_cores() -> int:
-    """The cores this process may run on: its affinity, capped by a cgroup CPU quota (the kit's ``usable_cores``)."""
-    return usable_cores()
+# The cores this process may run on (the kit's usable_cores; this name is kept for callers).
+available_cores = usable_cores
 
 
 class _Crew:
