@@ -31,10 +31,10 @@ def _pip_install(session: nox.Session, *args: str) -> None:
 
 def _install_torch_and_sb3(session: nox.Session) -> None:
     session.log(
-        "installing torch 2.13.0, Stable-Baselines3 and TorchRL with pip (about a minute for the CPU "
+        "installing torch 2.13.0, Stable-Baselines3, TorchRL and Tianshou with pip (about a minute for the CPU "
         "build; much longer, and gigabytes, if pip fetches the CUDA build: see README, 'CPU torch')"
     )
-    _pip_install(session, "torch==2.13.0", "stable-baselines3==2.9.2", "torchrl==0.14.1")
+    _pip_install(session, "torch==2.13.0", "stable-baselines3==2.9.2", "torchrl==0.14.1", "tianshou==2.0.1")
 
 
 @nox.session

@@ -11,6 +11,7 @@ transitions does not matter). It prints progress, the speed of send/recv against
     uvx nox -s example -- async_q_learning.py [--steps 300000] [--num-envs 16] [--batch-size 4]
 
 (or ``python examples/async_q_learning.py`` in the workspace venv: it needs numpy only.)
+It runs for about a minute on a 2-core machine.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ already preprocessed to 4x84x84) with CleanRL's convolutional network instead:
 Exits non-zero unless the mean return of the last 20 episodes reaches ``--goal`` (400, for
 CartPole). The nox session installs torch (the CPU build: see the README, "CPU torch") into a venv of its own
 (``python examples/cleanrl_style_ppo.py`` where torch is installed, with ``palaestra[atari]``
-for Atari). A line every 20 updates shows steps and the recent mean return.
+for Atari). A line every 20 updates shows steps and the recent mean return. CartPole's
+500,000 steps take about 6 minutes on a 2-core machine.
 """
 
 import argparse
