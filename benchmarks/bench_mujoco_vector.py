@@ -1,7 +1,7 @@
 """Batched MuJoCo envs vs EnvPool and Gymnasium, in one run.
 
 For each id at N=16: palaestra's batched env (``make_vec(id, 16)``, default threads), the
-same with ``num_threads=1``, palaestra's ``SyncVectorEnv``, Gymnasium's ``SyncVectorEnv``
+same with ``num_workers=1``, palaestra's ``SyncVectorEnv``, Gymnasium's ``SyncVectorEnv``
 and EnvPool 1.2.5 (``envpool.make_gymnasium(id, num_envs=16)``, its default threads; a
 benchmark-only dependency: ``pip install envpool==1.2.5``, skipped when absent).
 
@@ -10,7 +10,7 @@ contenders and the best round of each counts. palaestra and Gymnasium simulate t
 states (same numbers). EnvPool ships its own models and MuJoCo build, so its trajectories
 differ: the comparison is like for like in work per step only on average.
 
-Goals (N=16): batched >= 1.1x EnvPool and >= 2x Gymnasium's sync; ``num_threads=1`` >=
+Goals (N=16): batched >= 1.1x EnvPool and >= 2x Gymnasium's sync; ``num_workers=1`` >=
 1.3x palaestra's own sync.
 
 Also measured, as the ceiling of any MuJoCo vector env on this machine: "physics only",
@@ -103,7 +103,7 @@ def compare(env_id: str, rounds: int) -> None:
     n = 16
     contenders = {
         "batched": palaestra.make_vec(env_id, n),
-        "batched 1 thread": palaestra.make_vec(env_id, n, num_threads=1),
+        "batched 1 thread": palaestra.make_vec(env_id, n, vector_kwargs={"num_workers": 1}),
         "palaestra sync": palaestra.make_vec(env_id, n, vectorization_mode="sync"),
         "gymnasium sync": gymnasium.make_vec(env_id, n, vectorization_mode="sync"),
     }
@@ -134,7 +134,7 @@ def scaling(rounds: int) -> None:
         table[env_id] = {}
         for n in sizes:
             actions = actions_for(env_id, n, steps=max(20, 3200 // n))
-            envs = {t: palaestra.make_vec(env_id, n, num_threads=t) for t in threads}
+            envs = {t: palaestra.make_vec(env_id, n, vector_kwargs={"num_workers": t}) for t in threads}
             rates = best_rates({str(t): env for t, env in envs.items()}, actions, rounds)
             for t in threads:
                 table[env_id][(n, t)] = rates[str(t)]

@@ -39,7 +39,8 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :func:`batched_spaces`, :func:`actions_per_env` (splits a batch of actions, naming both
     counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
-    :func:`usable_cores` (the cores this process may use: a vectorizer's default parallelism),
+    :func:`usable_cores` (the cores this process may use: a vectorizer's default parallelism)
+    and :func:`check_num_workers` (the one knob's check),
     :class:`RecvEngine` (send/recv for a vectorizer that steps sub-envs one by one; set it as
     the class's ``recv_engine``), and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
@@ -124,6 +125,7 @@ if TYPE_CHECKING:
     from palaestra.vector._autoreset import reset_arguments as reset_arguments
     from palaestra.vector._autoreset import resolve_autoreset_mode as resolve_autoreset_mode
     from palaestra.vector._batched import BatchedVectorEnv as BatchedVectorEnv
+    from palaestra.vector._cores import check_num_workers as check_num_workers
     from palaestra.vector._cores import usable_cores as usable_cores
     from palaestra.vector._info import add_info as add_info
     from palaestra.vector._processes import split_blocks as split_blocks
@@ -173,6 +175,7 @@ _LAZY_NAMES = {
     "check_flag": "palaestra._base._arguments",
     "check_max_episode_steps": "palaestra._base._arguments",
     "check_num_envs": "palaestra._base._arguments",
+    "check_num_workers": "palaestra.vector._cores",
     "check_sub_env_objects": "palaestra._base._arguments",
     "check_timeout": "palaestra._base._arguments",
     "circle": "palaestra._env._canvas",

@@ -258,3 +258,15 @@ def test_same_fields_as_envpool(task):
     assert pool_settings <= set(theirs.config) and pool_settings <= set(ours.config)
     theirs.close()
     ours.close()
+
+
+def test_num_threads_is_the_one_knob():
+    pool = envpool.make_gymnasium("Hopper-v5", num_envs=3, num_threads=2, seed=0)
+    assert pool.envs.num_workers == 2 and pool.config["num_threads"] == 2
+    pool.close()
+    pool = envpool.make_gymnasium("CartPole-v1", num_envs=3, num_threads=2, vectorization_mode="async")
+    assert pool.envs.num_workers == 2
+    pool.close()
+    pool = envpool.make_gymnasium("CartPole-v1", num_envs=3, num_threads=2, vectorization_mode="sync")
+    assert pool.envs.num_workers == 1  # sync steps in the calling thread, as asked
+    pool.close()

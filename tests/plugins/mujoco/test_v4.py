@@ -144,7 +144,7 @@ def test_v4_envs_pickle_as_v4_envs():
 
 @pytest.mark.parametrize("env_id", ["Hopper-v4", "Ant-v4", "Reacher-v4"])
 def test_v4_batched_envs_equal_sync(env_id):
-    batched = palaestra.make_vec(env_id, 3, num_threads=2, max_episode_steps=40)
+    batched = palaestra.make_vec(env_id, 3, vector_kwargs={"num_workers": 2}, max_episode_steps=40)
     sync = palaestra.make_vec(env_id, 3, vectorization_mode="sync", max_episode_steps=40)
     assert type(batched).__name__.endswith("V4VectorEnv")
     a, b = batched.reset(seed=1), sync.reset(seed=1)

@@ -34,7 +34,9 @@ def assert_same_info(mine, theirs, where):
 def play_side_by_side(env_id, mode, num_threads, steps, num_envs=3, seed=7, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        batched = palaestra.make_vec(env_id, num_envs, num_threads=num_threads, autoreset_mode=mode, **kwargs)
+        batched = palaestra.make_vec(
+            env_id, num_envs, vector_kwargs={"num_workers": num_threads}, autoreset_mode=mode, **kwargs
+        )
         sync = palaestra.make_vec(
             env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **kwargs
         )
@@ -89,7 +91,7 @@ def test_make_vec_uses_the_batched_env_with_the_ids_time_limit():
 
 
 def test_constructor_arguments_reach_every_sub_env():
-    env = palaestra.make_vec("HalfCheetah-v5", 2, ctrl_cost_weight=0.5, num_threads=1)
+    env = palaestra.make_vec("HalfCheetah-v5", 2, ctrl_cost_weight=0.5, vector_kwargs={"num_workers": 1})
     assert [sub._ctrl_cost_weight for sub in env.envs] == [0.5, 0.5]
     env.close()
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
@@ -98,12 +100,32 @@ def test_constructor_arguments_reach_every_sub_env():
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
 def test_bad_thread_counts_are_named(bad):
-    with pytest.raises(ValueError, match=rf"num_threads must be a positive integer or None, got {bad!r}"):
-        HopperVectorEnv(2, num_threads=bad)
+    with pytest.raises(
+        ValueError, match=rf"HopperVectorEnv: num_workers must be a positive integer .* got {bad!r}"
+    ):
+        palaestra.make_vec("Hopper-v5", 2, vector_kwargs={"num_workers": bad})
+
+
+def test_the_one_knob_sets_the_threads_and_the_old_name_warns():
+    env = palaestra.make_vec("Hopper-v5", 3, vector_kwargs={"num_workers": 2})
+    assert env.num_workers == env.num_threads == 2
+    env.close()
+    env = palaestra.make_vec("Hopper-v5", 2, vector_kwargs={"num_workers": 8})
+    assert env.num_workers == 2  # never more threads than sub-envs
+    env.close()
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"num_threads is deprecated; pass make_vec\(id, n, vector_kwargs=\{'num_workers': 2\}\)",
+    ):
+        env = palaestra.make_vec("Hopper-v5", 3, num_threads=2)
+    assert env.num_workers == 2
+    env.close()
+    with pytest.raises(ValueError, match="num_threads=2 and num_workers=1 name the same thing"):
+        HopperVectorEnv(2, num_workers=1, num_threads=2)
 
 
 def test_wrong_actions_are_refused_before_any_sub_env_moves():
-    env = palaestra.make_vec("Hopper-v5", 3, num_threads=2)
+    env = palaestra.make_vec("Hopper-v5", 3, vector_kwargs={"num_workers": 2})
     env.reset(seed=0)
     before = [sub.data.qpos.copy() for sub in env.envs]
     with pytest.raises(InvalidAction, match="HopperVectorEnv.step got 2 actions for 3 sub-environments"):
@@ -138,7 +160,7 @@ def test_frames_are_the_sub_envs_frames():
 
 
 def test_snapshot_restores_physics_generators_and_counters():
-    env = palaestra.make_vec("Hopper-v5", 3, num_threads=2, max_episode_steps=30)
+    env = palaestra.make_vec("Hopper-v5", 3, vector_kwargs={"num_workers": 2}, max_episode_steps=30)
     env.reset(seed=3)
     actions = np.random.default_rng(3).uniform(-1, 1, (60, 3, 3)).astype(np.float32)
     for a in actions[:10]:
@@ -156,7 +178,9 @@ def test_snapshot_restores_physics_generators_and_counters():
 
 def test_close_stops_the_threads():
     before = threading.active_count()
-    env = palaestra.make_vec("Ant-v5", 4, num_threads=3)  # Ant's sub-envs step in Python threads
+    env = palaestra.make_vec(
+        "Ant-v5", 4, vector_kwargs={"num_workers": 3}
+    )  # Ant's sub-envs step in Python threads
     assert threading.active_count() == before + 2
     env.reset(seed=0)
     env.step(np.zeros((4, 8), dtype=np.float32))
@@ -165,7 +189,7 @@ def test_close_stops_the_threads():
 
 
 def test_an_error_in_a_thread_reaches_the_caller_and_the_env_stays_usable():
-    env = palaestra.make_vec("Ant-v5", 4, num_threads=2)
+    env = palaestra.make_vec("Ant-v5", 4, vector_kwargs={"num_workers": 2})
     env.reset(seed=0)
     broken = env.envs[3]
     real_step = broken._mj_step
@@ -215,7 +239,7 @@ def test_your_own_env_batches_when_it_splits_its_step():
 
     with pytest.raises(TypeError, match="Whole implements step\\(\\) as one piece; implement begin_step"):
         type("WholeVectorEnv", (MujocoVectorEnv,), {"env_class": Whole})(2)
-    env = type("SplitVectorEnv", (MujocoVectorEnv,), {"env_class": Split})(3, num_threads=2)
+    env = type("SplitVectorEnv", (MujocoVectorEnv,), {"env_class": Split})(3, num_workers=2)
     env.reset(seed=0)
     obs, rewards, _, _, infos = env.step(np.array([[1.0], [0.0], [-1.0]], dtype=np.float32))
     assert rewards[0] > 0 and rewards[1] == 0 and rewards[2] < 0

@@ -142,7 +142,7 @@ def test_frames_and_snapshots_read_the_batch_state():
 
 
 def test_restoring_sub_env_snapshots_moves_the_batch():
-    env = palaestra.make_vec("Walker2d-v5", 2, num_threads=2)
+    env = palaestra.make_vec("Walker2d-v5", 2, vector_kwargs={"num_workers": 2})
     env.reset(seed=2)
     actions = np.random.default_rng(2).uniform(-1, 1, (12, 2, 6)).astype(np.float32)
     for a in actions[:4]:

@@ -19,6 +19,7 @@ from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._registry._make import Host, check_render_mode_type, make_env, resolve_spec, wrapper_set_specs
 from palaestra.error import Error, InvalidEnvArguments, InvalidEnvArgumentValue
+from palaestra.vector._cores import check_num_workers
 from palaestra.vector._vector_env import AutoresetMode
 
 if TYPE_CHECKING:
@@ -81,6 +82,9 @@ def _from_vector_entry_point(
     # A vector env made of sub-env objects may take what a vectorizer takes (sub-env wrappers
     # and the vectorizer's arguments), so code written for make_vec's sync default runs as is.
     takes_vectorizer_arguments = getattr(creator, "takes_vectorizer_arguments", False)
+    if "num_workers" in vector_kwargs and creator is not None and not takes_vectorizer_arguments:
+        vector_kwargs = dict(vector_kwargs)
+        kwargs = {**kwargs, **_parallelism(creator, vector_kwargs.pop("num_workers"))}
     if vector_kwargs and not takes_vectorizer_arguments:
         raise Error(
             "Custom vector environment can be passed arguments only through kwargs and "
@@ -111,6 +115,32 @@ def _from_vector_entry_point(
         check_vector_kwargs(getattr(creator, "vectorizer", None), vector_kwargs)
         kwargs = {**kwargs, "wrappers": list(wrappers), "vector_kwargs": dict(vector_kwargs)}
     return creator(num_envs=num_envs, **kwargs)
+
+
+def _parallelism(creator: Any, num_workers: Any) -> dict[str, Any]:
+    """The one knob, ``vector_kwargs={"num_workers": k}``, as a natively batched env takes it.
+
+    An env that runs threads takes ``num_workers`` (or ALE's ``num_threads``); one that steps
+    every sub-env in the calling thread as array operations has nothing to set, and says so.
+    """
+    name = getattr(creator, "__name__", repr(creator))
+    value = check_num_workers(num_workers, name)
+    if value is None:  # the env's own default: the cores this process may use
+        return {}
+    try:
+        parameters = inspect.signature(creator).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: nothing to read
+        parameters = {}  # type: ignore[assignment]
+    for parameter in ("num_workers", "num_threads"):
+        if parameter in parameters:
+            return {parameter: value}
+    if value > 1:
+        logger.warn(
+            f"{name} steps all its sub-envs in the calling thread (array operations over the batch); "
+            f"num_workers={value} has no effect on it",
+            stacklevel=5,  # the caller of make_vec
+        )
+    return {}
 
 
 def _too_many(num_envs: int, spec: EnvSpec, why: str) -> Exception:

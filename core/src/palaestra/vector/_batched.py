@@ -73,6 +73,9 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     #: The command that installs pygame, named when it is missing.
     render_install_hint: ClassVar[str] = "pip install pygame-ce"
     canvas_y_up: ClassVar[bool] = False  # True: draw() draws y-up; each frame is flipped when shown
+    #: Threads stepping the sub-envs: the template steps them all in the calling thread (an
+    #: env that runs threads takes ``num_workers`` in ``__init__`` and sets it).
+    num_workers: int = 1
     #: The dtype of the per-sub-env step counts (``steps``).
     step_count_dtype: ClassVar[Any] = np.int64
 

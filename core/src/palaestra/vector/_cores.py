@@ -10,10 +10,14 @@ cores the process's affinity allows (``os.process_cpu_count()`` where Python has
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from pathlib import Path
+from typing import Any
 
-__all__ = ["cgroup_cpu_quota", "usable_cores"]
+from palaestra.error import InvalidEnvArgumentValue
+
+__all__ = ["cgroup_cpu_quota", "check_num_workers", "usable_cores"]
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
@@ -61,3 +65,19 @@ def _ratio(quota: str, period: str) -> float | None:
     except ValueError:
         return None
     return q / p if q > 0 and p > 0 else None
+
+
+def check_num_workers(value: Any, owner: str) -> int | None:
+    """``num_workers`` as a positive int, or ``None`` (the default: :func:`usable_cores`).
+
+    Raises:
+        InvalidEnvArgumentValue: Not a positive integer (naming ``owner``, the vector env).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise InvalidEnvArgumentValue(
+            f"{owner}: num_workers must be a positive integer (how many threads or processes step the "
+            f"sub-envs) or None (the {usable_cores()} cores this process may use), got {value!r}"
+        )
+    return int(value)

@@ -13,8 +13,10 @@ from palaestra import logger
 from palaestra._base._arguments import check_flag
 from palaestra._env._core import Env
 from palaestra._env._snapshot import Snapshot, VectorSnapshot, vector_restore_plan
+from palaestra.error import InvalidEnvArgumentValue
 from palaestra.spaces import Space
 from palaestra.vector._autoreset import per_env_values, reset_arguments, resolve_autoreset_mode
+from palaestra.vector._cores import check_num_workers
 from palaestra.vector._info import add_info
 from palaestra.vector._recv import RecvEngine
 from palaestra.vector._spaces import actions_per_env, batched_spaces
@@ -72,7 +74,12 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         observation_mode: ``"same"`` (all sub-envs share one space), ``"different"``
             (same shapes and dtypes, different bounds) or a ``(batched, single)`` pair.
         autoreset_mode: An :class:`AutoresetMode` or its value.
+        num_workers: ``None`` or 1: the sub-envs step one after another in the calling
+            thread (the knob every vectorizer takes; ``"async"`` runs ``k`` workers).
     """
+
+    #: Every sub-env steps in the calling thread.
+    num_workers = 1
 
     def __init__(
         self,
@@ -80,9 +87,16 @@ class SyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         copy: bool = True,
         observation_mode: str | tuple[Space[Any], Space[Any]] = "same",
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_workers: int | None = None,
     ) -> None:
         if len(env_fns) == 0:
             raise ValueError("SyncVectorEnv needs at least one env function, got an empty sequence")
+        if (check_num_workers(num_workers, "SyncVectorEnv") or 1) > 1:
+            raise InvalidEnvArgumentValue(
+                f"SyncVectorEnv steps its sub-envs one after another in the calling thread: num_workers="
+                f"{num_workers} cannot apply; for {num_workers} worker processes use "
+                f"make_vec(..., vectorization_mode='async', vector_kwargs={{'num_workers': {num_workers}}})"
+            )
         check_flag(copy, "copy", "return copies of the batched observations rather than shared buffers")
         self.env_fns = env_fns
         self.copy = copy

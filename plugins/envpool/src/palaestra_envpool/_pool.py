@@ -342,24 +342,21 @@ def _info_rows(info: dict[str, Any], rows: np.ndarray, size: int) -> dict[str, A
 def build_vector_env(spec: EnvSpec, vectorization_mode: Any, vector_kwargs: dict[str, Any] | None) -> Any:
     """The palaestra vector env behind a pool: its parallelism and batch size set as EnvPool's say."""
     config = spec.config
-    task = spec.palaestra_id
     env_kwargs = dict(spec.env_kwargs)
     vector_kwargs = dict(vector_kwargs or {})
-    registered = palaestra.spec(task)
-    native = vectorization_mode in (None, "vector_entry_point") and registered.vector_entry_point is not None
-    parameters = _parameters(registered.vector_entry_point) if native else set()
-    if "num_threads" in parameters and config.num_threads:  # MuJoCo's threads, ALE's
-        env_kwargs["num_threads"] = config.num_threads
-    if "batch_size" in parameters:  # ALE fixes its batch size when it is made
-        env_kwargs["batch_size"] = config.batch_size
-    if "thread_affinity_offset" in parameters:
-        env_kwargs["thread_affinity_offset"] = config.thread_affinity_offset
-    takes_workers = vectorization_mode == "async" or "num_workers" in parameters
-    if config.num_threads and takes_workers and "num_workers" not in vector_kwargs:
-        vector_kwargs["num_workers"] = min(config.num_threads, config.num_envs)
+    # EnvPool's num_threads is palaestra's one knob (threads or processes alike); the sync
+    # vectorizer, chosen by name, steps in the calling thread.
+    if config.num_threads and vectorization_mode != "sync":
+        vector_kwargs.setdefault("num_workers", min(config.num_threads, config.num_envs))
+    registered = palaestra.spec(spec.palaestra_id)
+    if vectorization_mode in (None, "vector_entry_point") and registered.vector_entry_point is not None:
+        parameters = _parameters(registered.vector_entry_point)
+        for name in ("batch_size", "thread_affinity_offset"):  # ALE fixes them when it is made
+            if name in parameters:
+                env_kwargs[name] = getattr(config, name)
     env_kwargs["max_episode_steps"] = -1 if config.max_episode_steps is None else config.max_episode_steps
     envs = palaestra.make_vec(
-        task,
+        spec.palaestra_id,
         config.num_envs,
         vectorization_mode=vectorization_mode,
         vector_kwargs=vector_kwargs or None,
@@ -375,9 +372,6 @@ def build_vector_env(spec: EnvSpec, vectorization_mode: Any, vector_kwargs: dict
 
 
 def _parameters(entry_point: Any) -> set[str]:
-    """The keyword arguments a vector entry point takes (its vectorizer's too)."""
+    """The keyword arguments a vector entry point takes."""
     creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
-    names = set(inspect.signature(creator).parameters)
-    if getattr(creator, "takes_vectorizer_arguments", False):
-        names.add("num_workers")
-    return names
+    return set(inspect.signature(creator).parameters)

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import queue
 import threading
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 
-from palaestra.error import UnsupportedMode
+from palaestra.error import InvalidEnvArgumentValue, UnsupportedMode
 from palaestra.plugin import (
     AutoresetMode,
     BatchedVectorEnv,
     add_info,
     check_num_envs,
+    check_num_workers,
     invalid_actions,
     per_env_values,
     render_before_reset,
@@ -147,8 +149,26 @@ def _serve(
 _PLAIN_SCALARS = (int, float, bool)
 
 
+def _one_knob(name: str, num_workers: Any, num_threads: Any) -> int | None:
+    """The threads asked for: ``num_workers``, or the deprecated ``num_threads`` (with a warning)."""
+    if num_threads is None:
+        return check_num_workers(num_workers, name)
+    if num_workers is not None:
+        raise InvalidEnvArgumentValue(
+            f"{name}: num_threads={num_threads!r} and num_workers={num_workers!r} name the same thing; "
+            "give num_workers alone (make_vec(id, n, vector_kwargs={'num_workers': k}))"
+        )
+    warnings.warn(
+        f"{name}: num_threads is deprecated; pass make_vec(id, n, vector_kwargs={{'num_workers': "
+        f"{num_threads!r}}}), the knob every vectorizer and batched env takes",
+        DeprecationWarning,
+        stacklevel=4,
+    )
+    return check_num_workers(num_threads, name)
+
+
 class MujocoVectorEnv(BatchedVectorEnv):
-    """``num_envs`` copies of one MuJoCo env, their physics stepped in ``num_threads`` threads.
+    """``num_envs`` copies of one MuJoCo env, their physics stepped in ``num_workers`` threads.
 
     Returns exactly what ``SyncVectorEnv`` of ``make(id)`` envs returns for the same seeds
     and actions, in every autoreset mode: the sub-envs are the suite's single envs.
@@ -167,8 +187,10 @@ class MujocoVectorEnv(BatchedVectorEnv):
         render_mode: ``"rgb_array"``, ``"depth_array"``, ``"rgbd_tuple"`` or ``None``
             (a batch of windows is refused: render one sub-env with :meth:`render_env`).
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
-        num_threads: Threads stepping physics, the calling one included; default: the
+        num_workers: Threads stepping physics, the calling one included; default: the
             cores this process may use (at most ``num_envs``). ``1`` steps in the caller.
+            ``make_vec`` passes ``vector_kwargs={"num_workers": k}`` here.
+        num_threads: The old name of ``num_workers`` (deprecated: it warns).
         **kwargs: The single env's constructor arguments.
     """
 
@@ -187,10 +209,12 @@ class MujocoVectorEnv(BatchedVectorEnv):
         max_episode_steps: int | None = None,
         render_mode: str | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_workers: int | None = None,
         num_threads: int | None = None,
         **kwargs: Any,
     ) -> None:
         name = type(self).__name__
+        num_threads = _one_knob(name, num_workers, num_threads)
         if render_mode == "human":
             raise UnsupportedMode(
                 f"{name} renders offscreen only (one window per sub-env would help nobody); use "
@@ -198,8 +222,6 @@ class MujocoVectorEnv(BatchedVectorEnv):
             )
         if num_threads is None:
             num_threads = available_cores()
-        elif isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
-            raise ValueError(f"{name}: num_threads must be a positive integer or None, got {num_threads!r}")
         num_envs = check_num_envs(num_envs)
         if self.env_class.begin_step is MujocoEnv.begin_step or self.env_class.end_step is MujocoEnv.end_step:
             raise TypeError(
@@ -214,7 +236,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self.single_action_space = first.action_space
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
-        self.num_threads = min(num_threads, num_envs)
+        self.num_workers = self.num_threads = min(num_threads, num_envs)
         self._observations = np.zeros((num_envs, *(first.observation_space.shape or ())), dtype=np.float64)
         self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._all = list(range(num_envs))
