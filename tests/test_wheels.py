@@ -52,7 +52,7 @@ def test_wheels_install_an_extra_with_pip_and_nothing_more(tmp_path):
     wheels = tmp_path / "wheels"
     _run([uv, "build", "--quiet", "--all-packages", "--wheel", "--out-dir", str(wheels), str(ROOT)], env)
     names = sorted(p.name.split("-")[0] for p in wheels.glob("*.whl"))
-    suites = ["atari", "box2d", "classic_control", "gymnasium", "jax", "mujoco", "ray", "toy_text"]
+    suites = ["atari", "box2d", "classic_control", "envpool", "gymnasium", "jax", "mujoco", "ray", "toy_text"]
     assert names == ["palaestra"] + [f"palaestra_{suite}" for suite in suites]
     venv = tmp_path / "venv"
     _run([uv, "venv", "--quiet", "--seed", "--python", sys.executable, str(venv)], env)
