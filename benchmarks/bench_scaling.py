@@ -36,9 +36,9 @@ import warnings
 from typing import Any
 
 import numpy as np
-from bench_envpool import ENVPOOL_ID, actions_for, envpool
 
 import palaestra
+from bench_envpool import ENVPOOL_ID, actions_for, envpool
 from palaestra.plugin import usable_cores
 
 IDS = [
@@ -80,7 +80,9 @@ def timed(env: Any, actions: list[np.ndarray], steps: int) -> tuple[float, float
     return time.perf_counter() - wall, time.thread_time() - cpu
 
 
-def measure(env_id: str, n: int, workers: list[int], rounds: int) -> dict[tuple[str, int], tuple[float, float]]:
+def measure(
+    env_id: str, n: int, workers: list[int], rounds: int
+) -> dict[tuple[str, int], tuple[float, float]]:
     """Median env-steps/s and parent-busy share per (contender, k), rounds alternating."""
     actions = actions_for(env_id, n, 64)
     as_envpool = [a.astype(np.int32) if a.dtype.kind in "iu" else a for a in actions]
@@ -88,7 +90,9 @@ def measure(env_id: str, n: int, workers: list[int], rounds: int) -> dict[tuple[
     for k in workers:
         envs["palaestra", k] = palaestra.make_vec(env_id, n, vector_kwargs={"num_workers": k})
         if envpool is not None:
-            envs["envpool", k] = envpool.make_gymnasium(ENVPOOL_ID.get(env_id, env_id), num_envs=n, num_threads=k)
+            envs["envpool", k] = envpool.make_gymnasium(
+                ENVPOOL_ID.get(env_id, env_id), num_envs=n, num_threads=k
+            )
     results: dict[tuple[str, int], list[tuple[float, float]]] = {key: [] for key in envs}
     try:
         steps = {}
@@ -117,7 +121,9 @@ def amdahl(rate_1: float, rate_2: float) -> float:
     return min(1.0, max(0.0, 2.0 / speedup - 1.0))
 
 
-def report(env_id: str, n: int, workers: list[int], results: dict[tuple[str, int], tuple[float, float]]) -> None:
+def report(
+    env_id: str, n: int, workers: list[int], results: dict[tuple[str, int], tuple[float, float]]
+) -> None:
     """One line per id and N: rates by k, ratios to EnvPool, the proxies and the serial share."""
     cells = []
     for k in workers:
@@ -148,7 +154,9 @@ def main() -> None:
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # the array-batched envs say num_workers has no effect
     workers = sorted({int(k) for k in args.workers.split(",")})
-    print(f"{usable_cores()} usable cores; workers {workers}" + ("" if envpool else "; EnvPool not installed"))
+    print(
+        f"{usable_cores()} usable cores; workers {workers}" + ("" if envpool else "; EnvPool not installed")
+    )
     for env_id in args.ids.split(","):
         for n in (int(x) for x in args.n.split(",")):
             report(env_id, n, workers, measure(env_id, n, workers, args.rounds))
