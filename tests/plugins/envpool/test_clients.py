@@ -84,8 +84,8 @@ def test_tianshou_collector_collects_steps_and_episodes():
     assert all(
         ret == length for ret, length in zip(stats.returns, stats.lens, strict=False)
     )  # CartPole: 1 a step
-    # Collecting episodes steps fewer sub-envs as they finish: a pool of sub-envs stepping one by one.
-    test = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=1, vectorization_mode="sync")
+    # Collecting episodes steps fewer sub-envs as they finish (step(actions, some_ids)).
+    test = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=1)
     test.action_space.seed(1)
     evaluator = Collector(RandomActionPolicy(test.action_space), test)
     evaluator.reset()

@@ -153,14 +153,32 @@ def test_envpools_atari_names_reach_the_ale_ids():
 
 
 def test_a_subset_of_a_batch_that_steps_together_names_the_fix():
-    pool = envpool.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
+    pool = envpool.make_gymnasium("Blackjack-v1", num_envs=4, seed=0)  # its tables step together only
     pool.reset()
     with pytest.raises(
         error.InvalidAction,
-        match=r"2 of 4 sub-envs: CartPoleVectorEnv steps its sub-envs together.*vectorization_mode='sync'",
+        match=r"2 of 4 sub-envs: BlackjackVectorEnv steps its sub-envs together.*vectorization_mode='sync'",
     ):
         pool.step(np.zeros(2, dtype=np.int64), np.array([0, 2]))
     pool.step(np.zeros(4, dtype=np.int64), np.arange(4))  # every id, in order: a full step
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "Taxi-v4", "Hopper-v5"])
+def test_natively_batched_pools_step_any_subset(task):
+    pool = envpool.make_gymnasium(task, num_envs=4, seed=3)
+    reference = envpool.make_gymnasium(task, num_envs=4, seed=3)
+    pool.reset()
+    reference.reset()
+    space = pool.action_space
+    space.seed(0)
+    full = np.array([space.sample() for _ in range(4)])
+    obs, *_ = pool.step(full[[3, 1]], np.array([3, 1]))
+    ref_obs, *_ = reference.step(full)  # the same actions for 3 and 1: their rows agree
+    np.testing.assert_array_equal(obs, ref_obs[[3, 1]])
+    pool.reset(np.array([0]))  # sub-env 0 never stepped: a reset of it alone
+    assert pool.step(full, None)[4]["elapsed_step"].tolist() == [1, 2, 1, 2]
+    pool.close()
+    reference.close()
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ an env supplies the physics as hooks (see :class:`BatchedVectorEnv`).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,6 +30,9 @@ from palaestra.vector.utils import batch_space
 __all__ = ["BatchedVectorEnv"]
 
 _SUB_ENV_METHODS = frozenset({"call", "get_attr", "set_attr", "call_async", "call_wait"})
+# The template's own per-sub-env state (see BatchedVectorEnv.row_axes).
+_TEMPLATE_ROWS: dict[str, int | None] = {"generators": None, "steps": 0, "_needs_reset": 0}
+_NOTHING = object()  # an attribute that held no rows yet (None before a first step)
 
 
 class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
@@ -76,6 +80,12 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     #: Threads stepping the sub-envs: the template steps them all in the calling thread (an
     #: env that runs threads takes ``num_workers`` in ``__init__`` and sets it).
     num_workers: int = 1
+    #: Where each attribute of ``snapshot_fields`` keeps the sub-envs' state, so that some
+    #: sub-envs can step while the others hold still (``send``/``recv`` of some of them): an
+    #: int is the axis of the sub-envs in an array, ``None`` a list of one item per sub-env.
+    #: Attributes not named are settings a step does not change. ``None`` (the default): the
+    #: sub-envs step together only. The template's own (generators, step counts) are added.
+    row_axes: ClassVar[dict[str, int | None] | None] = None
     #: The dtype of the per-sub-env step counts (``steps``).
     step_count_dtype: ClassVar[Any] = np.int64
 
@@ -176,7 +186,40 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env; those whose episode ended are reset per the autoreset mode."""
         self._check_no_results_outstanding("step")
-        self.check_step_allowed()
+        return self._step(actions, None)
+
+    @property
+    def steps_some(self) -> bool:
+        """Whether some sub-envs can step while the others hold still (:attr:`row_axes` is set)."""
+        return self.row_axes is not None
+
+    def step_some(
+        self, actions: Any, stepping: np.ndarray
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step the sub-envs in mask ``stepping``; the others hold still, exactly as they were.
+
+        The batch is stepped whole (``actions`` holds an action for every sub-env; those of
+        the held ones are any valid action) and the held sub-envs' rows of state are put
+        back afterwards, generators included. The results' rows of held sub-envs mean
+        nothing. Needs :attr:`row_axes`.
+        """
+        if self.row_axes is None:
+            raise NotImplementedError(f"{type(self).__name__} steps its sub-envs together only (no row_axes)")
+        held = ~np.asarray(stepping, dtype=np.bool_)
+        rows = {**_TEMPLATE_ROWS, **self.row_axes}
+        saved = {name: _take_rows(getattr(self, name), held, axis) for name, axis in rows.items()}
+        try:
+            return self._step(actions, held)
+        finally:
+            for name, axis in rows.items():
+                setattr(self, name, _put_rows(getattr(self, name), saved[name], held, axis))
+            self._pending = int(np.count_nonzero(self._needs_reset))
+
+    def _step(
+        self, actions: Any, held: np.ndarray | None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """A step of every sub-env; with ``held``, those sub-envs neither reset nor end (step_some)."""
+        self.check_step_allowed(held)
         try:
             actions = self.check_actions(actions)
         except InvalidAction:
@@ -189,6 +232,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         resetting = (
             self._needs_reset if self._pending and self.autoreset_mode is AutoresetMode.NEXT_STEP else None
         )
+        if resetting is not None and held is not None:
+            resetting = resetting & ~held
         rewards, terminated = self.advance(actions, None if resetting is None else ~resetting)
         self.steps += 1
         truncated = self.truncations()
@@ -199,6 +244,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
             terminated[resetting] = False
             truncated[resetting] = False
         done = terminated | truncated
+        if held is not None:  # a held sub-env's flags are not its own: it did not step
+            done &= ~held
         self._needs_reset = done
         self._pending = int(np.count_nonzero(done))
         if self._pending and self.autoreset_mode is AutoresetMode.SAME_STEP:
@@ -252,13 +299,18 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         self._has_reset = True
         return mask, options
 
-    def check_step_allowed(self) -> None:
-        """Raise unless ``reset`` was called and (DISABLED mode) ended sub-envs were reset."""
+    def check_step_allowed(self, held: np.ndarray | None = None) -> None:
+        """Raise unless ``reset`` was called and (DISABLED mode) ended sub-envs were reset.
+
+        Args:
+            held: Sub-envs that hold still in this step (their ended episodes do not count).
+        """
         if not self._has_reset:
             raise step_before_reset(self)
-        if self._pending and self.autoreset_mode is AutoresetMode.DISABLED:
+        ended = self._needs_reset if held is None else self._needs_reset & ~held
+        if self._pending and self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
             raise RuntimeError(
-                f"Sub-envs {np.flatnonzero(self._needs_reset).tolist()} ended their episode and autoreset_mode "
+                f"Sub-envs {np.flatnonzero(ended).tolist()} ended their episode and autoreset_mode "
                 "is DISABLED; reset them with reset(options={'reset_mask': mask}) before stepping again"
             )
 
@@ -321,3 +373,42 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     def close_extras(self, **kwargs: Any) -> None:
         """Release the drawing surface."""
         self._canvas = None
+
+
+def _take_rows(value: Any, held: np.ndarray, axis: int | None) -> Any:
+    """Copies of the held sub-envs' part of one state attribute (see ``row_axes``)."""
+    if value is None:
+        return _NOTHING
+    indices = np.flatnonzero(held)
+    if axis is not None:
+        return np.take(value, indices, axis=axis)
+    return [_item_state(value[i]) for i in indices.tolist()]
+
+
+def _item_state(item: Any) -> tuple[str, Any]:
+    if isinstance(item, np.random.Generator):  # restored in place: others may hold it
+        return "generator", copy.deepcopy(item.bit_generator.state)
+    if hasattr(item, "snapshot") and hasattr(item, "restore"):  # an env object
+        return "env", item.snapshot()
+    return "value", copy.deepcopy(item)
+
+
+def _put_rows(value: Any, saved: Any, held: np.ndarray, axis: int | None) -> Any:
+    """``value`` with the held sub-envs' part put back from ``saved``."""
+    if saved is _NOTHING:
+        return value
+    indices = np.flatnonzero(held)
+    if axis is not None:
+        index: list[Any] = [slice(None)] * value.ndim
+        index[axis] = indices
+        value[tuple(index)] = saved
+        return value
+    items = value if isinstance(value, list) else list(value)  # a list in place: others may hold it
+    for i, (kind, state) in zip(indices.tolist(), saved, strict=True):
+        if kind == "generator":
+            items[i].bit_generator.state = state
+        elif kind == "env":
+            items[i].restore(state)
+        else:
+            items[i] = state
+    return items

@@ -358,15 +358,25 @@ class FullBatchEngine(RecvEngine):
 
     Every sub-env is ready at once: once each has an action, one ``step`` of the whole
     batch makes every result ready, and ``recv`` hands them out ``batch_size`` at a time
-    (``batch_size`` divides ``num_envs``, so the rounds meet).
+    (``batch_size`` divides ``num_envs``, so the rounds meet). A batched env that can step
+    some sub-envs while the others hold still (``steps_some``) also steps the sub-envs sent
+    so far when ``recv`` needs their results and no more can come: any ``batch_size``, any
+    subset, as the sync vectorizer.
     """
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.pending: dict[int, Any] = {}
         self.current: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]] | None = None
+        # Results of a step of some sub-envs, while rows of an earlier step wait to be received:
+        # each sub-env's ready result is in the step ``source`` names (0: current).
+        self.earlier: dict[int, tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]] = {}
+        self.source = np.zeros(self.num_envs, dtype=np.int64)
+        self.steps_taken = 0
+        # Stepping some sub-envs at a time, results are no longer all ready at once: take turns.
+        self.takes_turns = bool(getattr(env, "steps_some", False))
 
-    #: Its rounds meet only when ``batch_size`` divides ``num_envs``.
+    #: Its rounds meet only when ``batch_size`` divides ``num_envs`` (unless the env ``steps_some``).
     needs_divisor = True
     takes_turns = False
 
@@ -398,7 +408,7 @@ class FullBatchEngine(RecvEngine):
         with self.env._recv_internal():
             obs, infos = self.env.reset(seed=seed, options=options)
         n = self.num_envs
-        self.current = (obs, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos)
+        self._keep((obs, np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos), ids)
         self.arrived(ids)
 
     def start_step(self, ids: np.ndarray, actions: list[Any] | None) -> None:
@@ -414,7 +424,7 @@ class FullBatchEngine(RecvEngine):
             ordered = [pending[i] for i in range(self.num_envs)]
             batch = concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
             with self.env._recv_internal():
-                self.current = self.env.step(batch)
+                result = self.env.step(batch)
         except BaseException:
             # Refused by the env's own step: the earlier sends keep their actions, and the
             # sub-envs of this one take actions again.
@@ -422,9 +432,13 @@ class FullBatchEngine(RecvEngine):
                 del pending[i]
             raise
         self.pending = {}
+        self._keep(result, np.arange(self.num_envs))
         self.arrived(range(self.num_envs))
 
     def collect(self, timeout: float | None) -> None:
+        if self.pending and getattr(self.env, "steps_some", False):
+            self._step_pending()
+            return
         missing = sorted(set(range(self.num_envs)) - set(self.pending))
         raise NoAsyncCallError(
             f"{self.name}.recv: its sub-envs step together, and sub-envs {missing} have no action yet; "
@@ -432,9 +446,73 @@ class FullBatchEngine(RecvEngine):
             "send",
         )
 
+    def _step_pending(self) -> None:
+        """Step the sub-envs sent so far; the others hold still (``step_some``)."""
+        pending = self.pending
+        ids = np.array(sorted(pending), dtype=np.int64)
+        stepping = np.zeros(self.num_envs, dtype=np.bool_)
+        stepping[ids] = True
+        filler = pending[int(ids[0])]  # a checked action: the held sub-envs' rows are put back
+        space = self.env.single_action_space
+        ordered = [pending.get(i, filler) for i in range(self.num_envs)]
+        batch = concatenate(space, ordered, create_empty_array(space, n=self.num_envs))
+        self.pending = {}
+        try:
+            with self.env._recv_internal():
+                result = self.env.step_some(batch, stepping)
+        except BaseException:
+            self.failed(ids.tolist())  # no result comes: they take actions again
+            raise
+        self._keep(result, ids)
+        self.arrived(ids)
+
+    def _keep(
+        self, result: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]], ids: np.ndarray
+    ) -> None:
+        """Hold a step's results for ``ids``; rows of earlier steps still waiting stay readable."""
+        waiting = self._listed(READY)
+        if waiting and self.current is not None:
+            self.steps_taken += 1
+            kept = {int(s) for s in self.source[waiting]}
+            self.earlier = {
+                s: r
+                for s, r in {**self.earlier, self.steps_taken: self.current}.items()
+                if s in kept or s == self.steps_taken
+            }
+            self.source[[i for i in waiting if self.source[i] == 0]] = self.steps_taken
+        else:
+            self.earlier = {}
+            self.source[:] = 0
+        self.source[ids] = 0
+        self.current = result
+
     def batch(self, ids: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         assert self.current is not None, "results come from a step or reset"
-        obs, rewards, terminated, truncated, infos = self.current
+        if self.earlier and self.source[ids].any():
+            return self._batch_across_steps(ids)
+        return self._rows(self.current, ids)
+
+    def _batch_across_steps(
+        self, ids: np.ndarray
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Rows of several steps' results, one sub-env at a time (rare: odd batch sizes)."""
+        assert self.current is not None, "results come from a step or reset"
+        rows = []
+        for i in ids.tolist():
+            s = int(self.source[i])
+            obs, rewards, terminated, truncated, infos = self._rows(
+                self.current if s == 0 else self.earlier[s], np.array([i])
+            )
+            single = next(iter(iterate(batch_space(self.env.single_observation_space, 1), obs)))
+            rows.append(
+                (single, float(rewards[0]), bool(terminated[0]), bool(truncated[0]), [_row_info(infos)])
+            )
+        return self.batch_of(rows)
+
+    def _rows(
+        self, result: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]], ids: np.ndarray
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, rewards, terminated, truncated, infos = result
         return (
             take_rows(self.env.single_observation_space, obs, self.num_envs, ids),
             np.asarray(rewards)[ids],
@@ -442,6 +520,15 @@ class FullBatchEngine(RecvEngine):
             np.asarray(truncated)[ids],
             take_info(infos, ids),
         )
+
+
+def _row_info(infos: dict[str, Any]) -> dict[str, Any]:
+    """The one sub-env's info dict of a one-row batched info (its ``_key`` masks dropped)."""
+    return {
+        key: _row_info(value) if isinstance(value, dict) else value[0]
+        for key, value in infos.items()
+        if not (key.startswith("_") and key[1:] in infos) and bool(infos.get(f"_{key}", [True])[0])
+    }
 
 
 def _acceptable_batch(space: Any, actions: Any, count: int) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -34,6 +34,7 @@ class CartPoleVectorEnv(BatchedVectorEnv):
     """
 
     snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "state", "low", "high")
+    row_axes: ClassVar[dict[str, int | None] | None] = {"state": 1}  # a column per sub-env
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "autoreset_mode": AutoresetMode.NEXT_STEP}
     shared_generator = True
     step_count_dtype = np.int32

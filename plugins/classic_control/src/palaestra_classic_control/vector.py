@@ -9,7 +9,7 @@ actions, in every autoreset mode. ``CartPoleVectorEnv`` reproduces Gymnasium's o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -37,6 +37,7 @@ class _StateArrays(BatchedVectorEnv):
     """A batched env whose state is a float64 array: one row of ``state_size`` per sub-env."""
 
     snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "state")
+    row_axes: ClassVar[dict[str, int | None] | None] = {"state": 0}  # one row per sub-env
     render_install_hint = INSTALL_HINT
     canvas_y_up = True  # drawn as Gymnasium draws it, y up
     state_size = 0
@@ -126,6 +127,7 @@ class PendulumVectorEnv(_StateArrays):
     """
 
     snapshot_fields = (*_StateArrays.snapshot_fields, "last_u")
+    row_axes = {"state": 0, "last_u": 0}
     canvas_size = (500, 500)
     state_size = 2
     single_action_space = PendulumEnv().action_space
@@ -141,7 +143,7 @@ class PendulumVectorEnv(_StateArrays):
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.model = PendulumEnv(g=g)
-        self.last_u: np.ndarray | None = None
+        self.last_u: np.ndarray | None = np.full(num_envs, np.nan)  # NaN: no torque yet, no arrow
 
     def check_actions(self, actions: Any) -> np.ndarray:
         """Finite torques (out-of-range ones are clipped, as the single env does)."""
@@ -186,6 +188,7 @@ class AcrobotVectorEnv(_StateArrays):
     """
 
     snapshot_fields = (*_StateArrays.snapshot_fields, "_fresh", "_stepped")
+    row_axes = {"state": 0, "_fresh": 0, "_stepped": 0}
     canvas_size = (500, 500)
     state_size = 4
     single_action_space = spaces.Discrete(3)
@@ -255,6 +258,7 @@ class ContinuousMountainCarVectorEnv(_StateArrays):
     """
 
     snapshot_fields = (*_StateArrays.snapshot_fields, "envs")  # the sub-envs step themselves
+    row_axes = {"state": 0, "envs": None}
     state_size = 2
     single_action_space = Continuous_MountainCarEnv().action_space
     single_observation_space = Continuous_MountainCarEnv().observation_space

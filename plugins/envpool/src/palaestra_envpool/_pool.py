@@ -238,10 +238,11 @@ class EnvPool:
 
     def _step_some(self, action: Any, ids: np.ndarray) -> tuple[tuple[Any, ...], np.ndarray]:
         """Step some sub-envs only, through the vector env's send/recv."""
-        if self.envs.unwrapped.recv_engine is None:
+        inner = self.envs.unwrapped
+        if inner.recv_engine is None and not getattr(inner, "steps_some", False):
             raise error.InvalidAction(
                 f"step(actions, env_id) for {ids.size} of {self.num_envs} sub-envs: "
-                f"{type(self.envs.unwrapped).__name__} steps its sub-envs together, never some of them. "
+                f"{type(inner).__name__} steps its sub-envs together, never some of them. "
                 "Make the pool with envpool.make(..., vectorization_mode='sync') (or 'async'), whose "
                 "sub-envs step one by one (Tianshou's Collector does this when it collects n_episode)"
             )

@@ -202,6 +202,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
         "_observations",
         "_infos",
     )
+    row_axes: ClassVar[dict[str, int | None] | None] = {
+        "sub_env_snapshots": None,
+        "_observations": 0,
+        "_infos": None,
+    }
 
     def __init__(
         self,

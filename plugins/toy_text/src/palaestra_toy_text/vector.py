@@ -9,7 +9,7 @@ applies it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -79,6 +79,7 @@ class _TabularBatched(_Batched):
     """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
 
     snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions", "_probs")
+    row_axes: ClassVar[dict[str, int | None] | None] = {"states": 0, "lastactions": None, "_probs": 0}
     takes_integral_floats = True
 
     reset_prob: Any = 1
@@ -224,6 +225,7 @@ class TaxiVectorEnv(_TabularBatched):
     """
 
     snapshot_fields = (*_TabularBatched.snapshot_fields, "fickle_steps")
+    row_axes = {"states": 0, "lastactions": None, "_probs": 0, "fickle_steps": 0}
 
     env_class = TaxiEnv
     reset_prob = 1.0
