@@ -1,9 +1,12 @@
 """Every palaestra error crosses processes whole, and each is one class whichever thread asks first."""
 
+import ast
+import importlib
 import inspect
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +99,55 @@ def test_threads_touching_an_error_class_first_at_once_get_one_class():
         result = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == "1"
+
+
+# -- every package's own errors -------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_ROOTS = [ROOT / "core" / "src", *sorted((ROOT / "plugins").glob("*/src"))]
+
+
+def defined_exceptions():
+    """``(module, class name)`` of every class in the packages' sources whose bases look like errors.
+
+    Read from the source (nothing imported): a base named ``...Error``, ``...Exception``,
+    ``...Warning`` or one of the module's own such classes.
+    """
+    found = []
+    for root in SOURCE_ROOTS:
+        for path in sorted(root.rglob("*.py")):
+            module = ".".join(path.relative_to(root).with_suffix("").parts)
+            if module.endswith("__init__"):
+                module = module.rsplit(".", 1)[0]
+            if module == "palaestra.error" or "build" in path.parts:
+                continue  # palaestra.error's are covered above
+            local = set()
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ClassDef):
+                    bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+                    if local & bases or any(b.endswith(("Error", "Exception", "Warning")) for b in bases):
+                        local.add(node.name)
+                        found.append((module, node.name))
+    return found
+
+
+def test_the_scan_finds_the_errors_outside_palaestra_error():
+    names = {name for _, name in defined_exceptions()}
+    assert {"ActorsNotPlacedError", "MissingKeysToAction", "VectorTimeoutError", "Error"} <= names
+
+
+@pytest.mark.parametrize(
+    ("module", "name"), defined_exceptions(), ids=lambda v: v if isinstance(v, str) else None
+)
+def test_every_error_of_every_package_pickles_with_its_fields(module, name):
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except ImportError as e:  # an optional dependency of that plugin (ray, ...)
+        pytest.skip(f"{module} needs what is not installed here: {e}")
+    if not issubclass(cls, BaseException):
+        pytest.skip(f"{module}.{name} is not an exception (its base only has an error's name)")
+    error = instance(cls)
+    error.add_note("a note travels too")
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is cls and fingerprint(copy) == fingerprint(error)
+    assert copy.__notes__ == ["a note travels too"]
