@@ -86,19 +86,28 @@ def test_each_suite_declares_exactly_the_ids_it_registers(folder):
     assert listed == declared - wildcards
 
 
-def test_ids_are_split_only_by_the_id_module():
-    """How an id divides into namespace, name and version is written once: ``_base/_ids.py``."""
+def test_ids_are_split_and_built_only_by_the_id_module():
+    """How an id divides into namespace, name and version is written once: ``_base/_ids.py``.
+
+    The core splits ids with its functions; plugins with the kit's ``parse_env_id``,
+    ``get_env_id`` and ``namespace_of``, never by hand (``split("/")``, ``f"...-v{version}"``).
+    """
     import re
 
-    splitting = re.compile(r"""(r?partition|split)\(\s*["']/["']""")
+    by_hand = re.compile(r"""(r?partition|split)\(\s*["']/["']|-v\{""")
+    sources = [
+        path
+        for folder in ("core/src/palaestra", *(f"plugins/{p.name}/src" for p in (ROOT / "plugins").iterdir()))
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.name != "_ids.py" and "build" not in path.relative_to(ROOT).parts
+    ]
     found = [
         f"{path.relative_to(ROOT)}:{number}"
-        for path in sorted((ROOT / "core" / "src" / "palaestra").rglob("*.py"))
-        if path.name != "_ids.py"
+        for path in sources
         for number, line in enumerate(path.read_text().splitlines(), 1)
-        if splitting.search(line)
+        if by_hand.search(line)
     ]
-    assert found == [], "split ids with palaestra._base._ids (namespace_of, plugin_namespace, ...)"
+    assert found == [], "split and build ids with the kit's parse_env_id, get_env_id, namespace_of"
 
 
 def test_no_source_file_is_over_600_lines():

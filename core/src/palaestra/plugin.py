@@ -40,7 +40,8 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
     :func:`usable_cores` (the cores this process may use: a vectorizer's default parallelism)
-    and :func:`check_num_workers` (the one knob's check),
+    and :func:`check_num_workers` (the one knob's check), the id helpers :func:`parse_env_id`,
+    :func:`get_env_id` and :func:`namespace_of` (an id's parts, written once),
     :class:`RecvEngine` (send/recv for a vectorizer that steps sub-envs one by one; set it as
     the class's ``recv_engine``), and the
     snapshot types :class:`Snapshot`, :class:`VectorSnapshot` with
@@ -87,6 +88,9 @@ if TYPE_CHECKING:
     from palaestra._base._arguments import check_sub_env_objects as check_sub_env_objects
     from palaestra._base._arguments import check_timeout as check_timeout
     from palaestra._base._ezpickle import EzPickle as EzPickle
+    from palaestra._base._ids import get_env_id as get_env_id
+    from palaestra._base._ids import namespace_of as namespace_of
+    from palaestra._base._ids import parse_env_id as parse_env_id
     from palaestra._base._lazy import lazy_exports as lazy_exports
     from palaestra._base._markers import hookimpl as hookimpl
     from palaestra._base._seeding import np_random as np_random
@@ -176,6 +180,9 @@ _LAZY_NAMES = {
     "check_max_episode_steps": "palaestra._base._arguments",
     "check_num_envs": "palaestra._base._arguments",
     "check_num_workers": "palaestra.vector._cores",
+    "get_env_id": "palaestra._base._ids",
+    "namespace_of": "palaestra._base._ids",
+    "parse_env_id": "palaestra._base._ids",
     "check_sub_env_objects": "palaestra._base._arguments",
     "check_timeout": "palaestra._base._arguments",
     "circle": "palaestra._env._canvas",

@@ -40,8 +40,11 @@ def random_policy_statistics(lib, env_id, episodes=EPISODES, max_episode_steps=N
     "env_id", ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
 )
 def test_random_policy_statistics_within_five_percent(env_id):
-    ours = random_policy_statistics(palaestra, env_id)
-    ref = random_policy_statistics(gymnasium, env_id)
+    # A random walker stumbles on for up to 2,000 steps; 300 keep 200 episodes affordable
+    # (the falls and most returns come before), the landers' episodes are short anyway.
+    limit = 300 if "Walker" in env_id else None
+    ours = random_policy_statistics(palaestra, env_id, max_episode_steps=limit)
+    ref = random_policy_statistics(gymnasium, env_id, max_episode_steps=limit)
     print(f"{env_id}: mean return {ours[0]:.2f} vs {ref[0]:.2f}, mean length {ours[1]:.1f} vs {ref[1]:.1f}")
     assert ours[0] == pytest.approx(ref[0], rel=0.05)
     assert ours[1] == pytest.approx(ref[1], rel=0.05)

@@ -57,7 +57,7 @@ class Catalogue:
 def explain_missing(
     registry: Catalogue, hints: Hints | None, ns: str | None, name: str, version: int | None
 ) -> None:
-    """Raise the most helpful error for ``ns/name-v{version}``, which is not registered as given.
+    """Raise the most helpful error for ``ns/name-vN``, which is not registered as given.
 
     Returns without raising only when the name exists and nothing more specific applies (the
     caller then raises its generic ``UnregisteredEnv``).

@@ -44,6 +44,20 @@ class TimeLimit(Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._max_episode_steps = max_episode_steps
         self._elapsed_steps: int = 0
 
+    @property
+    def elapsed_steps(self) -> int:
+        """Steps taken in this episode (set it to hand the count to code that steps the env itself)."""
+        return self._elapsed_steps
+
+    @elapsed_steps.setter
+    def elapsed_steps(self, count: int) -> None:
+        self._elapsed_steps = count
+
+    @property
+    def max_episode_steps(self) -> int:
+        """Steps after which ``truncated`` is set."""
+        return self._max_episode_steps
+
     def step(self, action: Any) -> Step:
         """Step and set ``truncated`` once the limit is reached."""
         obs, reward, terminated, truncated, info = self.env.step(action)

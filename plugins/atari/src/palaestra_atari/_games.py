@@ -6,6 +6,8 @@ written here so that registering the suite needs no import of ale-py.
 
 from __future__ import annotations
 
+from palaestra.plugin import get_env_id
+
 __all__ = [
     "ALL_GAMES",
     "LEGACY_GAMES",
@@ -66,7 +68,7 @@ def pascal_name(game: str) -> str:
 def v5_ids() -> dict[str, dict[str, object]]:
     """``"ALE/<Game>-v5"`` -> its kwargs: sticky actions (0.25), 4 frames a step."""
     return {
-        f"ALE/{pascal_name(game)}-v5": {
+        get_env_id("ALE", pascal_name(game), 5): {
             "game": game,
             "repeat_action_probability": 0.25,
             "full_action_space": False,
@@ -85,8 +87,8 @@ def legacy_ids() -> dict[str, dict[str, object]]:
     ids: dict[str, dict[str, object]] = {}
     for game in LEGACY_GAMES:
         for suffix, frameskip in (("", (2, 5)), ("NoFrameskip", 1)):
-            for version, sticky in (("v0", 0.25), ("v4", 0.0)):
-                ids[f"{pascal_name(game)}{suffix}-{version}"] = {
+            for version, sticky in ((0, 0.25), (4, 0.0)):
+                ids[get_env_id(None, f"{pascal_name(game)}{suffix}", version)] = {
                     "game": game,
                     "repeat_action_probability": sticky,
                     "full_action_space": False,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from palaestra.plugin import hookimpl
+from palaestra.plugin import get_env_id, hookimpl, parse_env_id
 from palaestra_atari._games import legacy_ids, v5_ids
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ _PKG = "palaestra_atari"
 def palaestra_register_envs(registrar: EnvRegistrar) -> None:
     """``ALE/<Game>-v5`` in this plugin's namespace, the v0/v4 ids in the default one (as ale-py)."""
     v5 = {
-        env_id.removeprefix("ALE/"): {
+        get_env_id(None, *parse_env_id(env_id)[1:]): {
             "entry_point": "env:AtariEnv",
             "vector_entry_point": "vector:AtariVectorEnv",
             "kwargs": kwargs,

@@ -54,7 +54,7 @@ def episode(
     ``(prev_shaping, game_over, left contact, right contact, elapsed steps, step limit or -1)``;
     its ``detach`` gives the same back, without the limit.
     """
-    counted = (0, -1) if limit is None else (limit._elapsed_steps, limit._max_episode_steps)
+    counted = (0, -1) if limit is None else (limit.elapsed_steps, limit.max_episode_steps)
     return (prev_shaping, game_over, *contacts, *counted)
 
 

@@ -105,7 +105,7 @@ class LanderBlock(KernelBlock):
         env.prev_shaping, env.game_over, left, right, elapsed = state
         env.legs[0].ground_contact, env.legs[1].ground_contact = left, right
         if limit is not None:
-            limit._elapsed_steps = elapsed
+            limit.elapsed_steps = elapsed
 
 
 def _lander(continuous: bool) -> TimeLimit:

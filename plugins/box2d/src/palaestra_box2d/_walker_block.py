@@ -96,7 +96,7 @@ class WalkerBlock(KernelBlock):
         (env.prev_shaping, env.game_over, far, near, elapsed), env.scroll = state
         env.legs[1].ground_contact, env.legs[3].ground_contact = far, near
         if limit is not None:
-            limit._elapsed_steps = elapsed
+            limit.elapsed_steps = elapsed
 
 
 def _walker() -> TimeLimit:

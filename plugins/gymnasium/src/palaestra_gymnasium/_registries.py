@@ -20,7 +20,7 @@ from gymnasium.envs import registration as gym_registration
 
 import palaestra
 from palaestra.error import DependencyNotInstalled, Error, NameNotFound, NamespaceNotFound
-from palaestra.plugin import REGISTRATION_FIELDS
+from palaestra.plugin import REGISTRATION_FIELDS, namespace_of
 from palaestra_gymnasium._specs import (
     GYMNASIUM_NAMESPACE,
     PALAESTRA_NAMESPACE,
@@ -65,7 +65,8 @@ def register_in_gymnasium(ids: Iterable[str] | None = None) -> list[str]:
     """
     registered = []
     for env_id in palaestra.registry if ids is None else ids:
-        if env_id.split("/")[0] == GYMNASIUM_NAMESPACE:
+        namespace = namespace_of(env_id) or ""
+        if namespace == GYMNASIUM_NAMESPACE or namespace.startswith(f"{GYMNASIUM_NAMESPACE}/"):
             continue  # Gymnasium's own envs seen through palaestra: Gymnasium has them already
         gym_spec = DeferredGymnasiumSpec(env_id)
         gymnasium.registry[gym_spec.id] = gym_spec

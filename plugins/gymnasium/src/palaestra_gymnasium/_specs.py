@@ -22,8 +22,8 @@ import gymnasium
 from gymnasium.envs import registration as gym_registration
 
 import palaestra
-from palaestra.envs.registration import load_env_creator, parse_env_id
-from palaestra.plugin import prepare_sdl_environment
+from palaestra.envs.registration import load_env_creator
+from palaestra.plugin import get_env_id, parse_env_id, prepare_sdl_environment
 
 __all__ = [
     "GYMNASIUM_NAMESPACE",
@@ -48,12 +48,11 @@ PALAESTRA_NAMESPACE = "palaestra"
 def gymnasium_id(env_id: str) -> str:
     """The Gymnasium id of palaestra id ``env_id``."""
     ns, name, version = parse_env_id(env_id)
-    suffix = "" if version is None else f"-v{version}"
     if ns is None:
-        return f"{PALAESTRA_NAMESPACE}/{name}{suffix}"
+        return get_env_id(PALAESTRA_NAMESPACE, name, version)
     if ns == GYMNASIUM_NAMESPACE or ns.startswith(f"{GYMNASIUM_NAMESPACE}/"):
         return env_id.removeprefix(f"{GYMNASIUM_NAMESPACE}/")
-    return f"{PALAESTRA_NAMESPACE}/{ns.replace('/', '.')}.{name}{suffix}"
+    return get_env_id(PALAESTRA_NAMESPACE, f"{ns.replace('/', '.')}.{name}", version)
 
 
 def palaestra_id(env_id: str) -> str:
@@ -61,9 +60,8 @@ def palaestra_id(env_id: str) -> str:
     ns, name, version = gym_registration.parse_env_id(env_id)
     if ns != PALAESTRA_NAMESPACE:
         return f"{GYMNASIUM_NAMESPACE}/{env_id}"
-    suffix = "" if version is None else f"-v{version}"
     own_ns, dot, own_name = name.rpartition(".")
-    return f"{own_ns.replace('.', '/')}/{own_name}{suffix}" if dot else f"{name}{suffix}"
+    return get_env_id(own_ns.replace(".", "/"), own_name, version) if dot else get_env_id(None, name, version)
 
 
 def _bare(spec: Any, wrappers: tuple[Any, ...]) -> Any:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.error import DependencyNotInstalled
+from palaestra.plugin import parse_env_id
 from palaestra_mujoco import (
     ant,
     half_cheetah,
@@ -551,7 +552,7 @@ RETIRED = {
 
 def retired(retired_id: str = "", **kwargs: Any) -> Any:
     """The entry point of the v2/v3 ids: explain that they need mujoco-py and name the successors."""
-    name = RETIRED.get(retired_id, retired_id.split("-")[0])
+    name = RETIRED.get(retired_id) or parse_env_id(retired_id)[1]
     raise DependencyNotInstalled(
         f"{retired_id} ran on the retired mujoco-py bindings (MuJoCo 1.5/2.0), which neither Gymnasium nor "
         f"palaestra supports; they live on in the gymnasium-robotics project. Use {name}-v5 (or {name}-v4, "
