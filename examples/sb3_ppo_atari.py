@@ -13,7 +13,9 @@ Prints the steps per second and the mean return of the last 100 episodes; exits 
 unless that mean reaches ``--goal`` (default: no goal, since Pong needs about 10 million steps).
 The nox session installs torch (the CPU build: see the README, "CPU torch") and Stable-Baselines3 into a venv of its own
 (``python examples/sb3_ppo_atari.py`` where they are installed, with ``palaestra[atari,gymnasium]``).
-A line every tenth of the run shows steps, speed, time left and the recent mean return.
+A line every tenth of the run shows steps, speed, time left and the recent mean return. It
+trains at about 300 env-steps/s on a 2-core machine (CPU torch): Pong's 10 million steps take
+about 9 hours, a first check with ``--timesteps 100000`` about 6 minutes.
 """
 
 import argparse
