@@ -21,12 +21,12 @@ import palaestra
 from palaestra import error
 from palaestra_envpool._dm import DmEnvPool, dm_env_module
 from palaestra_envpool._pool import EnvPool, build_vector_env
-from palaestra_envpool._spec import EnvSpec
+from palaestra_envpool._spec import PoolSpec
 
 __all__ = [
     "DmEnvPool",
     "EnvPool",
-    "EnvSpec",
+    "PoolSpec",
     "list_all_envs",
     "make",
     "make_dm",
@@ -72,7 +72,7 @@ def make(
     pool_type = DmEnvPool if env_type == "dm" else EnvPool
     if pool_type is DmEnvPool:
         dm_env_module()  # fails, naming the install, before any sub-env is made
-    spec = EnvSpec(task_id, kwargs, gymnasium_spaces)
+    spec = PoolSpec(task_id, kwargs, gymnasium_spaces)
     envs = build_vector_env(spec, vectorization_mode, vector_kwargs)
     spec.set_spaces(envs.single_observation_space, envs.single_action_space)
     return pool_type(spec, envs)
@@ -93,9 +93,9 @@ def make_dm(task_id: str, **kwargs: Any) -> DmEnvPool:
     return make(task_id, env_type="dm", **kwargs)  # type: ignore[return-value]
 
 
-def make_spec(task_id: str, gymnasium_spaces: bool | None = None, **kwargs: Any) -> EnvSpec:
+def make_spec(task_id: str, gymnasium_spaces: bool | None = None, **kwargs: Any) -> PoolSpec:
     """The spec a pool made with these arguments would have (EnvPool's ``make_spec``)."""
-    return EnvSpec(task_id, kwargs, gymnasium_spaces)
+    return PoolSpec(task_id, kwargs, gymnasium_spaces)
 
 
 def list_all_envs() -> list[str]:

@@ -19,7 +19,7 @@ import numpy as np
 import palaestra
 from palaestra import error
 from palaestra.envs.registration import load_env_creator
-from palaestra_envpool._spec import EnvSpec, observation_converter
+from palaestra_envpool._spec import PoolSpec, observation_converter
 
 __all__ = ["EnvPool"]
 
@@ -32,14 +32,14 @@ class EnvPool:
     ``single_action_space``); batches have one row per sub-env asked for.
 
     Attributes:
-        spec: The :class:`EnvSpec` (``spec.config`` lists the settings).
+        spec: The :class:`PoolSpec` (``spec.config`` lists the settings).
         envs: The palaestra vector env underneath.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "autoreset_mode": "NextStep"}
     is_vector_env = True
 
-    def __init__(self, spec: EnvSpec, envs: Any) -> None:
+    def __init__(self, spec: PoolSpec, envs: Any) -> None:
         self.spec = spec
         self.envs = envs
         self.num_envs = int(spec.config.num_envs)
@@ -340,7 +340,7 @@ def _info_rows(info: dict[str, Any], rows: np.ndarray, size: int) -> dict[str, A
     }
 
 
-def build_vector_env(spec: EnvSpec, vectorization_mode: Any, vector_kwargs: dict[str, Any] | None) -> Any:
+def build_vector_env(spec: PoolSpec, vectorization_mode: Any, vector_kwargs: dict[str, Any] | None) -> Any:
     """The palaestra vector env behind a pool: its parallelism and batch size set as EnvPool's say."""
     config = spec.config
     env_kwargs = dict(spec.env_kwargs)

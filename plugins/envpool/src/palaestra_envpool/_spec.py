@@ -17,7 +17,7 @@ import palaestra
 from palaestra import error
 from palaestra.spaces import Box, Dict, Discrete, Space, Tuple
 
-__all__ = ["POOL_DEFAULTS", "EnvSpec", "observation_converter", "resolve_task"]
+__all__ = ["POOL_DEFAULTS", "PoolSpec", "observation_converter", "resolve_task"]
 
 #: EnvPool's own arguments and their defaults (``batch_size=0`` means ``num_envs``,
 #: ``num_threads=0`` the cores this process may use, ``max_episode_steps=None`` the id's).
@@ -99,7 +99,7 @@ def _check_pool(pool: dict[str, Any]) -> None:
         )
 
 
-class EnvSpec:
+class PoolSpec:
     """What EnvPool's ``make_spec`` returns: the pool's config and one sub-env's spaces.
 
     Attributes:
@@ -175,7 +175,7 @@ class EnvSpec:
 
     def __repr__(self) -> str:
         settings = ", ".join(f"{k}={v!r}" for k, v in self.config._asdict().items())
-        return f"EnvSpec({self.task_id!r}, {settings})"
+        return f"PoolSpec({self.task_id!r}, {settings})"
 
 
 def _gymnasium_converter(wanted: bool | None) -> Callable[[Space[Any]], Any]:
