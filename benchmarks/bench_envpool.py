@@ -1,7 +1,8 @@
 """palaestra against EnvPool 1.2.5 on every id both have, in one run, at N=16 and N=256.
 
 For each id and N: palaestra's default (``make_vec(id, N)``), its best other mode (``async``,
-or CarRacing's ``fast_pixels=True``) and EnvPool (``envpool.make_gymnasium(id,
+or CarRacing's ``fast_pixels=True``), EnvPool's interface on palaestra
+(``palaestra_envpool.make_gymnasium(id, num_envs=N)``) and EnvPool (``envpool.make_gymnasium(id,
 num_envs=N)``, its default threads). Every contender plays the same pre-drawn random
 actions (drawn from palaestra's batched action space, seed 0) after 30 warm-up steps;
 rounds alternate between the contenders and the median of each counts (env-steps/s).
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 import palaestra
+import palaestra_envpool
 
 try:
     import envpool
@@ -72,6 +74,8 @@ def contenders(env_id: str, n: int) -> dict[str, Callable[[], Any]]:
         makers["palaestra fast_pixels"] = lambda: palaestra.make_vec(env_id, n, fast_pixels=True)
     elif n <= 16 or env_id not in MUJOCO:
         makers["palaestra async"] = lambda: palaestra.make_vec(env_id, n, vectorization_mode="async")
+    # EnvPool's interface on palaestra (plugins/envpool): what a script written for EnvPool gets.
+    makers["palaestra_envpool"] = lambda: palaestra_envpool.make_gymnasium(env_id, num_envs=n)
     if envpool is not None:
         makers["envpool"] = lambda: envpool.make_gymnasium(ENVPOOL_ID.get(env_id, env_id), num_envs=n)
     return makers

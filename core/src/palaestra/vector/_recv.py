@@ -81,8 +81,11 @@ class RecvEngine:
         env: The vector env served.
     """
 
-    #: Whether ``batch_size`` must divide ``num_envs`` (sub-envs that step together).
-    needs_divisor = False
+    @classmethod
+    def needs_divisor(cls, env: Any) -> bool:
+        """Whether ``env``'s ``batch_size`` must divide ``num_envs`` (sub-envs that step together)."""
+        return False
+
     #: Whether sub-envs take tickets (see :meth:`_start`); not needed where every result of a
     #: step is ready at once and handed out in sub-env order, which turns by itself.
     takes_turns = True
@@ -373,11 +376,15 @@ class FullBatchEngine(RecvEngine):
         self.earlier: dict[int, tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]] = {}
         self.source = np.zeros(self.num_envs, dtype=np.int64)
         self.steps_taken = 0
+        self.steps_some = not self.needs_divisor(env)
         # Stepping some sub-envs at a time, results are no longer all ready at once: take turns.
-        self.takes_turns = bool(getattr(env, "steps_some", False))
+        self.takes_turns = self.steps_some
 
-    #: Its rounds meet only when ``batch_size`` divides ``num_envs`` (unless the env ``steps_some``).
-    needs_divisor = True
+    @classmethod
+    def needs_divisor(cls, env: Any) -> bool:
+        """Rounds meet only when ``batch_size`` divides ``num_envs``, unless the env steps some sub-envs."""
+        return not getattr(env, "steps_some", False)
+
     takes_turns = False
 
     def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:
@@ -436,7 +443,7 @@ class FullBatchEngine(RecvEngine):
         self.arrived(range(self.num_envs))
 
     def collect(self, timeout: float | None) -> None:
-        if self.pending and getattr(self.env, "steps_some", False):
+        if self.pending and self.steps_some:
             self._step_pending()
             return
         missing = sorted(set(range(self.num_envs)) - set(self.pending))

@@ -143,11 +143,7 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
         from palaestra.vector._recv import FullBatchEngine, check_batch_size
 
         k = check_batch_size(value, self.num_envs, type(self).__name__)
-        engine = self.recv_engine or FullBatchEngine
-        needs_divisor = (
-            not getattr(self, "steps_some", False) if engine is FullBatchEngine else engine.needs_divisor
-        )
-        if needs_divisor and self.num_envs % k:
+        if (self.recv_engine or FullBatchEngine).needs_divisor(self) and self.num_envs % k:
             raise InvalidEnvArgumentValue(
                 f"{type(self).__name__}: batch_size={k} does not divide num_envs={self.num_envs}: its "
                 "sub-envs step together, so recv() hands out each step's results in equal parts; pick a "

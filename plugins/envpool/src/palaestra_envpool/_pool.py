@@ -149,7 +149,7 @@ class EnvPool:
         """The results of the first ``batch_size`` sub-envs ready, with ``info["env_id"]``."""
         result = self.envs.recv(timeout)
         rows = np.asarray(result[4]["env_id"], dtype=np.int32)
-        return self._result(result, rows, ordered=True)
+        return self._result(result, rows, from_recv=True)
 
     # -- the rest -----------------------------------------------------------------------------
 
@@ -250,7 +250,7 @@ class EnvPool:
         previous = self.envs.batch_size
         self.envs.batch_size = ids.size
         try:
-            self.envs.send(np.asarray(action)[order] if ids.size > 1 else action, ids[order])
+            self.envs.send(np.asarray(action)[order], ids[order])
             result = self.envs.recv()
         finally:
             self.envs.batch_size = previous
@@ -258,25 +258,24 @@ class EnvPool:
         back = np.argsort(order, kind="stable")
         observations = _rows(result[0], back, ids.size)
         arrays = tuple(np.asarray(part)[back] for part in result[1:4])
-        info = {k: v for k, v in result[4].items() if k != "env_id"}
-        return (observations, *arrays, _info_rows(info, back, ids.size)), ids
+        return (observations, *arrays, _info_rows(result[4], back, ids.size)), ids
 
     def _result(
-        self, result: tuple[Any, ...], rows: np.ndarray, ordered: bool = False
+        self, result: tuple[Any, ...], rows: np.ndarray, from_recv: bool = False
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         observations, rewards, terminated, truncated, info = result
-        if ordered:  # results of async_reset carry elapsed 0 and no reward
+        if from_recv:  # results of async_reset: their episodes start (elapsed 0)
             fresh = self._fresh[rows]
             if fresh.any():
                 self._ended[rows[fresh]] = True
                 self._fresh[rows] = False
-        ended = self._ended[rows]
-        elapsed = np.where(ended, 0, self._elapsed[rows] + 1).astype(np.int32)
-        self._elapsed[rows] = elapsed
+        index = slice(None) if rows is self.all_env_ids else rows  # a slice is cheaper than rows
+        elapsed = self._elapsed[index] + 1
+        elapsed[self._ended[index]] = 0  # ended at its last result: this one is a reset's
+        self._elapsed[index] = elapsed
         terminated = np.asarray(terminated, dtype=np.bool_)
         truncated = np.asarray(truncated, dtype=np.bool_)
-        self._ended[rows] = terminated | truncated
-        info = {k: v for k, v in info.items() if k != "env_id"}
+        self._ended[index] = terminated | truncated
         return (
             self._observations(observations),
             np.asarray(rewards).astype(np.float32, copy=False),
@@ -309,11 +308,14 @@ def warn_reset_seed(seed: Any) -> None:
 
 
 def _without_masks(info: dict[str, Any]) -> dict[str, Any]:
-    """Palaestra's batched info without its ``_key`` presence masks (EnvPool has none)."""
+    """Palaestra's batched info without its ``_key`` presence masks (EnvPool has none).
+
+    ``recv``'s own ``env_id`` is left out too: the pool states the ids in the caller's order.
+    """
     return {
         key: _without_masks(value) if isinstance(value, dict) else value
         for key, value in info.items()
-        if not (key.startswith("_") and key[1:] in info)
+        if key != "env_id" and not (key.startswith("_") and key[1:] in info)
     }
 
 
