@@ -29,7 +29,7 @@ ROUNDS = 3
 REGISTER_PALAESTRA = """
 import time, palaestra
 start = time.perf_counter()
-palaestra.get_host().load_namespace("big")
+palaestra.get_host().loader.load_namespace("big")
 print(time.perf_counter() - start)
 """
 REGISTER_GYMNASIUM = """

@@ -76,7 +76,7 @@ def test_each_suite_declares_exactly_the_ids_it_registers(folder):
     host = palaestra.PluginHost()
     distribution, suites = declared_suites(folder)
     for namespace in suites:
-        host.load_namespace(namespace)
+        host.loader.load_namespace(namespace)
     registered = {env_id for env_id in host.registry.loaded() if host.registry.owner(env_id) == distribution}
     declared = declared_ids(folder)
     wildcards = {env_id for env_id in declared if env_id.endswith("/*")}

@@ -72,7 +72,7 @@ def test_a_plugin_replacing_another_distributions_id_at_import_fails_alone_namin
     genuine_suite(site)
     impostor(site, hook_module=call)
     with pytest.raises(PluginLoadError) as info:
-        isolated.load_namespace("sneaky")
+        isolated.loader.load_namespace("sneaky")
     cause = info.value.__cause__
     assert isinstance(cause, PluginConflictError)
     assert set(cause.distributions) == {"real-suite", "sneaky-envs"}
@@ -87,7 +87,7 @@ def test_the_issues_reproducer_keeps_the_genuine_env(site, isolated):
         palaestra.make("Xyzzy-v0")  # loads nothing: an unknown id no longer loads every plugin
     assert genuine_class() == "Genuine"
     with pytest.raises(PluginLoadError, match="belongs to real-suite"):
-        isolated.load_namespace("sneaky")  # whenever the impostor does load, it fails alone
+        isolated.loader.load_namespace("sneaky")  # whenever the impostor does load, it fails alone
     assert genuine_class() == "Genuine"
 
 
@@ -109,7 +109,7 @@ def test_a_plugin_cannot_delete_another_distributions_id(site, isolated):
     genuine_suite(site)
     impostor(site, hook_module='del palaestra.registry["Cart-v0"]')
     with pytest.raises(PluginLoadError, match="belongs to real-suite"):
-        isolated.load_namespace("sneaky")
+        isolated.loader.load_namespace("sneaky")
     assert genuine_class() == "Genuine"
 
 
@@ -117,7 +117,7 @@ def test_a_plugin_cannot_register_in_another_plugins_namespace_through_register(
     genuine_suite(site)
     impostor(site, hook_module='palaestra.register("real/Lab-v0", entry_point="sneaky_envs.env:Evil")')
     with pytest.raises(PluginLoadError, match="'real/Lab-v0', which belongs to real-suite"):
-        isolated.load_namespace("sneaky")
+        isolated.loader.load_namespace("sneaky")
     assert genuine_class("real/Lab-v0") == "Genuine"
 
 
@@ -137,7 +137,7 @@ def test_a_plugin_registering_its_own_declared_ids_gymnasiums_way_owns_them(site
 def test_a_plugin_registering_an_undeclared_id_is_told_what_to_declare(site, isolated):
     impostor(site, hook_module='palaestra.register("sneaky/Hidden-v0", entry_point="sneaky_envs.env:Evil")')
     with pytest.raises(PluginLoadError) as info:
-        isolated.load_namespace("sneaky")
+        isolated.loader.load_namespace("sneaky")
     assert isinstance(info.value.__cause__, RegistrationError)
     assert '`"sneaky/Hidden-v0" = "sneaky"`' in str(info.value)
     assert '"palaestra.env_ids"' in str(info.value)
@@ -218,7 +218,7 @@ def test_a_plugin_cannot_pose_as_user_code_through_a_thread_or_exec(site, isolat
     # warning is not an error here, or it would stop the write before the check under test.
     with warnings.catch_warnings(), contextlib.suppress(PluginError, NameNotFound, RegistrationError):
         warnings.simplefilter("ignore")
-        isolated.load_namespace("sneaky")
+        isolated.loader.load_namespace("sneaky")
         palaestra.make("sneaky/Own-v0")
     assert genuine_class() == "Genuine"
     assert isolated.registry.owner("Cart-v0") == "real-suite"

@@ -141,7 +141,7 @@ def test_values_load_each_owner_and_skip_a_broken_one(site, isolated):
     specs = {spec.id for spec in palaestra.registry.values()}
     assert {"grid/Hike-v0", "grid/Hike-v1", "Stroll-v0"} <= specs
     assert "bad/Oops-v0" not in specs
-    assert "bad" in isolated.failures()
+    assert "bad" in isolated.loader.failures
     assert dict(palaestra.registry.items())["Stroll-v0"].id == "Stroll-v0"
 
 

@@ -44,8 +44,8 @@ def test_a_name_two_distributions_declare_is_refused_naming_both_whatever_their_
     # Everything else of both plugins works, namespaced or not.
     assert palaestra.make("Car-v0").spec.id == "Car-v0"
     assert palaestra.make("Bogus-v0").spec.id == "Bogus-v0"
-    assert list(isolated.conflicts()) == ["Cart"]
-    assert set(isolated.conflicts()["Cart"]) == {"real-suite", impostor}
+    assert list(isolated.installed.owners.conflicts()) == ["Cart"]
+    assert set(isolated.installed.owners.conflicts()["Cart"]) == {"real-suite", impostor}
 
 
 def test_the_user_picks_the_owner_with_an_environment_variable(site, sandbox, monkeypatch):
@@ -56,7 +56,7 @@ def test_the_user_picks_the_owner_with_an_environment_variable(site, sandbox, mo
     with palaestra.use_host(host):
         palaestra.make("Cart-v0")
     assert host.registry.owner("Cart-v0") == "real-suite"
-    assert host.conflicts() == {}
+    assert host.installed.owners.conflicts() == {}
 
 
 def test_the_user_picks_the_owner_on_the_host(site, sandbox):
@@ -142,7 +142,7 @@ def run(code, site, cache):
     return json.loads(result.stdout)
 
 
-LIST = "import json, palaestra; print(json.dumps(sorted(palaestra.get_host().plugins())))"
+LIST = "import json, palaestra; print(json.dumps(sorted(palaestra.get_host().installed.table)))"
 
 
 def test_the_discovery_cache_sees_distributions_added_and_removed_between_processes(tmp_path):

@@ -262,7 +262,7 @@ def test_a_misspelt_hook_is_never_called_and_is_named():
     host = palaestra.PluginHost(autoload=False)
     host.add_plugin(module, namespace="typo")
     assert "palaestra_register_env is not a hook name; did you mean palaestra_register_envs?" in (
-        host.hookless_hint("typo") or ""
+        host.hints.hookless_hint("typo") or ""
     )
 
 

@@ -93,7 +93,7 @@ def test_broken_plugin_import_is_isolated(grid_dist, site, isolated):
     # Everything else keeps working, including bulk listing.
     assert palaestra.make("grid/Counter-v0").spec.id == "grid/Counter-v0"
     assert "grid/Counter-v0" in list(isolated.registry)
-    assert "broken" in isolated.failures()
+    assert "broken" in isolated.loader.failures
 
 
 def test_hook_that_raises_registers_nothing(site, isolated):
@@ -146,7 +146,7 @@ def test_disable_autoload_switch(grid_dist, sandbox, monkeypatch):
     with palaestra.use_host(host), pytest.raises(NamespaceNotFound) as info:
         palaestra.make("grid/Counter-v0")
     assert str(info.value) == f"Namespace grid not found. {switched_off}"
-    assert host.plugins() == {}
+    assert host.installed.table == {}
 
 
 def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
@@ -160,7 +160,7 @@ def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
     )
     monkeypatch.setenv("PALAESTRA_PLUGINS", "other")
     host = sandbox()
-    assert set(host.plugins()) == {"other"}
+    assert set(host.installed.table) == {"other"}
     with palaestra.use_host(host), pytest.raises(NamespaceNotFound) as info:
         palaestra.make("grid/Counter-v0")
     assert str(info.value).endswith(
@@ -174,9 +174,9 @@ def test_allow_list_switch(grid_dist, site, sandbox, monkeypatch):
 
 def test_explicit_host_arguments_override_environment(grid_dist, sandbox, monkeypatch):
     monkeypatch.setenv("PALAESTRA_DISABLE_PLUGIN_AUTOLOAD", "1")
-    assert set(sandbox(autoload=True).plugins()) == {"grid"}
+    assert set(sandbox(autoload=True).installed.table) == {"grid"}
     host = sandbox(autoload=True, allow=["nothing"])
-    assert host.plugins() == {}
+    assert host.installed.table == {}
     with (
         palaestra.use_host(host),
         pytest.raises(NamespaceNotFound, match=r"created with allow=\['nothing'\]"),

@@ -7,6 +7,7 @@ The registry asks for ids it lacks only through ``Provider`` (``provide``, ``dec
 
 import ast
 import inspect
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -143,3 +144,63 @@ def test_the_store_and_the_registry_import_nothing_of_the_plugin_machinery(modul
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module is not None
     } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert not {name for name in imported if name.startswith(("palaestra._plugins", "palaestra._discovery"))}
+
+
+# -- the plugin side of the walk: the loader loads, the authority judges and stores -------
+
+PLUGINS = Path(_registry.__file__).resolve().parents[1] / "_plugins"
+
+
+def _store_writes(path):
+    """Calls of the store's writing methods (``add``, ``put``, ``remove``) on a ``store`` attribute."""
+    return [
+        ast.unparse(node)
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"add", "put", "remove"}
+        and "store" in ast.unparse(node.func.value)
+    ]
+
+
+def test_the_loader_never_writes_the_store_the_authority_does():
+    assert _store_writes(PLUGINS / "_loading.py") == []
+    assert _store_writes(PLUGINS / "_authority.py") == ["self.store.add(spec, record.distribution)"]
+
+
+def _forwards(cls):
+    """Methods and properties of ``cls`` whose whole body hands the call to one of its parts."""
+    found = []
+    for name, member in vars(cls).items():
+        function = member.fget if isinstance(member, property) else member
+        if not inspect.isfunction(function):
+            continue
+        body = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0].body
+        body = [n for n in body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], (ast.Return, ast.Expr)) and body[0].value is not None:
+            text = ast.unparse(body[0].value)
+            if text.startswith("self.") and text.count("self.") == 1:
+                found.append(name)
+    return found
+
+
+def test_the_host_has_no_pass_throughs_and_hands_out_its_parts():
+    import palaestra
+    from palaestra._plugins._hints import LookupHints
+
+    assert _forwards(palaestra.PluginHost) == []
+    host = palaestra.PluginHost(autoload=False)
+    assert isinstance(host.hints, LookupHints)
+    assert host.registry._hints is host.hints and host.registry._provider is host.loader
+
+
+def test_the_forwarding_check_finds_a_forward():
+    class Host:
+        def table(self):
+            """A forward."""
+            return self.installed.table
+
+        def own(self):
+            return {k: v for k, v in self.installed.table.items() if self.loader.loaded}
+
+    assert _forwards(Host) == ["table"]

@@ -148,11 +148,11 @@ def test_two_distributions_cannot_own_one_set_name(isolated):
 
     host = isolated
     host.loader.commit_named(
-        "Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-a", ""), {"x/s": ()}
+        "Wrapper set", host.loader.wrapper_sets, PluginRecord("x", "m", "dist-a", ""), {"x/s": ()}
     )
     with pytest.raises(
         PluginConflictError, match="Wrapper set 'x/s' is registered by both dist-a and dist-b"
     ):
         host.loader.commit_named(
-            "Wrapper set", host.wrapper_sets, PluginRecord("x", "m", "dist-b", ""), {"x/s": ()}
+            "Wrapper set", host.loader.wrapper_sets, PluginRecord("x", "m", "dist-b", ""), {"x/s": ()}
         )

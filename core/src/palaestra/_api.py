@@ -97,9 +97,9 @@ def register(
     # A user's id must not be overwritten by loading its plugin later: load that plugin first.
     with contextlib.suppress(Exception):
         if ns is None:
-            host.load_owner(name)
+            host.loader.load_owner(name)
         else:
-            host.load_namespace(ns)
+            host.loader.load_namespace(ns)
     new_spec = EnvSpec(
         id=get_env_id(ns, name, version),
         entry_point=entry_point,

@@ -123,6 +123,23 @@ def still_declared(entries: Sequence[str], record: PluginRecord) -> tuple[bool, 
     return declared, path
 
 
+def why_missing(record: PluginRecord, search_path: Sequence[str] | None) -> str:
+    """Why ``record``'s module cannot be found, checked against a fresh scan (see :func:`still_declared`)."""
+    if search_path is not None:  # an explicit path is never cached
+        return f"distribution {record.distribution} is declared but its module {record.module!r} is not installed"
+    declared, cache = still_declared(list(sys.path), record)
+    if not declared:
+        return (
+            f"the discovery cache ({cache}) named module {record.module!r} of distribution "
+            f"{record.distribution}, which is no longer installed; the stale cache was removed, "
+            "so the next process reads the installed plugins afresh"
+        )
+    return (
+        f"distribution {record.distribution}'s metadata is installed but not its module "
+        f"{record.module!r}: reinstall or uninstall {record.distribution}"
+    )
+
+
 def _scan(entries: Sequence[str]) -> Declarations:
     from palaestra._discovery._scan import scan  # a cache miss: the scanner loads only then
 

@@ -1,5 +1,9 @@
 """Who owns which env ids and default-namespace names, decided from metadata alone.
 
+:class:`InstalledPlugins` holds what installed distributions declare (read once, on first
+need; no plugin code runs) and gives the verdict on a plugin's write (:meth:`~InstalledPlugins.rival`);
+:class:`NameOwners` and :class:`DeclaredIds` are its records of names and ids.
+
 A plugin that registers un-namespaced ids (``CartPole-v1``) declares their names in the
 entry-point group ``palaestra.default_names`` (``CartPole = "classic_control"``). So
 ``make("CartPole-v1")`` loads only the declaring plugin, and two distributions declaring one
@@ -15,13 +19,31 @@ none of them imports a plugin, and a plugin that hangs or aborts at import canno
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from palaestra._base._ids import parse_env_id, plugin_namespace
-from palaestra._discovery import IDS_GROUP, NAMES_GROUP, PluginRecord, wildcard_prefix
-from palaestra.error import Error, PluginConflictError
+from palaestra._discovery import IDS_GROUP, NAMES_GROUP, Declarations, PluginRecord, wildcard_prefix
+from palaestra._discovery._discovery import (
+    allowed_namespaces,
+    autoload_disabled,
+    discover,
+    preferred_owners,
+    switched_off,
+)
+from palaestra.error import Error, PluginConflictError, RegistrationError
 
-__all__ = ["DeclaredIds", "NameOwners", "same_distribution"]
+__all__ = [
+    "BUILTIN_NAMESPACE",
+    "LEFT_OUT",
+    "DeclaredIds",
+    "InstalledPlugins",
+    "NameOwners",
+    "same_distribution",
+]
+
+BUILTIN_NAMESPACE = "palaestra"  # the core's own plugin (see palaestra._plugins._builtin)
+#: :meth:`InstalledPlugins.rival`'s word for an id a loading plugin leaves out, unregistered.
+LEFT_OUT = ""
 
 
 _KEYS: dict[str, str] = {}  # a plugin load compares its distribution's name once per id
@@ -110,6 +132,21 @@ class NameOwners:
         except (PluginConflictError, Error):
             return False  # refused until the user picks one; the other ids still register
         return owner is not None and _key(owner.distribution) == _key(record.distribution)
+
+    def taken_by(self, record: PluginRecord, name: str, env_id: str) -> str | None:
+        """Who else owns default-namespace ``name``, or ``None`` when ``record``'s plugin may write ``env_id``.
+
+        Raises:
+            Error: It registers a name nobody declares (the message says how to declare it).
+        """
+        rivals = [d for d in self.declaring(name) if _key(d) != _key(record.distribution)]
+        try:
+            mine = self.may_register(record, name, env_id)
+        except Error:
+            if rivals:  # another distribution's name, not merely an undeclared one
+                return " and ".join(rivals)
+            raise
+        return None if mine else (" and ".join(rivals) or "another distribution")
 
     def prefer(self, name: str, distribution: str) -> None:
         """Use ``distribution``'s env for default-namespace ``name``."""
@@ -252,3 +289,162 @@ class DeclaredIds:
             f'to the entry-point group "{IDS_GROUP}" of its pyproject.toml (or `"{namespace}/*"` '
             "for ids it resolves on demand), so that listing the registry needs no plugin import"
         )
+
+
+class InstalledPlugins:
+    """What installed plugins declare, read from their metadata on first need.
+
+    Takes the discovery settings :class:`~palaestra.PluginHost` documents and hands on
+    (``None`` for each follows its environment variable).
+    """
+
+    def __init__(
+        self,
+        autoload: bool | None = None,
+        allow: Sequence[str] | None = None,
+        search_path: Sequence[str] | None = None,
+        prefer: Mapping[str, str] | None = None,
+    ) -> None:
+        self._autoload = autoload
+        self._allow = None if allow is None else frozenset(allow)
+        self.search_path = search_path
+        self._prefer = None if prefer is None else dict(prefer)
+        self._declared: Declarations | None = None
+        self._owners: NameOwners | None = None
+        self._catalog: DeclaredIds | None = None
+        # Namespaces of plugins added in this process (no metadata declares their names).
+        self.local_namespaces: set[str] = {BUILTIN_NAMESPACE}
+
+    @property
+    def declarations(self) -> Declarations:
+        """What installed distributions declare (read once)."""
+        if self._declared is None:
+            self._declared = self._discover()
+        return self._declared
+
+    @property
+    def table(self) -> dict[str, list[PluginRecord]]:
+        """Declared plugins by namespace."""
+        return self.declarations.plugins
+
+    @property
+    def owners(self) -> NameOwners:
+        """The declared owners of default-namespace env names."""
+        if self._owners is None:
+            prefer = preferred_owners() if self._prefer is None else self._prefer
+            self._owners = NameOwners(self.declarations.names, prefer)
+        return self._owners
+
+    @property
+    def catalog(self) -> DeclaredIds:
+        """The env ids installed plugins declare."""
+        if self._catalog is None:
+            self._catalog = DeclaredIds(self.declarations.ids, self.owners)
+        return self._catalog
+
+    def installed_records(self) -> list[PluginRecord]:
+        """The discovered plugins (not those added in this process)."""
+        return [r for ns, rs in self.table.items() if ns not in self.local_namespaces for r in rs]
+
+    def prefer(self, name: str, distribution: str) -> None:
+        """Take default-namespace env ``name`` from ``distribution`` where several declare it."""
+        self.owners.prefer(name, distribution)
+        self._catalog = None  # the name's ids now have an owner to list them under
+
+    def declared_ids(self) -> dict[str, str]:
+        """Every env id installed plugins declare -> its plugin's namespace."""
+        return {env_id: record.namespace for env_id, record in self.catalog.ids.items()}
+
+    def declared(self, env_id: str) -> bool | None:
+        """Whether an installed plugin declares ``env_id``; ``None`` when only loading can tell."""
+        return self.catalog.declared(env_id, self.owners, self.table)
+
+    def switched_off(self, namespace: str) -> str | None:
+        """Why the installed plugin ``namespace`` was left out of discovery, if it was."""
+        return switched_off(namespace, autoload=self._autoload, allow=self._allow, path=self.search_path)
+
+    def rival(
+        self,
+        record: PluginRecord,
+        env_id: str,
+        parts: tuple[str | None, str, int | None],
+        current: str | None,
+        *,
+        loading: bool = False,
+    ) -> str | None:
+        """Who owns ``env_id`` rather than ``record``'s plugin; ``None`` when the plugin may write it.
+
+        Args:
+            record: The plugin writing.
+            env_id: The id it writes.
+            parts: ``env_id`` parsed: namespace, name, version.
+            current: The distribution that wrote the id so far (``None``: nobody, or user code).
+            loading: The plugin is being loaded: a default-namespace name it declares but may
+                not take now (several declare it and none is preferred, or another is
+                preferred) is :data:`LEFT_OUT` (the user picks; its other ids register).
+
+        Raises:
+            Error: On a load, the plugin registers a default-namespace name it does not declare.
+            RegistrationError: The id is outside the plugin's namespace and nobody's, or the
+                plugin does not declare it (the message says what to declare).
+        """
+        ns, name, _ = parts
+        local = record.namespace in self.local_namespaces
+        if loading and ns is None and not local and not self.owners.may_register(record, name, env_id):
+            return LEFT_OUT
+        if current is not None and not same_distribution(current, record.distribution):
+            return current
+        if ns is not None:
+            namespace = plugin_namespace(ns)
+            if namespace not in self._namespaces_of(record):
+                others = self.table.get(namespace)
+                if others:
+                    return others[0].distribution
+                raise RegistrationError(
+                    f"Plugin {record.namespace!r} ({record.distribution}) may only register ids in "
+                    f"its own namespace (or one nested under it), not {env_id!r}"
+                )
+        elif not local:
+            try:
+                owner = self.owners.taken_by(record, name, env_id)
+            except Error as e:
+                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
+            if owner is not None:
+                return owner
+        if not local:
+            try:
+                self.catalog.check_declared(record, env_id)
+            except Error as e:
+                raise RegistrationError(f"Plugin {record.namespace!r} ({record.distribution}): {e}") from None
+        return None
+
+    def _namespaces_of(self, record: PluginRecord) -> set[str]:
+        """The plugin namespaces of ``record``'s distribution."""
+        found = {record.namespace}
+        for namespace, records in self.table.items():
+            if any(same_distribution(r.distribution, record.distribution) for r in records):
+                found.add(namespace)
+        return found
+
+    def _discover(self) -> Declarations:
+        autoload = (not autoload_disabled()) if self._autoload is None else self._autoload
+        if not autoload:
+            return Declarations()
+        allow = allowed_namespaces() if self._allow is None else self._allow
+        found = discover(self.search_path)
+        if allow is not None:
+            found = Declarations(
+                {ns: records for ns, records in found.plugins.items() if ns in allow},
+                {
+                    name: kept
+                    for name, records in found.names.items()
+                    if (kept := [r for r in records if r.namespace in allow])
+                },
+                [(record, ids) for record, ids in found.ids if record.namespace in allow],
+                found.files,
+                found.core_version,
+                found.retired,
+                {name: r for name, r in found.vectorizers.items() if r.namespace in allow},
+                found.incompatible,
+            )
+        return found

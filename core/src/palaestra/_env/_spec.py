@@ -191,7 +191,9 @@ class EnvSpec:
             # Imported here: it reads installed metadata, which only this check needs.
             from palaestra._env._trust import refuse_untrusted_entry_points
 
-            refuse_untrusted_entry_points(spec)
+            refuse_untrusted_entry_points(
+                spec.id, spec.entry_point, spec.vector_entry_point, spec.additional_wrappers
+            )
         return spec
 
     def pprint(

@@ -9,12 +9,11 @@ metadata through discovery and imports nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
+from palaestra._base._wrapper_spec import WrapperSpec
 from palaestra._discovery._discovery import discover
-
-if TYPE_CHECKING:
-    from palaestra._env._spec import EnvSpec
 
 __all__ = ["refuse_untrusted_entry_points"]
 
@@ -34,24 +33,32 @@ def _inside(entry_point: str, packages: set[str], extra: tuple[str, ...] = ()) -
     )
 
 
-def refuse_untrusted_entry_points(spec: EnvSpec) -> None:
-    """Raise unless every entry point of ``spec`` lies inside an installed plugin.
+def refuse_untrusted_entry_points(
+    env_id: str, entry_point: Any, vector_entry_point: Any, wrappers: Iterable[WrapperSpec]
+) -> None:
+    """Raise unless every entry point of spec ``env_id`` lies inside an installed plugin.
+
+    Args:
+        env_id: The spec's id (for the message).
+        entry_point: Its ``entry_point``.
+        vector_entry_point: Its ``vector_entry_point``.
+        wrappers: Its ``additional_wrappers``.
 
     Raises:
         ValueError: An entry point (named in the message) is outside installed plugins.
     """
     packages = _plugin_packages()
     named: list[tuple[str, Any, tuple[str, ...]]] = [
-        ("entry_point", spec.entry_point, ()),
-        ("vector_entry_point", spec.vector_entry_point, ()),
+        ("entry_point", entry_point, ()),
+        ("vector_entry_point", vector_entry_point, ()),
     ]
-    named += [(f"wrapper {w.name!r}", w.entry_point, (_CORE_WRAPPERS,)) for w in spec.additional_wrappers]
+    named += [(f"wrapper {w.name!r}", w.entry_point, (_CORE_WRAPPERS,)) for w in wrappers]
     for field, value, extra in named:
         if value is None:
             continue
         if not isinstance(value, str) or not _inside(value, packages, extra):
             raise ValueError(
-                f"{spec.id}: the {field} {value!r} is outside the installed palaestra plugins, and "
+                f"{env_id}: the {field} {value!r} is outside the installed palaestra plugins, and "
                 "from_json was called with allow_import=False. A spec names code that make() imports "
                 "and runs: load specs from untrusted sources only with allow_import=False, and "
                 "allow_import=True only for specs you trust."

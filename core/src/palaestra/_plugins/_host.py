@@ -1,10 +1,12 @@
-"""PluginHost: the front of the plugin machinery, and the process-wide default host.
+"""PluginHost: the plugin machinery put together, and the process-wide default host.
 
-The host puts three parts together and is what the rest of palaestra talks to: the
-ownership records and the write authority (:mod:`._authority`), the plugin loader
-(:mod:`._loading`), and the registry over its passive store. Of its own it has the
-discovery views the CLI lists, named lookups of vectorizers and wrapper sets, and the
-hints a failed lookup gives. The default host is created on first use (never at import).
+The host builds the parts and hands them out as attributes: what installed plugins declare
+(``installed``, :mod:`._authority`), the write authority (``authority``), the plugin loader
+(``loader``, :mod:`._loading`), the not-found hints (``hints``, :mod:`._hints`) and the
+registry over its passive store (``registry``). Of its own it does only what takes several
+parts: named lookups of vectorizers and wrapper sets, preferring a name's owner, adding a
+plugin module by hand, listing the plugins nothing lists otherwise, the namespace of user
+registrations. The default host is created on first use (never at import).
 """
 
 from __future__ import annotations
@@ -15,17 +17,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from palaestra._base._ids import EnvId, plugin_namespace
+from palaestra._base._ids import plugin_namespace
 from palaestra._base._lazy import load_env_creator
-from palaestra._discovery._discovery import Declarations, PluginRecord
-from palaestra._discovery._ownership import DeclaredIds, NameOwners
+from palaestra._discovery._discovery import PluginRecord
+from palaestra._discovery._ownership import BUILTIN_NAMESPACE, InstalledPlugins
 from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import WrapperSpec
-from palaestra._plugins._authority import BUILTIN_NAMESPACE, InstalledPlugins, WriteAuthority
+from palaestra._plugins._authority import WriteAuthority
+from palaestra._plugins._hints import LookupHints
 from palaestra._plugins._loading import PluginLoader
 from palaestra._registry._registry import Registry
 from palaestra._registry._store import SpecStore
-from palaestra.error import Error, PluginConflictError, PluginLoadError
+from palaestra.error import Error
 
 __all__ = ["BUILTIN_NAMESPACE", "PluginHost", "get_host", "use_host"]
 
@@ -41,6 +44,14 @@ class PluginHost:
         search_path: Directories to discover distributions in instead of ``sys.path``.
         prefer: Default-namespace env name -> the distribution to take it from where several
             declare it. ``None`` follows ``PALAESTRA_PREFER`` (``CartPole=dist,...``).
+
+    Attributes:
+        installed: What installed plugins declare (``table``, ``declarations``, ``owners``,
+            ``catalog``), read from metadata once, on first need.
+        loader: Loads plugins on first use; its ``loaded``, ``failures``, ``vectorizers`` and
+            ``wrapper_sets`` say what came of it.
+        registry: The env ids and their specs.
+        hints: What a failed lookup is told (a suite to install, a broken plugin, ...).
     """
 
     def __init__(
@@ -56,74 +67,25 @@ class PluginHost:
         self.provenance = Provenance(self.installed.installed_records)
         self.authority = WriteAuthority(self.provenance, store, self.installed)
         self.loader = PluginLoader(self.installed, store, self.authority, self.provenance)
-        self.registry = Registry(store, self.loader, self.authority.authorize, hints=self)
+        self.hints = LookupHints(self.installed, self.loader)
+        self.registry = Registry(store, self.loader, self.authority.authorize, self.hints)
         self.current_namespace: str | None = None
 
-    # -- discovery views --------------------------------------------------------------
-
-    @property
-    def declarations(self) -> Declarations:
-        """What installed distributions declare, read from metadata once (no plugin code runs)."""
-        return self.installed.declarations
-
-    @property
-    def table(self) -> dict[str, list[PluginRecord]]:
-        """Declared plugins by namespace."""
-        return self.installed.table
-
-    @property
-    def owners(self) -> NameOwners:
-        """The declared owners of default-namespace env names."""
-        return self.installed.owners
-
-    @property
-    def catalog(self) -> DeclaredIds:
-        """The env ids installed plugins declare (read from metadata; no plugin imported)."""
-        return self.installed.catalog
-
-    @property
-    def local_namespaces(self) -> set[str]:
-        """Namespaces of plugins added in this process with :meth:`add_plugin` (and the core's own)."""
-        return self.installed.local_namespaces
-
-    @property
-    def vectorizers(self) -> dict[str, tuple[str, str]]:
-        """Registered vectorizers: name -> (``"module:callable"``, the distribution registering it)."""
-        return self.loader.vectorizers
-
-    @property
-    def wrapper_sets(self) -> dict[str, tuple[tuple[WrapperSpec, ...], str]]:
-        """Registered wrapper sets: name -> (their wrapper specs, the distribution registering it)."""
-        return self.loader.wrapper_sets
-
-    def plugins(self) -> dict[str, list[PluginRecord]]:
-        """Every discovered plugin, by namespace (conflicting claims included)."""
-        return dict(self.table)
-
-    def failures(self) -> dict[str, PluginLoadError | PluginConflictError]:
-        """Plugins that failed to load so far, by namespace."""
-        return dict(self.loader.failures)
-
-    def conflicts(self) -> dict[str, tuple[str, ...]]:
-        """Default-namespace env names declared by several distributions, none preferred."""
-        return self.owners.conflicts()
-
-    def declared_ids(self) -> dict[str, str]:
-        """Every env id installed plugins declare -> its plugin's namespace (no plugin imported)."""
-        return self.installed.declared_ids()
+    # -- what the host does itself --------------------------------------------------
 
     def undeclared_plugins(self) -> dict[str, PluginRecord]:
         """Installed plugins that declare no env ids and are not loaded: namespace -> record.
 
         Listing cannot show their ids without importing them (which it never does).
         """
-        vectorizing = {record.namespace for record in self.declarations.vectorizers.values()}
+        installed = self.installed
+        vectorizing = {record.namespace for record in installed.declarations.vectorizers.values()}
         return {
             ns: records[0]
-            for ns, records in self.table.items()
-            if ns not in self.local_namespaces
+            for ns, records in installed.table.items()
+            if ns not in installed.local_namespaces
             and ns not in self.loader.loaded
-            and not self.catalog.declares_ids(ns)
+            and not installed.catalog.declares_ids(ns)
             and ns not in vectorizing  # it declares what it provides
         }
 
@@ -145,14 +107,6 @@ class PluginHost:
         self.installed.prefer(name, distribution)
 
     # -- loading ----------------------------------------------------------------------
-
-    def load_namespace(self, namespace: str) -> None:
-        """Load the plugin owning ``namespace`` (see :meth:`PluginLoader.load_namespace`)."""
-        self.loader.load_namespace(namespace)
-
-    def load_owner(self, name: str) -> None:
-        """Load the plugin declaring default-namespace env ``name`` (see :meth:`PluginLoader.load_owner`)."""
-        self.loader.load_owner(name)
 
     def add_plugin(self, module: ModuleType | str, namespace: str, distribution: str = "<local>") -> None:
         """Load a plugin module directly, without an entry point (tests, notebooks).
@@ -194,7 +148,7 @@ class PluginHost:
 
             error = getattr(errors, error_class)
             namespace = plugin_namespace(name) if "/" in name else None
-            if namespace in REFERENCE_SUITES and namespace not in self.table:
+            if namespace in REFERENCE_SUITES and namespace not in self.installed.table:
                 raise error(
                     f"The {kind} {name!r} comes with the {REFERENCE_SUITES[namespace][1]} plugin, which "
                     f"is not installed. Install it with: {install_command(namespace)}"
@@ -219,7 +173,7 @@ class PluginHost:
             PluginLoadError: The owning plugin is broken.
         """
         factory = self._lookup(
-            "vectorizer", self.vectorizers, name, "VectorizerNotFound", ("vector_entry_point",)
+            "vectorizer", self.loader.vectorizers, name, "VectorizerNotFound", ("vector_entry_point",)
         )
         return load_env_creator(factory)
 
@@ -232,64 +186,7 @@ class PluginHost:
             WrapperSetNotFound: No such set; the message lists the known ones.
             PluginLoadError: The owning plugin is broken.
         """
-        return self._lookup("wrapper set", self.wrapper_sets, name, "WrapperSetNotFound")  # type: ignore[no-any-return]
-
-    # -- hints for a failed lookup (the not-found explainer's Hints) ------------------
-
-    def known_names(self) -> set[str]:
-        """Default-namespace env names declared by installed plugins or published suites."""
-        from palaestra._discovery._suites import published_names
-
-        return set(self.owners.names()) | published_names()
-
-    def declares(self, name: str) -> bool:
-        """Whether an installed plugin declares the default-namespace env name ``name``."""
-        return name in self.owners.names()
-
-    def provided_elsewhere(self, env_id: str) -> str | None:
-        """``ns/env_id`` where a plugin resolving ``ns/...`` on demand (the bridge's ``gymnasium/``) has it.
-
-        For the not-found message only: asking may import the plugin and what it bridges.
-        """
-        for prefix in sorted(self.catalog.wildcards):
-            candidate = f"{prefix}{env_id}"
-            try:
-                self.loader.resolve(EnvId.parse(candidate))
-            except Exception:  # a broken or unwilling plugin: no suggestion from it
-                continue
-            if candidate in self.registry.store.specs:
-                return candidate
-        return None
-
-    def missing_hint(self, namespace: str | None, name: str) -> str | None:
-        """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
-        from palaestra._discovery._suites import install_hint, suite_of
-
-        owner = suite_of(namespace, name)
-        if owner is not None and owner not in self.table:
-            reason = self.installed.switched_off(owner)
-            if reason is not None:
-                return reason
-        hint = install_hint(namespace, name, set(self.table))
-        if hint is not None:
-            return hint
-        if namespace is not None and plugin_namespace(namespace) in self.loader.hookless:
-            return self.hookless_hint(plugin_namespace(namespace))
-        relevant = [f for ns, f in self.loader.failures.items() if namespace in (None, ns)]
-        if relevant:
-            broken = "; ".join(str(f) for f in relevant)
-            return f"It may be provided by a plugin that failed to load: {broken}"
-        return None
-
-    def hookless_hint(self, namespace: str) -> str | None:
-        """Why the installed plugin ``namespace`` provides nothing (None if it implements hooks)."""
-        reason = self.loader.hookless.get(namespace)
-        if reason is None:
-            return None
-        record = self.loader.loaded.get(namespace)
-        owner = f" ({record.distribution})" if record else ""
-        end = "" if reason.endswith(("?", ".")) else "."
-        return f"The plugin {namespace!r}{owner} is installed but implements no palaestra hook: {reason}{end}"
+        return self._lookup("wrapper set", self.loader.wrapper_sets, name, "WrapperSetNotFound")  # type: ignore[no-any-return]
 
     # -- user registrations -----------------------------------------------------------
 

@@ -1,10 +1,11 @@
-"""Loading plugins: import one when something of its is first needed, run its hooks, commit what they describe.
+"""Loading plugins: import one when something of its is first needed, run its hooks, hand on what they describe.
 
 :class:`PluginLoader` is the registry's :class:`~palaestra._registry._registry.Provider`. It
-imports a plugin's hook module, calls its registration hooks with fresh registrars, has
-the write authority judge the plugin's whole batch of ids, and stores them; a plugin that
-fails is remembered and its error raised again on every later use, so one broken plugin
-never breaks the others.
+imports a plugin's hook module and calls its registration hooks with fresh registrars, all
+as that plugin (one :meth:`Provenance.acting` block), and hands the plugin's batch of env
+specs to the write authority, which judges and stores it: the loader reads the store but
+never writes it. A plugin that fails is remembered and its error raised again on every later
+use, so one broken plugin never breaks the others.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from palaestra._base._ids import EnvId, plugin_namespace
+from palaestra._discovery._cache import why_missing
 from palaestra._discovery._discovery import PluginRecord
+from palaestra._discovery._ownership import BUILTIN_NAMESPACE, InstalledPlugins
 from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
-from palaestra._plugins._authority import BUILTIN_NAMESPACE, InstalledPlugins, WriteAuthority
+from palaestra._plugins._authority import WriteAuthority
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._store import SpecStore
-from palaestra.error import Error, PluginConflictError, PluginLoadError, RegistrationError
+from palaestra.error import Error, PluginConflictError, PluginLoadError
 
 __all__ = ["PluginLoader"]
 
@@ -31,8 +34,8 @@ class PluginLoader:
 
     Args:
         installed: What installed plugins declare.
-        store: Where a plugin's env specs go.
-        authority: Judges a plugin's writes before any of them is stored.
+        store: The specs registered so far (read only: whether an id still needs resolving).
+        authority: Judges a plugin's batch of specs and stores it.
         provenance: Attributes writes made while a plugin runs to that plugin.
     """
 
@@ -129,15 +132,16 @@ class PluginLoader:
         if record is None or hooks is None:
             return
         registrar = EnvRegistrar(record.namespace, record.distribution)
-        with self.provenance.acting(record):
+        with self.provenance.acting(record):  # a write, warning or error names the plugin
             hooks.call("palaestra_resolve_env", env_id=env_id.text, registrar=registrar)
-        self._commit(record, registrar.specs, quiet=True)
+            self._admit(record, registrar.specs, on_demand=True)
 
     def add_module(self, record: PluginRecord, module: ModuleType | None = None) -> None:
         """Load a plugin without an entry point (tests, notebooks): ``module``, or ``record.module`` imported."""
         self.installed.table.setdefault(record.namespace, [record])
         self.installed.local_namespaces.add(record.namespace)
-        self._activate(record, importlib.import_module(record.module) if module is None else module)
+        with self.provenance.acting(record):
+            self._activate(record, importlib.import_module(record.module) if module is None else module)
 
     @property
     def vectorizers(self) -> dict[str, tuple[str, str]]:
@@ -162,7 +166,8 @@ class PluginLoader:
         from palaestra._plugins import _builtin
 
         record = PluginRecord(BUILTIN_NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
-        self._activate(record, _builtin)
+        with self.provenance.acting(record):
+            self._activate(record, _builtin)
 
     def _load(self, records: list[PluginRecord]) -> None:
         namespace = records[0].namespace
@@ -186,17 +191,19 @@ class PluginLoader:
                 "it was built for another palaestra",
                 Error(f"{reason}; install a version of {record.distribution} made for palaestra {core}"),
             )
-        try:
-            with self.provenance.acting(record):  # register() at import time is the plugin's
+        with self.provenance.acting(record):  # register() at import time is the plugin's, and so on
+            try:
                 module = importlib.import_module(record.module)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:  # SystemExit too: a plugin must not end the process
-            what = f"its module {record.module!r} failed to import"
-            if isinstance(e, ModuleNotFoundError) and e.name and record.module.startswith(e.name):
-                what = self.installed.missing_module(record)  # not there at all: say why, and mend
-            self._fail(record, what, e)
-        self._activate(record, module)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:  # SystemExit too: a plugin must not end the process
+                what = f"its module {record.module!r} failed to import"
+                if isinstance(e, ModuleNotFoundError) and e.name and record.module.startswith(e.name):
+                    what = why_missing(
+                        record, self.installed.search_path
+                    )  # not there at all: say why, and mend
+                self._fail(record, what, e)
+            self._activate(record, module)
 
     def _fail(self, record: PluginRecord, what: str, cause: BaseException) -> NoReturn:
         error = PluginLoadError(
@@ -209,70 +216,50 @@ class PluginLoader:
         raise error from cause
 
     def _activate(self, record: PluginRecord, module: ModuleType) -> None:
-        """Collect the module's hooks and commit what its registration hooks describe."""
+        """Collect the module's hooks and hand on what its registration hooks describe.
+
+        Called inside the plugin's :meth:`Provenance.acting` block.
+        """
+        envs = EnvRegistrar(record.namespace, record.distribution)
+        vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
+        wrapper_sets = WrapperSetRegistrar(record.namespace, record.distribution)
         try:
             hooks = PluginHooks(module, record.namespace)
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
         if hooks.names.isdisjoint(HOOK_ARGUMENTS):  # unknown names are accepted (pluggy's rule), never called
-            from palaestra._plugins._diagnose import hookless_reason
+            from palaestra._plugins._diagnose import hookless_reason  # a plugin that provides nothing
 
             self.hookless[record.namespace] = hookless_reason(module)
-        envs = EnvRegistrar(record.namespace, record.distribution)
-        vectorizers = VectorizerRegistrar(record.namespace, record.distribution)
-        wrapper_sets = WrapperSetRegistrar(record.namespace, record.distribution)
         for hook, registrar in (
             ("palaestra_register_envs", envs),
             ("palaestra_register_vectorizers", vectorizers),
             ("palaestra_register_wrapper_sets", wrapper_sets),
         ):
             try:
-                with self.provenance.acting(record):
-                    hooks.call(hook, registrar=registrar)
+                hooks.call(hook, registrar=registrar)
             except KeyboardInterrupt:
                 raise
             except BaseException as e:
                 self._fail(record, f"its {hook} hook raised", e)
         try:
-            specs = [s for s in envs.specs if s.namespace is not None or self._may_register(record, s)]
+            self._admit(record, envs.specs)
+        except PluginConflictError:
+            raise
         except Error as e:
-            self._fail(record, "it registered badly", e)
-        try:
-            self._commit(record, specs)
-        except RegistrationError as e:
             self._fail(record, "it registered badly", e)
         self.commit_named("Vectorizer", self._vectorizers, record, vectorizers.factories)
         self.commit_named("Wrapper set", self._wrapper_sets, record, wrapper_sets.sets)
         self._hooks[record.namespace] = hooks
         self.loaded[record.namespace] = record
 
-    def _commit(self, record: PluginRecord, specs: list[EnvSpec], *, quiet: bool = False) -> None:
-        """Store a plugin's specs once the authority has passed all of them.
-
-        With ``quiet``, ids the plugin already registered are kept as they are (a resolver
-        may describe the same id again).
-        """
-        if quiet:
-            specs = [s for s in specs if s.id not in self.store.specs]
+    def _admit(self, record: PluginRecord, specs: list[EnvSpec], *, on_demand: bool = False) -> None:
+        """Have the authority judge and store ``specs``; a plugin in conflict is remembered as failed."""
         try:
-            for spec in specs:
-                self.authority.check_write(record, spec.id, (spec.namespace, spec.name, spec.version))
+            self.authority.admit(record, specs, on_demand=on_demand)
         except PluginConflictError as error:
             self.failures[record.namespace] = error
             raise
-        with self.provenance.acting(record):  # a warning or error names the plugin
-            for spec in specs:
-                self.store.add(spec, record.distribution)
-
-    def _may_register(self, record: PluginRecord, spec: EnvSpec) -> bool:
-        """Whether the plugin may register default-namespace ``spec`` (declared, and its to own).
-
-        Raises:
-            Error: It registers a name it did not declare.
-        """
-        if record.namespace in self.installed.local_namespaces:
-            return True
-        return self.installed.owners.may_register(record, spec.name, spec.id)
 
     @staticmethod
     def commit_named(

@@ -197,20 +197,19 @@ class Registry(MutableMapping[str, EnvSpec]):
         spec = self.store.specs.get(env_id)
         if spec is None:
             spec = self._provided(parsed)
-        latest = self.store.highest_version(ns, name)
-        if version is not None and latest is not None and latest > version:
+        latest = self.store.latest(ns, name)
+        if version is not None and latest is not None and (latest.version or 0) > version:
             logger.deprecation(
                 f"The environment {env_id} is out of date. You should consider upgrading to "
-                f"version `v{latest}`."
+                f"version `v{latest.version}`."
             )
         if version is None and latest is not None:
-            new_id = get_env_id(ns, name, latest)
-            spec = self.store.specs.get(new_id)
+            spec = latest
             logger.warn(
-                f"Using the latest versioned environment `{new_id}` instead of the unversioned "
+                f"Using the latest versioned environment `{latest.id}` instead of the unversioned "
                 f"environment `{env_id}`."
             )
-            version = latest
+            version = latest.version
         if spec is None:
             self.check_version_exists(ns, name, version)
             raise UnregisteredEnv(

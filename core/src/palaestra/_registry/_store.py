@@ -32,10 +32,15 @@ class SpecStore:
         """The specs of ``ns/name``, every version."""
         return list(self._named.get((ns, name), {}).values())
 
+    def latest(self, ns: str | None, name: str) -> EnvSpec | None:
+        """The spec of ``ns/name``'s highest version stored, or ``None``."""
+        versioned = [s for s in self.named(ns, name) if s.version is not None]
+        return max(versioned, key=lambda s: s.version or 0, default=None)
+
     def highest_version(self, ns: str | None, name: str) -> int | None:
         """The highest version of ``ns/name`` stored, or ``None``."""
-        versions = [s.version for s in self.named(ns, name) if s.version is not None]
-        return max(versions, default=None)
+        latest = self.latest(ns, name)
+        return None if latest is None else latest.version
 
     def add(self, spec: EnvSpec, owner: str | None) -> None:
         """Store ``spec`` as written by ``owner``, overriding (with a warning) an earlier one.

@@ -29,8 +29,8 @@ def versions() -> str:
 
     host = get_host()
     lines = [f"palaestra {palaestra.__version__}"]
-    for namespace in sorted(host.table):
-        for record in host.table[namespace]:
+    for namespace in sorted(host.installed.table):
+        for record in host.installed.table[namespace]:
             lines.append(f"  {namespace:<16} {record.distribution} {record.version}")
     if len(lines) == 1:
         lines.append("  no plugins installed")
@@ -100,7 +100,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _id_groups(host: Any) -> dict[str, list[str]]:
     """``"namespace  [distribution]"`` -> its makeable ids (declared or registered here; no import)."""
-    registry, declared, retired = host.registry, host.catalog.ids, host.declarations.retired
+    registry, declared, retired = (
+        host.registry,
+        host.installed.catalog.ids,
+        host.installed.declarations.retired,
+    )
     groups: dict[str, list[str]] = defaultdict(list)
     for env_id in registry:
         if env_id in retired:
@@ -115,13 +119,15 @@ def _id_groups(host: Any) -> dict[str, list[str]]:
 def _other_listings(host: Any) -> list[str]:
     """The listing's lines after the ids: what else installed plugins provide, or why not."""
     lines = []
-    retired = sorted(host.declarations.retired & set(host.catalog.ids))
+    retired = sorted(host.installed.declarations.retired & set(host.installed.catalog.ids))
     if retired:
         lines.append(f"retired, not makeable here (make() names the version to use): {', '.join(retired)}")
-    for prefix, record in sorted(host.catalog.wildcards.items()):
+    for prefix, record in sorted(host.installed.catalog.wildcards.items()):
         lines.append(f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')")
-    vectorizers = {name: record.distribution for name, record in host.declarations.vectorizers.items()}
-    vectorizers.update({name: owner for name, (_, owner) in host.vectorizers.items() if "/" in name})
+    vectorizers = {
+        name: record.distribution for name, record in host.installed.declarations.vectorizers.items()
+    }
+    vectorizers.update({name: owner for name, (_, owner) in host.loader.vectorizers.items() if "/" in name})
     for name, distribution in sorted(vectorizers.items()):
         lines.append(f"{name}  [{distribution}]  vectorizer: make_vec(id, n, vectorization_mode='{name}')")
     for ns, record in sorted(host.undeclared_plugins().items()):
@@ -129,9 +135,9 @@ def _other_listings(host: Any) -> list[str]:
             f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
             f"one is made, e.g. palaestra.make('{ns}/<Env-vN>')"
         )
-    for ns, failure in sorted(host.failures().items()):
+    for ns, failure in sorted(dict(host.loader.failures).items()):
         lines.append(f"{ns}  [FAILED TO LOAD] {failure}")
-    for name, distributions in host.conflicts().items():
+    for name, distributions in host.installed.owners.conflicts().items():
         lines.append(
             f"{name}  [CONFLICT] declared by {' and '.join(distributions)}; pick one with "
             f"PALAESTRA_PREFER={name}=<distribution>"
@@ -203,7 +209,7 @@ def _batching(spec: Any) -> str | None:
 def _make_env(env_id: str, **kwargs: Any) -> Env[Any, Any]:
     """``make(env_id)``, first telling a vectorizer's name (``ray/actors``) from an env id."""
     host = get_host()
-    if env_id in host.declarations.vectorizers or env_id in host.vectorizers:
+    if env_id in host.installed.declarations.vectorizers or env_id in host.loader.vectorizers:
         raise ValueError(
             f"{env_id!r} is a vectorizer, not an environment id: it runs envs, as in "
             f"palaestra bench CartPole-v1 --num-envs 4 --mode {env_id} (or make_vec(id, n, "
@@ -312,12 +318,12 @@ def _episode(env: Any, seed: int | None, tick: Any) -> tuple[float, int]:
 def _plugin_ids(plugin: str) -> list[str]:
     """Every id the plugin ``plugin`` (its entry-point name) registers."""
     host = get_host()
-    records = host.table.get(plugin)
+    records = host.installed.table.get(plugin)
     if not records:
         raise ValueError(
             f"No installed plugin is called {plugin!r}; `palaestra list` shows what is installed."
         )
-    host.load_namespace(plugin)
+    host.loader.load_namespace(plugin)
     registry = host.registry
     distribution = records[0].distribution
     ids = sorted(env_id for env_id in registry if registry.owner(env_id) == distribution)
@@ -329,20 +335,26 @@ def _plugin_ids(plugin: str) -> list[str]:
 def _why_no_ids(plugin: str, distribution: str) -> str:
     """Why ``check --plugin`` found nothing to check in an installed plugin, and what to give instead."""
     host = get_host()
-    hookless = host.hookless_hint(plugin)
+    hookless = host.hints.hookless_hint(plugin)
     if hookless:
         return hookless
-    on_demand = [p for p, record in host.catalog.wildcards.items() if record.distribution == distribution]
+    on_demand = [
+        p for p, record in host.installed.catalog.wildcards.items() if record.distribution == distribution
+    ]
     if on_demand:
         return (
             f"The plugin {plugin!r} ({distribution}) makes its envs on demand ({', '.join(p + '*' for p in on_demand)}), "
             f"so there is no list to check: give the ids, e.g. palaestra check {on_demand[0]}CartPole-v1"
         )
     provides = [
-        f"vectorizer {name!r}" for name, (_, owner) in host.vectorizers.items() if owner == distribution
+        f"vectorizer {name!r}"
+        for name, (_, owner) in host.loader.vectorizers.items()
+        if owner == distribution
     ]
     provides += [
-        f"wrapper set {name!r}" for name, (_, owner) in host.wrapper_sets.items() if owner == distribution
+        f"wrapper set {name!r}"
+        for name, (_, owner) in host.loader.wrapper_sets.items()
+        if owner == distribution
     ]
     if provides:
         return (

@@ -1,16 +1,17 @@
-"""AsyncVectorEnv's asynchronous calls: which one is pending, and closing when one is cut short."""
+"""The protocol of a worker-backed env's asynchronous calls: which one is pending, and closing when one is cut short.
+
+It knows the env only by the :class:`Interruptible` face it guards (not the env's class), so
+the env's module imports this one and not the other way round.
+"""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
-if TYPE_CHECKING:
-    from palaestra.vector._async import AsyncVectorEnv
-
-__all__ = ["AsyncState", "closes_if_interrupted"]
+__all__ = ["AsyncState", "Interruptible", "closes_if_interrupted"]
 
 
 class AsyncState(Enum):
@@ -20,6 +21,17 @@ class AsyncState(Enum):
     WAITING_RESET = "reset"
     WAITING_STEP = "step"
     WAITING_CALL = "call"
+
+
+class Interruptible(Protocol):
+    """What :func:`closes_if_interrupted` reads and sets on the env whose method it guards."""
+
+    closed: bool
+    _closed_because: str | None
+    _state: AsyncState
+
+    def close(self, *, terminate: bool = ...) -> None:
+        """Close the env (``terminate``: stop its workers at once)."""
 
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
@@ -34,7 +46,7 @@ def closes_if_interrupted(method: _Method) -> _Method:
     """
 
     @functools.wraps(method)
-    def guarded(self: AsyncVectorEnv, *args: Any, **kwargs: Any) -> Any:
+    def guarded(self: Interruptible, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except BaseException as exc:

@@ -140,7 +140,8 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
     @batch_size.setter
     def batch_size(self, value: int) -> None:
-        from palaestra.vector._recv import FullBatchEngine, check_batch_size
+        from palaestra.vector._batch_recv import FullBatchEngine
+        from palaestra.vector._recv import check_batch_size
 
         k = check_batch_size(value, self.num_envs, type(self).__name__)
         if (self.recv_engine or FullBatchEngine).needs_divisor(self) and self.num_envs % k:
@@ -176,7 +177,7 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
             raise self._closed_error("recv")
         engine = self.__dict__.get("_recv")
         if engine is None:
-            from palaestra.vector._recv import FullBatchEngine
+            from palaestra.vector._batch_recv import FullBatchEngine
 
             engine = self.__dict__["_recv"] = (self.recv_engine or FullBatchEngine)(self)
         return engine

@@ -19,7 +19,8 @@ from typing import Any
 
 import palaestra
 from palaestra import error
-from palaestra_envpool._dm import DmEnvPool, dm_env_module
+from palaestra_envpool._dm import DmEnvPool
+from palaestra_envpool._dm_specs import dm_env_module
 from palaestra_envpool._pool import EnvPool, build_vector_env
 from palaestra_envpool._spec import PoolSpec
 

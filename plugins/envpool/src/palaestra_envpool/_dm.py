@@ -7,35 +7,16 @@ the observation is EnvPool's ``State(env_id, players, obs)``.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
-from palaestra import error
-from palaestra.spaces import Box, Dict, Discrete, Space
+from palaestra_envpool._dm_specs import Players, dm_env_module, state_type
 from palaestra_envpool._pool import EnvPool, warn_reset_seed
 
-__all__ = ["DmEnvPool", "array_spec", "dm_env_module", "observation_spec"]
+__all__ = ["DmEnvPool"]
 
 _FIRST, _MID, _LAST = 0, 1, 2  # dm_env.StepType's values
-_Players = namedtuple("players", ["env_id"])  # type: ignore[name-match]  # EnvPool's name
-
-
-def dm_env_module() -> Any:
-    try:
-        import dm_env  # optional: only env_type="dm" needs it
-    except ImportError as e:
-        raise error.DependencyNotInstalled(
-            'env_type="dm" returns dm_env\'s TimeStep; install it with pip install "palaestra-envpool[dm]" '
-            "(or pip install dm-env)"
-        ) from e
-    return dm_env
-
-
-def _state_type(observation_space: Space[Any]) -> Any:
-    keys = list(observation_space.spaces) if isinstance(observation_space, Dict) else ["obs"]
-    return namedtuple("State", ["env_id", "players", *keys])
 
 
 class DmEnvPool(EnvPool):
@@ -44,7 +25,7 @@ class DmEnvPool(EnvPool):
     def __init__(self, spec: Any, envs: Any) -> None:
         self._dm = dm_env_module()
         super().__init__(spec, envs)
-        self._state = _state_type(spec.palaestra_spaces()[0])
+        self._state = state_type(spec.palaestra_spaces()[0])
 
     def observation_spec(self) -> Any:
         """dm_env's specs of a time step's observation."""
@@ -90,26 +71,4 @@ class DmEnvPool(EnvPool):
     def _observation(self, observations: Any, ids: np.ndarray) -> Any:
         ids = np.asarray(ids, dtype=np.int32)
         parts = observations if isinstance(observations, dict) else {"obs": observations}
-        return self._state(env_id=ids, players=_Players(env_id=ids), **parts)
-
-
-def array_spec(space: Space[Any], name: str) -> Any:
-    """dm_env's spec of one value of ``space``."""
-    specs = dm_env_module().specs
-    if isinstance(space, Discrete):
-        return specs.DiscreteArray(num_values=int(space.n), dtype=np.int32, name=name)
-    if isinstance(space, Box):
-        return specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
-    return specs.Array(space.shape or (), getattr(space, "dtype", None) or np.float64, name=name)
-
-
-def observation_spec(observation_space: Space[Any]) -> Any:
-    """EnvPool's ``State`` of specs: ``env_id``, ``players`` and the observation."""
-    specs = dm_env_module().specs
-    info = np.iinfo(np.int32)
-    env_id = specs.BoundedArray((), np.int32, info.min, info.max, name="env_id")
-    if isinstance(observation_space, Dict):
-        parts = {key: array_spec(sub, key) for key, sub in observation_space.spaces.items()}
-    else:
-        parts = {"obs": array_spec(observation_space, "obs")}
-    return _state_type(observation_space)(env_id=env_id, players=_Players(env_id=env_id), **parts)
+        return self._state(env_id=ids, players=Players(env_id=ids), **parts)

@@ -163,13 +163,13 @@ class PoolSpec:
 
     def observation_spec(self) -> Any:
         """dm_env's specs of a time step's observation (needs ``dm-env``)."""
-        from palaestra_envpool._dm import observation_spec  # dm_env is optional
+        from palaestra_envpool._dm_specs import observation_spec  # dm_env is optional
 
         return observation_spec(self.palaestra_spaces()[0])
 
     def action_spec(self) -> Any:
         """dm_env's spec of one sub-env's action (needs ``dm-env``)."""
-        from palaestra_envpool._dm import array_spec  # dm_env is optional
+        from palaestra_envpool._dm_specs import array_spec  # dm_env is optional
 
         return array_spec(self.palaestra_spaces()[1], "action")
 
