@@ -191,6 +191,7 @@ def test_make_of_an_un_namespaced_id_imports_only_its_owner():
     assert [m for m in loaded if m.startswith("palaestra.wrappers")] == [
         "palaestra.wrappers",
         "palaestra.wrappers._common",
+        "palaestra.wrappers.compatibility",  # a plain import of make's (0.3 ms; bench_lazy_seams.py)
     ]
 
 

@@ -1,6 +1,7 @@
 """The utilities (play, step-API conversion, seeding) speak Gymnasium's words first."""
 
 import importlib
+import warnings
 
 import gymnasium
 import numpy as np
@@ -8,6 +9,13 @@ import pytest
 
 import palaestra
 from tests.fixtures.checker import outcome
+
+
+# Gymnasium warns once per process, when gymnasium.utils.play is first imported, that matplotlib is
+# missing: imported here, so that no case's words depend on which test imported it first.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    importlib.import_module("gymnasium.utils.play")
 
 
 def util(lib, module):

@@ -8,9 +8,8 @@ a ``ValueError``), so generic ``except`` clauses keep working.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from palaestra._base._error_root import Error, rebuilding_reduce
+import multiprocessing  # VectorTimeoutError is one, as in Gymnasium
+from typing import Any
 
 __all__ = [
     "ActionOverflowError",
@@ -61,6 +60,28 @@ __all__ = [
     "WorkerDiedError",
     "WrapperSetNotFound",
 ]
+
+
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    error = cls.__new__(cls, *args)
+    BaseException.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
+
+def rebuilding_reduce(self: BaseException) -> tuple[Any, ...]:
+    """``__reduce__`` that restores an error's message and fields without calling its ``__init__``.
+
+    Python's default calls ``cls(*args)``, which fails for an error whose constructor takes
+    required keyword arguments; errors cross processes (multiprocessing, Ray) by pickle.
+    """
+    return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+class Error(Exception):
+    """Root of every palaestra error; every one pickles with its message and fields."""
+
+    __reduce__ = rebuilding_reduce
 
 
 class UnregisteredEnv(Error, KeyError):
@@ -306,6 +327,18 @@ class SubEnvError(Error):
         self.worker_traceback = worker_traceback
 
 
+class VectorTimeoutError(Error, multiprocessing.TimeoutError, TimeoutError):
+    """A vector env's worker did not answer within the timeout (also a ``multiprocessing.TimeoutError``).
+
+    Attributes:
+        indices: The sub-environments of the worker that did not answer.
+    """
+
+    def __init__(self, message: str, *, indices: tuple[int, ...]):
+        super().__init__(message)
+        self.indices = indices
+
+
 class WorkerDiedError(Error, RuntimeError):
     """A vector env's worker process exited unexpectedly.
 
@@ -370,23 +403,3 @@ class PluginConflictError(PluginError, RegistrationError):
     def __init__(self, message: str, *, namespace: str | None, distributions: tuple[str, ...]):
         super().__init__(message, namespace=namespace, distribution=distributions[0])
         self.distributions = distributions
-
-
-if TYPE_CHECKING:
-    from palaestra._base._timeout_error import VectorTimeoutError as VectorTimeoutError
-
-
-def __getattr__(name: str) -> Any:
-    # The one class defined on first use: its base, multiprocessing.TimeoutError, costs
-    # importing multiprocessing, which a process that never times out a worker need not pay.
-    # The import system runs that module once, whichever threads ask at once: one class.
-    if name == "VectorTimeoutError":
-        from palaestra._base._timeout_error import VectorTimeoutError
-
-        globals()[name] = VectorTimeoutError
-        return VectorTimeoutError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), "VectorTimeoutError"})

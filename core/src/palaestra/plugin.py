@@ -217,6 +217,8 @@ _LAZY_NAMES = {
 __all__ = sorted(_LAZY_NAMES)
 
 
+# start-up: a hook module imports the kit for its registrar types; its other names (the
+# vector package, the canvas, ...) cost 30 ms (benchmarks/bench_lazy_seams.py).
 def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
         return load_export(globals(), _LAZY_NAMES, name)

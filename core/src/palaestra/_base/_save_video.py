@@ -29,6 +29,7 @@ def capped_cubic_video_schedule(episode_id: int) -> bool:
 
 def _imageio() -> Any:
     try:
+        # optional dependency: imageio and its ffmpeg binary (palaestra[video])
         import imageio.v2 as imageio
         import imageio_ffmpeg  # type: ignore[import-untyped]  # noqa: F401 - the ffmpeg binary imageio uses
     except ImportError as e:

@@ -35,7 +35,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from palaestra._discovery import Declarations, PluginRecord, info_folders
+from palaestra._discovery import Declarations, PluginRecord, _scan, info_folders
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_file", "cache_folder", "cached_scan", "still_declared"]
 
@@ -89,7 +89,7 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
     """:func:`scan` of ``entries``, from the cache when nothing changed since it was written."""
     path = cache_file(entries)
     if path is None:
-        return _scan(entries)
+        return _scan.scan(entries)
     stamps = [sys.executable, _stamps(entries)]
     data = _read(path)
     if data is not None and _fresh(data, stamps):
@@ -101,7 +101,7 @@ def cached_scan(entries: Sequence[str]) -> Declarations:
             if data["stamps"] != stamps:  # only folder times moved: remember the new ones
                 _store(path, stamps, found, data["listings"])
             return found
-    found = _scan(entries)
+    found = _scan.scan(entries)
     _store(path, stamps, found)
     return found
 
@@ -115,7 +115,7 @@ def still_declared(entries: Sequence[str], record: PluginRecord) -> tuple[bool, 
     so the next process reads the installed plugins afresh.
     """
     path = cache_file(entries)
-    fresh = _scan(entries)
+    fresh = _scan.scan(entries)
     declared = any(r == record for records in fresh.plugins.values() for r in records)
     if path is not None:
         with contextlib.suppress(OSError):
@@ -138,12 +138,6 @@ def why_missing(record: PluginRecord, search_path: Sequence[str] | None) -> str:
         f"distribution {record.distribution}'s metadata is installed but not its module "
         f"{record.module!r}: reinstall or uninstall {record.distribution}"
     )
-
-
-def _scan(entries: Sequence[str]) -> Declarations:
-    from palaestra._discovery._scan import scan  # a cache miss: the scanner loads only then
-
-    return scan(entries)
 
 
 def _listing_key(entry: str) -> list[int]:

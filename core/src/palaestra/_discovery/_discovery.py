@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from palaestra._discovery import GROUP, NAMES_GROUP, Declarations, PluginRecord
+from palaestra._discovery import GROUP, NAMES_GROUP, Declarations, PluginRecord, _scan
 from palaestra._discovery._cache import cached_scan
 
 __all__ = [
@@ -69,9 +69,7 @@ def discover(path: Sequence[str] | None = None) -> Declarations:
     """
     if path is None:
         return cached_scan(list(sys.path))
-    from palaestra._discovery._scan import scan  # an explicit path is never cached
-
-    return scan(path)
+    return _scan.scan(path)  # an explicit path is never cached
 
 
 def switched_off(

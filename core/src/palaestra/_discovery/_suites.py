@@ -164,7 +164,8 @@ def _installed_from(distribution: str) -> tuple[str, Any] | None:
     ``("wheels", the folder)`` when it was installed from a wheel file in a folder that holds
     the suite's wheel too; None otherwise (an index, or nothing that would work).
     """
-    import json  # an error path only
+    # start-up: an error path, reading installed metadata (importlib.metadata: 26 ms)
+    import json
     from importlib import metadata
     from pathlib import Path
     from urllib.parse import unquote, urlparse
@@ -190,7 +191,7 @@ def _installed_from(distribution: str) -> tuple[str, Any] | None:
 
 def _checkout_folder(distribution: str) -> str | None:
     """``plugins/<dir>`` holding ``distribution`` when palaestra is imported from a checkout."""
-    from pathlib import Path  # an error path: not worth pathlib's import for every start-up
+    from pathlib import Path  # start-up: an error path (pathlib: 1-2 ms)
 
     root = Path(__file__).resolve().parents[4]  # <root>/core/src/palaestra/_plugins/_suites.py
     if not (root / "core" / "src" / "palaestra").is_dir():

@@ -55,7 +55,7 @@ def prepare_sdl_environment() -> None:
     """
     if not sys.platform.startswith("linux") or os.environ.get("XDG_RUNTIME_DIR"):
         return
-    import tempfile  # here, not at the top: it pulls in shutil and the compressors (~3 ms per start)
+    import tempfile  # start-up: shutil and the compressors, for SDL's runtime folder (3.0 ms)
 
     folder = os.path.join(tempfile.gettempdir(), f"palaestra-runtime-{os.getuid()}")
     try:
@@ -73,7 +73,7 @@ def import_pygame(install_hint: str = INSTALL_HINT) -> Any:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     prepare_sdl_environment()
     try:
-        import pygame
+        import pygame  # optional dependency: pygame-ce (palaestra[classic-control] and the suites that draw)
     except ImportError as e:
         raise DependencyNotInstalled(f"Rendering needs pygame, which is not installed: {install_hint}") from e
     return pygame
@@ -113,7 +113,7 @@ class Canvas:
                     "SDL_VIDEODRIVER=dummy to draw into a window nobody sees"
                 )
         self.pygame = import_pygame(install_hint)
-        from pygame import gfxdraw  # pygame is there: import_pygame found it
+        from pygame import gfxdraw  # optional dependency: pygame, found by import_pygame
 
         self.gfxdraw = gfxdraw
         self.width, self.height = width, height

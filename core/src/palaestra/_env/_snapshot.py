@@ -204,7 +204,7 @@ def _differences(saved: tuple[Any, Any, Mapping[str, Any] | None], owner: Any) -
 
 
 def _constructor_defaults(cls: type) -> dict[str, Any]:
-    import inspect  # an error path (or a restore across differently written kwargs)
+    import inspect  # start-up: an error path, or a restore across differently written kwargs
 
     try:
         parameters = inspect.signature(cls).parameters.values()

@@ -22,7 +22,7 @@ def hookless_reason(module: ModuleType) -> str:
         if name in HOOK_NAMES:
             found.append(f"{name} is not decorated with @hookimpl (from palaestra.plugin import hookimpl)")
         else:
-            import difflib  # an error path: most processes never need it
+            import difflib  # start-up: an error path (1.2 ms)
 
             close = difflib.get_close_matches(name, HOOK_NAMES, n=1)
             better = f"; did you mean {close[0]}?" if close else ""

@@ -29,7 +29,7 @@ class LookupHints:
 
     def known_names(self) -> set[str]:
         """Default-namespace env names declared by installed plugins or published suites."""
-        from palaestra._discovery._suites import published_names  # an error path
+        from palaestra._discovery._suites import published_names  # start-up: an error path (1.7 ms)
 
         return set(self.installed.owners.names()) | published_names()
 
@@ -54,7 +54,7 @@ class LookupHints:
 
     def missing_hint(self, namespace: str | None, name: str) -> str | None:
         """Why nothing provides the id: a plugin switched off, a suite to install, a failed plugin."""
-        from palaestra._discovery._suites import install_hint, suite_of  # an error path
+        from palaestra._discovery._suites import install_hint, suite_of  # start-up: an error path (1.7 ms)
 
         table = self.installed.table
         owner = suite_of(namespace, name)

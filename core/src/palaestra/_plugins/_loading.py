@@ -20,7 +20,9 @@ from palaestra._discovery._discovery import PluginRecord
 from palaestra._discovery._ownership import BUILTIN_NAMESPACE, InstalledPlugins
 from palaestra._discovery._provenance import Provenance
 from palaestra._env._spec import EnvSpec, WrapperSpec
+from palaestra._plugins import _builtin
 from palaestra._plugins._authority import WriteAuthority
+from palaestra._plugins._diagnose import hookless_reason
 from palaestra._plugins._hook_calls import HOOK_ARGUMENTS, PluginHooks
 from palaestra._plugins._registrar import EnvRegistrar, VectorizerRegistrar, WrapperSetRegistrar
 from palaestra._registry._store import SpecStore
@@ -163,8 +165,6 @@ class PluginLoader:
         if self._builtin_loaded:
             return
         self._builtin_loaded = True
-        from palaestra._plugins import _builtin
-
         record = PluginRecord(BUILTIN_NAMESPACE, _builtin.__name__, _builtin.DISTRIBUTION, "")
         with self.provenance.acting(record):
             self._activate(record, _builtin)
@@ -228,8 +228,6 @@ class PluginLoader:
         except Exception as e:
             self._fail(record, "its hook implementations are invalid", e)
         if hooks.names.isdisjoint(HOOK_ARGUMENTS):  # unknown names are accepted (pluggy's rule), never called
-            from palaestra._plugins._diagnose import hookless_reason  # a plugin that provides nothing
-
             self.hookless[record.namespace] = hookless_reason(module)
         for hook, registrar in (
             ("palaestra_register_envs", envs),

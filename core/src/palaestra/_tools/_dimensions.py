@@ -13,6 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from palaestra.spaces import Box, Discrete, Tuple
+
 __all__ = ["Rows", "dimension_tables", "format_bound", "space_rows"]
 
 #: A meaning per dimension; ``(count, text)`` covers ``count`` dimensions at once.
@@ -21,8 +25,6 @@ Rows = list[Any]
 
 def format_bound(values: Any) -> str:
     """The bound of a range of dimensions: one number, or "low to high" (never "-0")."""
-    import numpy as np
-
     low, high = float(np.min(values)) + 0.0, float(np.max(values)) + 0.0  # + 0.0 turns -0.0 into 0.0
     text = [f"{v:g}" if math.isfinite(v) else ("-inf" if v < 0 else "inf") for v in (low, high)]
     return text[0] if low == high else f"{text[0]} to {text[1]}"
@@ -48,8 +50,6 @@ def space_rows(space: Any, rows: Rows, what: str) -> tuple[list[str], list[list[
     Raises:
         ValueError: The meanings do not cover the space exactly (named in the message).
     """
-    from palaestra.spaces import Box, Discrete, Tuple
-
     if isinstance(space, Box):
         return ["Index", "Meaning", "Min", "Max"], _box_rows(space, rows, what)
     if isinstance(space, Discrete) and what == "action":

@@ -443,11 +443,11 @@ def check_env(
             "to it. We recommend using the raw environment for `check_env` using `env.unwrapped`."
         )
     if env.metadata.get("jax", False):
-        from palaestra.wrappers import JaxToNumpy
+        from palaestra.wrappers import JaxToNumpy  # optional dependency: jax
 
         env = JaxToNumpy(env)
     elif env.metadata.get("torch", False):
-        from palaestra.wrappers import TorchToNumpy
+        from palaestra.wrappers import TorchToNumpy  # optional dependency: torch
 
         env = TorchToNumpy(env)
     for kind, check in (("action", check_action_space), ("observation", check_observation_space)):

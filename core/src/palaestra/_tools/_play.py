@@ -267,7 +267,7 @@ class PlayPlot:
         self, callback: Callable[..., Iterable[Any]], horizon_timesteps: int, plot_names: list[str]
     ) -> None:
         try:
-            import matplotlib.pyplot as plt
+            import matplotlib.pyplot as plt  # optional dependency: matplotlib
         except ImportError as e:
             raise DependencyNotInstalled("PlayPlot needs matplotlib: pip install matplotlib") from e
         self.data_callback = callback

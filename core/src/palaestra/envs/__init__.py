@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 
+# Not a start-up seam: ``registry`` is the default host's, whichever host is the default now.
 def __getattr__(name: str) -> Any:
     if name == "registry":
         return registration.__getattr__(name)

@@ -39,6 +39,8 @@ __all__ = [
 ]
 
 
+# Not a start-up seam: ``registry`` and ``current_namespace`` are the default host's,
+# whichever host is the default now.
 def __getattr__(name: str) -> Any:
     # The registry belongs to the default host, which is created on first use.
     if name == "registry":

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 from palaestra.spaces._space import MaskNDArray, Space, SpaceSeed, checked_arguments, require_one_of
 
 __all__ = ["Discrete"]
@@ -79,8 +80,6 @@ class Discrete(Space[np.integer[Any]]):
             # start + value is value itself (same type and number) when start is 0.
             return value if self._start_int == 0 else self.start + value  # type: ignore[no-any-return]
         require_one_of(mask, probability)
-        # Imported here: the unmasked draw above is what most processes use.
-        from palaestra.spaces._masks import MASK_WORDS, check_mask_array, check_probability_array
 
         if mask is not None:
             check_mask_array(repr(self), MASK_WORDS["Discrete.mask"], mask, (self._n_int,))

@@ -27,6 +27,9 @@ import numpy as np
 
 from palaestra.error import AlreadyPendingCallError, InvalidAction, InvalidEnvArgumentValue, NoAsyncCallError
 from palaestra.spaces._batching import batch_space, concatenate, create_empty_array, iterate
+from palaestra.vector._autoreset import reset_arguments
+from palaestra.vector._info import add_info
+from palaestra.vector._spaces import actions_per_env
 
 __all__ = ["IN_FLIGHT", "READY", "RecvEngine", "check_batch_size", "take_info", "take_rows"]
 
@@ -126,7 +129,6 @@ class RecvEngine:
     def async_reset(self, seed: Any = None, options: dict[str, Any] | None = None) -> None:
         """Reset every sub-env; their results come from :meth:`recv`."""
         self.check_idle("async_reset")
-        from palaestra.vector._autoreset import reset_arguments
 
         seeds, options, mask = reset_arguments(seed, options, self.num_envs)
         if mask is not None:
@@ -272,8 +274,6 @@ class RecvEngine:
         ``infos`` lists each sub-env's info dicts in the order a step adds them (a SAME_STEP
         final first), as :meth:`SyncVectorEnv.step_sub_env` returns them.
         """
-        from palaestra.vector._info import add_info
-
         space = self.env.single_observation_space
         obs = concatenate(
             space, [row[0] for row in rows], create_empty_array(space, n=len(rows), fn=np.zeros)
@@ -332,8 +332,6 @@ class RecvEngine:
 
     def _split(self, actions: Any, ids: np.ndarray) -> list[Any] | None:
         """One action per sub-env of ``ids`` (an engine may take them another way and return None)."""
-        from palaestra.vector._spaces import actions_per_env  # the action check of every vectorizer
-
         count = len(ids)
         given = len(actions) if hasattr(actions, "__len__") and not isinstance(actions, dict) else None
         if given is not None and given != count:

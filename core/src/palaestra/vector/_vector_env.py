@@ -13,7 +13,9 @@ from palaestra._base import _seeding as seeding
 from palaestra._env import _snapshot
 from palaestra.error import ClosedEnvironmentError, InvalidEnvArgumentValue, SnapshotNotSupported
 from palaestra.vector._autoreset_mode import AutoresetMode
+from palaestra.vector._batch_recv import FullBatchEngine
 from palaestra.vector._info import add_info
+from palaestra.vector._recv import check_batch_size
 
 if TYPE_CHECKING:
     from palaestra._env._spec import EnvSpec
@@ -140,9 +142,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
 
     @batch_size.setter
     def batch_size(self, value: int) -> None:
-        from palaestra.vector._batch_recv import FullBatchEngine
-        from palaestra.vector._recv import check_batch_size
-
         k = check_batch_size(value, self.num_envs, type(self).__name__)
         if (self.recv_engine or FullBatchEngine).needs_divisor(self) and self.num_envs % k:
             raise InvalidEnvArgumentValue(
@@ -177,8 +176,6 @@ class VectorEnv(seeding.OwnsGenerator, Generic[ObsType, ActType, ArrayType]):
             raise self._closed_error("recv")
         engine = self.__dict__.get("_recv")
         if engine is None:
-            from palaestra.vector._batch_recv import FullBatchEngine
-
             engine = self.__dict__["_recv"] = (self.recv_engine or FullBatchEngine)(self)
         return engine
 

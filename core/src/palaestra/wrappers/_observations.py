@@ -180,6 +180,7 @@ def _check_resize(space: spaces.Box, shape: Any) -> None:
 def import_cv2() -> Any:
     """Import OpenCV, or raise a typed error with the install command."""
     try:
+        # optional dependency: OpenCV
         import cv2  # type: ignore[import-not-found,unused-ignore]
     except ImportError as e:
         raise DependencyNotInstalled(

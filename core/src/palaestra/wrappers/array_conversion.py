@@ -89,7 +89,7 @@ def _convert_leaf(value: Any, framework: str, device: Any) -> Any:
     jnp = _import("jax")
     array = jnp.asarray(_to_numpy(value) if _is_torch(value) else value)
     if device is not None:
-        import jax
+        import jax  # optional dependency: jax
 
         array = jax.device_put(array, device)
     return array

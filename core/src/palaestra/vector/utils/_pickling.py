@@ -11,6 +11,7 @@ __all__ = ["CloudpickleWrapper", "dumps_factory"]
 def dumps_factory(obj: Any) -> bytes:
     """Pickle ``obj`` with cloudpickle when available (lambdas, closures), else pickle."""
     try:
+        # optional dependency: cloudpickle
         import cloudpickle  # type: ignore[import-untyped]
     except ImportError:
         return pickle.dumps(obj)
