@@ -26,7 +26,7 @@ SINGLE = (
     "env.reset(seed=0)\n"
     "env.step(env.action_space.sample())\n"
 )
-CLI = "import palaestra.cli._commands\n"
+CLI = "import palaestra.cli._main\n"
 SAMPLE = """
 import importlib, sys, time
 {path}

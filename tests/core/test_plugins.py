@@ -375,7 +375,7 @@ def test_a_plugin_that_implements_no_hook_is_named_with_the_likely_cause(case, d
     )
     assert cause in message
     assert not message.endswith("?.")
-    from palaestra.cli._commands import _plugin_ids
+    from palaestra.cli._checking import _plugin_ids
 
     with use_host(host), pytest.raises(ValueError, match=re.escape(cause)):
         _plugin_ids("brk")

@@ -10,7 +10,6 @@ import pytest
 import palaestra
 from tests.fixtures.checker import outcome
 
-
 # Gymnasium warns once per process, when gymnasium.utils.play is first imported, that matplotlib is
 # missing: imported here, so that no case's words depend on which test imported it first.
 with warnings.catch_warnings():

@@ -11,7 +11,7 @@ import pytest
 
 import palaestra as ps
 from palaestra import error, spaces
-from palaestra.cli._commands import _plugin_ids as plugin_ids
+from palaestra.cli._checking import _plugin_ids as plugin_ids
 
 # Every env of the installed suites: all but Box2D's take snapshots.
 # The retired MuJoCo v2/v3 ids only explain what replaced them: there is no env to snapshot.

@@ -1,150 +1,26 @@
-"""The CLI subcommands."""
+"""The CLI subcommands that make and run envs: `info`, `run`, `bench`, `play`."""
 
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import os
 import sys
 import time
 import warnings
-from collections import defaultdict
 from typing import Any, TextIO
 
 import numpy as np
 
-import palaestra
-from palaestra import logger
 from palaestra._api import make, make_vec
-from palaestra._base._ids import namespace_of
 from palaestra._base._lazy import load_env_creator
 from palaestra._env._core import Env
 from palaestra._plugins._host import get_host
 from palaestra._tools._dimensions import dimension_tables
-from palaestra._tools._env_checker import check_env, check_space_limit
-from palaestra.error import DependencyNotInstalled, EnvCheckError, SnapshotError, SnapshotNotSupported
+from palaestra.error import SnapshotError, SnapshotNotSupported
 from palaestra.spaces import Box
 
-__all__ = ["cmd_bench", "cmd_check", "cmd_info", "cmd_list", "cmd_play", "cmd_run", "versions"]
-
-
-def versions() -> str:
-    """The core's version and each installed plugin's (namespace, distribution, version)."""
-    host = get_host()
-    lines = [f"palaestra {palaestra.__version__}"]
-    for namespace in sorted(host.installed.table):
-        for record in host.installed.table[namespace]:
-            lines.append(f"  {namespace:<16} {record.distribution} {record.version}")
-    if len(lines) == 1:
-        lines.append("  no plugins installed")
-    return "\n".join(lines)
-
-
-#: Groups longer than this (the Atari suite's 249 legacy ids) are summed up in one line.
-LONG_GROUP = 40
-
-
-def _matcher(patterns: list[str]) -> Any:
-    """Whether an id matches one of ``patterns``: a substring, or a glob with ``*``/``?``/``[``."""
-    lowered = [p.lower() for p in patterns]
-
-    def matches(env_id: str) -> bool:
-        text = env_id.lower()
-        return any(fnmatch.fnmatchcase(text, p) if any(c in p for c in "*?[") else p in text for p in lowered)
-
-    return matches
-
-
-def cmd_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Print ids grouped by namespace, each group headed by its distribution.
-
-    Then retired ids, namespaces resolved on demand, plugin vectorizers, and plugins that
-    declare nothing, failed to load or conflict. Nothing is imported: all comes from metadata.
-    With patterns, only matching ids (and their groups) are listed; without ``--all``, a
-    group longer than :data:`LONG_GROUP` is one line with a few of its ids.
-    """
-    out = out or sys.stdout
-    host = get_host()
-    groups = _id_groups(host)
-    patterns = list(getattr(args, "patterns", None) or [])
-    if patterns:
-        matches = _matcher(patterns)
-        groups = {header: [i for i in ids if matches(i)] for header, ids in groups.items()}
-        groups = {header: ids for header, ids in groups.items() if ids}
-    show_all = bool(patterns) or getattr(args, "all", False)
-    # Short groups first: a suite of a few ids is not lost below hundreds of legacy ones.
-    for header in sorted(groups, key=lambda h: (len(groups[h]) > LONG_GROUP, h)):
-        ids = sorted(groups[header])
-        if len(ids) > LONG_GROUP and not show_all:
-            print(
-                f"{header}  {len(ids)} ids, e.g. {', '.join(ids[:3])}, ... "
-                "(palaestra list --all shows them; palaestra list <pattern> finds some)",
-                file=out,
-            )
-            continue
-        print(header, file=out)
-        for env_id in ids:
-            print(f"  {env_id}", file=out)
-    if patterns:
-        if not groups:
-            print(f"No environment id matches {' or '.join(patterns)}.", file=out)
-        return 0
-    for line in _other_listings(host):
-        print(line, file=out)
-    if not groups:
-        print(
-            'No environments registered. Install a suite, e.g. pip install "palaestra[classic-control]"',
-            file=out,
-        )
-    return 0
-
-
-def _id_groups(host: Any) -> dict[str, list[str]]:
-    """``"namespace  [distribution]"`` -> its makeable ids (declared or registered here; no import)."""
-    registry, declared, retired = (
-        host.registry,
-        host.installed.catalog.ids,
-        host.installed.declarations.retired,
-    )
-    groups: dict[str, list[str]] = defaultdict(list)
-    for env_id in registry:
-        if env_id in retired:
-            continue
-        record = declared.get(env_id)
-        owner = record.distribution if record else registry.owner(env_id) or "registered in this process"
-        ns = namespace_of(env_id) or "(default namespace)"
-        groups[f"{ns}  [{owner}]"].append(env_id)
-    return groups
-
-
-def _other_listings(host: Any) -> list[str]:
-    """The listing's lines after the ids: what else installed plugins provide, or why not."""
-    lines = []
-    retired = sorted(host.installed.declarations.retired & set(host.installed.catalog.ids))
-    if retired:
-        lines.append(f"retired, not makeable here (make() names the version to use): {', '.join(retired)}")
-    for prefix, record in sorted(host.installed.catalog.wildcards.items()):
-        lines.append(f"{prefix}*  [{record.distribution}]  ids resolved on demand: make('{prefix}<Env-vN>')")
-    vectorizers = {
-        name: record.distribution for name, record in host.installed.declarations.vectorizers.items()
-    }
-    vectorizers.update({name: owner for name, (_, owner) in host.loader.vectorizers.items() if "/" in name})
-    for name, distribution in sorted(vectorizers.items()):
-        lines.append(f"{name}  [{distribution}]  vectorizer: make_vec(id, n, vectorization_mode='{name}')")
-    for ns, record in sorted(host.undeclared_plugins().items()):
-        lines.append(
-            f"{ns}  [{record.distribution}]  declares no env ids: its ids (if any) are listed once "
-            f"one is made, e.g. palaestra.make('{ns}/<Env-vN>')"
-        )
-    for ns, failure in sorted(dict(host.loader.failures).items()):
-        lines.append(f"{ns}  [FAILED TO LOAD] {failure}")
-    for name, distributions in host.installed.owners.conflicts().items():
-        lines.append(
-            f"{name}  [CONFLICT] declared by {' and '.join(distributions)}; pick one with "
-            f"PALAESTRA_PREFER={name}=<distribution>"
-        )
-    return lines
+__all__ = ["cmd_bench", "cmd_info", "cmd_play", "cmd_run"]
 
 
 def cmd_info(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -311,119 +187,6 @@ def _episode(env: Any, seed: int | None, tick: Any) -> tuple[float, int]:
         tick(length)
         if terminated or truncated:
             return total, length
-
-
-def _plugin_ids(plugin: str) -> list[str]:
-    """Every id the plugin ``plugin`` (its entry-point name) registers."""
-    host = get_host()
-    records = host.installed.table.get(plugin)
-    if not records:
-        raise ValueError(
-            f"No installed plugin is called {plugin!r}; `palaestra list` shows what is installed."
-        )
-    host.loader.load_namespace(plugin)
-    registry = host.registry
-    distribution = records[0].distribution
-    ids = sorted(env_id for env_id in registry if registry.owner(env_id) == distribution)
-    if not ids:
-        raise ValueError(_why_no_ids(plugin, distribution))
-    return ids
-
-
-def _why_no_ids(plugin: str, distribution: str) -> str:
-    """Why ``check --plugin`` found nothing to check in an installed plugin, and what to give instead."""
-    host = get_host()
-    hookless = host.hints.hookless_hint(plugin)
-    if hookless:
-        return hookless
-    on_demand = [
-        p for p, record in host.installed.catalog.wildcards.items() if record.distribution == distribution
-    ]
-    if on_demand:
-        return (
-            f"The plugin {plugin!r} ({distribution}) makes its envs on demand ({', '.join(p + '*' for p in on_demand)}), "
-            f"so there is no list to check: give the ids, e.g. palaestra check {on_demand[0]}CartPole-v1"
-        )
-    provides = [
-        f"vectorizer {name!r}"
-        for name, (_, owner) in host.loader.vectorizers.items()
-        if owner == distribution
-    ]
-    provides += [
-        f"wrapper set {name!r}"
-        for name, (_, owner) in host.loader.wrapper_sets.items()
-        if owner == distribution
-    ]
-    if provides:
-        return (
-            f"The plugin {plugin!r} ({distribution}) provides no envs to check, only {', '.join(provides)}."
-        )
-    return f"The plugin {plugin!r} ({distribution}) registered no envs."
-
-
-def _check_one(env_id: str, skip_render: bool) -> tuple[list[str], list[str]]:
-    """Run ``check_env`` on ``env_id``'s unwrapped env: ``(warnings, advice)`` it gave, once each.
-
-    Advice is what Gymnasium's checker says about any env with unbounded or unnormalised Box
-    spaces (many reference envs are built so); warnings are everything else.
-    """
-    notes = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        env = make(env_id)
-        try:
-            try:
-                check_env(env.unwrapped, skip_render_check=skip_render)
-            except DependencyNotInstalled as e:  # rendering needs what is not installed
-                if skip_render:
-                    raise
-                check_env(env.unwrapped, skip_render_check=True)
-                notes.append(f"render checks skipped: {str(e).splitlines()[0]} (or pass --skip-render)")
-            with warnings.catch_warnings(record=True) as limits:
-                warnings.simplefilter("always")
-                check_space_limit(env.unwrapped.action_space, "action")
-                check_space_limit(env.unwrapped.observation_space, "observation")
-        finally:
-            env.close()
-    advice = {logger.plain_text(str(w.message)) for w in limits}
-    messages = list(dict.fromkeys([logger.plain_text(str(w.message)) for w in caught] + notes))
-    return [m for m in messages if m not in advice], [m for m in messages if m in advice]
-
-
-def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run ``check_env`` on each env; warnings are listed, any violation fails the command.
-
-    A plugin author checks a whole suite with ``--plugin NAME``.
-    """
-    out = out or sys.stdout
-    ids = list(args.ids) + (_plugin_ids(args.plugin) if args.plugin else [])
-    if not ids:
-        raise ValueError("Give env ids to check, or --plugin NAME for every env of an installed plugin.")
-    failed = []
-    for env_id in ids:
-        try:
-            messages, advice = _check_one(env_id, args.skip_render)
-        except DependencyNotInstalled as e:  # e.g. the retired MuJoCo v2/v3 ids, or a missing extra
-            print(f"{env_id}: skipped, cannot be made here: {e}", file=out)
-            continue
-        except EnvCheckError as e:
-            print(f"{env_id}: FAILED check_env: {e}", file=out)
-            failed.append(env_id)
-            continue
-        except Exception as e:  # the env (or making it) broke: a failure of that env, not of the run
-            print(f"{env_id}: FAILED check_env: {type(e).__name__}: {e}", file=out)
-            failed.append(env_id)
-            continue
-        for kind, lines in (("warning", messages), ("advice", advice)):
-            for line in lines:
-                print(f"{env_id}: {kind}: {line}", file=out)
-        count = f"{len(messages)} warning" + ("" if len(messages) == 1 else "s")
-        if advice:
-            count += f", {len(advice)} advice on Box bounds that Gymnasium's checker gives too"
-        print(f"{env_id}: passed check_env ({count})", file=out)
-    if failed:
-        raise EnvCheckError(f"{len(failed)} of {len(ids)} envs failed check_env: {', '.join(failed)}")
-    return 0
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO | None = None) -> int:

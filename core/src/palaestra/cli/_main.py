@@ -8,16 +8,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from palaestra.cli._commands import (
-    LONG_GROUP,
-    cmd_bench,
-    cmd_check,
-    cmd_info,
-    cmd_list,
-    cmd_play,
-    cmd_run,
-    versions,
-)
+from palaestra.cli._checking import cmd_check
+from palaestra.cli._commands import cmd_bench, cmd_info, cmd_play, cmd_run
+from palaestra.cli._listing import LONG_GROUP, cmd_list, versions
 from palaestra.error import Error
 
 __all__ = ["build_parser", "main"]
