@@ -234,3 +234,23 @@ def test_through_the_gymnasium_bridge_they_are_gymnasiums_envs():
     for action in (0, 1, 1, 0, 1):
         x, y = ours.step(action), ref.step(action)
         assert same(x[0], y[0]) and x[1:] == y[1:]
+
+
+@pytest.mark.parametrize("sutton_barto", [False, True])
+def test_cartpole_rewards_equal_gymnasiums_and_compile_without_control_flow(sutton_barto):
+    """The reward is selects (no lax.cond): Gymnasium's values and dtype, and no conditional in the step."""
+    from gymnasium.envs.phys2d import cartpole as reference
+
+    ours, theirs = CartPoleFunctional(), reference.CartPoleFunctional()
+    our_params = ours.default_params._replace(sutton_barto_reward=sutton_barto)
+    their_params = reference.CartPoleParams(sutton_barto_reward=sutton_barto)
+    for state in ([0.0, 0.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.5, 0.0]):  # upright, off track, fallen
+        state = jax.numpy.asarray(state, jax.numpy.float32)
+        mine = ours.reward(state, 1, state, None, our_params)
+        reference_reward = theirs.reward(state, 1, state, None, their_params)
+        assert float(mine) == float(reference_reward) and mine.dtype == reference_reward.dtype
+        assert mine.weak_type == reference_reward.weak_type
+    states = jax.numpy.zeros((8, 4), jax.numpy.float32)
+    step = jax.jit(jax.vmap(lambda s: ours.reward(s, 1, s, None, our_params)))
+    lowered = step.lower(states).as_text()
+    assert "stablehlo.case" not in lowered and "stablehlo.if" not in lowered

@@ -102,9 +102,9 @@ class CartPoleFunctional(DrawnByEnv, KeywordParams, FuncEnv[Any, Any, Any, Any, 
         """1 per step; with ``sutton_barto_reward``, 0 per step and -1 from a failed state."""
         p = params or self.default_params
         failed = _failed(state, p)
-        return jax.lax.cond(
-            p.sutton_barto_reward, lambda: jax.lax.cond(failed, lambda: -1.0, lambda: 0.0), lambda: 1.0
-        )
+        # Selects, not lax.cond: the same numbers with no control flow in a compiled step (a
+        # parameter-only predicate still lowered to a conditional; benchmarks/bench_jax.py --cost).
+        return jnp.where(p.sutton_barto_reward, jnp.where(failed, -1.0, 0.0), 1.0)
 
     def render_image(
         self, state: Any, render_state: ClassicFrames, params: CartPoleParams | None = None
