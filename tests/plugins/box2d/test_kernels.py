@@ -5,8 +5,12 @@ in one compiled call (``palaestra_box2d._kernel_block``); ``vectorization_mode="
 steps the same sub-envs through their own ``step`` one by one.
 """
 
+import importlib
 import importlib.util
+import inspect
 import os
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -260,7 +264,7 @@ def test_the_engine_layout_is_checked_against_the_binding():
     assert unavailable_reason() is None
     assert check_layout() is None
     moved = tuple((name, offset + 4 if name == "body angle" else offset) for name, offset in LAYOUT)
-    assert check_layout(moved) == "body angle is not at offset 60 of b2Body"
+    assert check_layout(moved) == "body angle (b2Body::m_sweep.a (float)) is not at offset 60 of b2Body"
     wrong_bit = tuple((name, 0x0004 if name == "awake flag" else offset) for name, offset in LAYOUT)
     assert check_layout(wrong_bit) == "b2Body's awake flag is not bit 0x4 of the field at offset 4"
 
@@ -302,3 +306,48 @@ def test_send_and_recv_between_compiled_steps_keep_the_same_bits():
     finally:
         batched.close()
         plain.close()
+
+
+SOURCES = Path(__file__).resolve().parents[3] / "plugins" / "box2d" / "src" / "palaestra_box2d"
+
+
+def _c_function(source, name):
+    """The body of C function ``name`` in ``source`` (from its name at a line's start to its closing brace)."""
+    start = re.search(rf"^{name}\(", source, re.M)
+    assert start is not None, name
+    return source[start.start() : source.index("\n}\n", start.start())]
+
+
+def _mirrors(text, comment):
+    return [m.strip() for m in re.findall(rf"{comment} mirror: ([a-z ]+)", text)]
+
+
+@pytest.mark.parametrize(
+    ("python", "cls", "kernel", "caller"),
+    [
+        ("lunar_lander.py", "LunarLander", "_lander_kernel.c", "lander_step"),
+        ("bipedal_walker.py", "BipedalWalker", "_walker_kernel.c", "walker_step"),
+    ],
+)
+def test_each_c_step_mirrors_its_python_specification_part_by_part(python, cls, kernel, caller):
+    """Each '# mirror:' part of the env's step has its '/* mirror:' twin in the kernel, in the same order.
+
+    The caller (which picks the throttles) runs before step_one, so its parts come first.
+    """
+    module = importlib.import_module(f"palaestra_box2d.{python[:-3]}")
+    spec = _mirrors(inspect.getsource(getattr(module, cls).step), "#")
+    source = (SOURCES / kernel).read_text()
+    compiled = _mirrors(_c_function(source, caller), r"/\*") + _mirrors(
+        _c_function(source, "step_one"), r"/\*"
+    )
+    assert len(spec) >= 7 and spec == compiled
+
+
+def test_every_engine_field_is_named_by_its_box2d_member():
+    from palaestra_box2d._engine_layout import MEMBERS
+
+    assert set(MEMBERS) == {name for name, _ in LAYOUT}
+    assert all(member.startswith(("b2Body::", "b2Contact::", "b2Fixture::")) for member in MEMBERS.values())
+    header = (SOURCES / "_stepping.h").read_text()
+    for member in MEMBERS.values():
+        assert member.split(" (")[0] in header  # the C enum names the same member

@@ -28,7 +28,7 @@ import numpy as np
 
 from palaestra_box2d._engine import Box2D
 
-__all__ = ["FUNCTIONS", "LAYOUT", "SWITCH", "check_layout", "stepping", "unavailable_reason"]
+__all__ = ["FUNCTIONS", "LAYOUT", "MEMBERS", "SWITCH", "check_layout", "stepping", "unavailable_reason"]
 
 #: The environment variable that turns the compiled stepping off when set to ``0``.
 SWITCH = "PALAESTRA_BOX2D_KERNELS"
@@ -55,7 +55,8 @@ LISTENER_SLOTS = (
 )
 
 #: Box2D 2.3's field offsets (bytes) on a 64-bit build, in the order ``_stepping.c`` takes
-#: them (``awake flag`` is the bit of ``b2Body::m_flags`` that marks an awake body).
+#: them (``awake flag`` is the bit of ``b2Body::m_flags`` that marks an awake body). Each
+#: field's Box2D member is in :data:`MEMBERS`.
 LAYOUT = (
     ("body flags", 4),
     ("awake flag", 0x0002),
@@ -70,6 +71,23 @@ LAYOUT = (
     ("contact fixture B", 104),
     ("fixture body", 16),
 )
+
+#: Each :data:`LAYOUT` field's Box2D 2.3 member (``b2Body::m_xf.p`` is the body's origin, its
+#: ``m_sweep.c`` and ``m_sweep.a`` the centre of mass and angle the solver integrates).
+MEMBERS = {
+    "body flags": "b2Body::m_flags (uint16)",
+    "awake flag": "b2Body::e_awakeFlag (a bit of m_flags)",
+    "body position": "b2Body::m_xf.p (b2Vec2)",
+    "body centre of mass": "b2Body::m_sweep.c (b2Vec2)",
+    "body angle": "b2Body::m_sweep.a (float)",
+    "body velocity": "b2Body::m_linearVelocity (b2Vec2)",
+    "body angular velocity": "b2Body::m_angularVelocity (float)",
+    "body inverse mass": "b2Body::m_invMass (float)",
+    "body inverse inertia": "b2Body::m_invI (float)",
+    "contact fixture A": "b2Contact::m_fixtureA (b2Fixture*)",
+    "contact fixture B": "b2Contact::m_fixtureB (b2Fixture*)",
+    "fixture body": "b2Fixture::m_body (b2Body*)",
+}
 
 _module: Any
 try:
@@ -123,7 +141,7 @@ def check_layout(layout: tuple[tuple[str, int], ...] | None = None) -> str | Non
     )
     for name, count, expected in fields:
         if _floats(address, at[name], count) != expected:
-            return f"{name} is not at offset {at[name]} of b2Body"
+            return f"{name} ({MEMBERS[name]}) is not at offset {at[name]} of b2Body"
     flags = ctypes.c_uint16.from_address(address + at["body flags"])
     body.awake = False
     asleep = flags.value & at["awake flag"]

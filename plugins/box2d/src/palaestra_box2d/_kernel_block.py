@@ -46,16 +46,27 @@ def split_time_limit(env: Any) -> tuple[Any, TimeLimit | None]:
     return (env.env, env) if type(env) is TimeLimit else (env, None)
 
 
-def episode(
-    prev_shaping: float | None, game_over: bool, contacts: tuple[bool, bool], limit: TimeLimit | None
-) -> tuple[Any, ...]:
-    """What a kernel keeps of a sub-env's episode, as its ``attach`` takes it.
+def world_hold(world: Any) -> tuple[Any, int, int]:
+    """A world as a kernel's ``attach`` takes it: the proxy (kept alive), its address, its listener's."""
+    return (world, address(world), address(world.contactListener))
 
-    ``(prev_shaping, game_over, left contact, right contact, elapsed steps, step limit or -1)``;
-    its ``detach`` gives the same back, without the limit.
+
+def episode(env: Any, legs: tuple[Any, Any], limit: TimeLimit | None) -> tuple[Any, ...]:
+    """What a kernel keeps of a lander's or walker's episode, as its ``attach`` takes it.
+
+    ``(prev_shaping, game_over, first leg's contact, second leg's contact, elapsed steps,
+    step limit or -1)``; its ``detach`` gives the same back without the limit, which
+    :func:`restore_episode` puts back.
     """
     counted = (0, -1) if limit is None else (limit.elapsed_steps, limit.max_episode_steps)
-    return (prev_shaping, game_over, *contacts, *counted)
+    return (env.prev_shaping, env.game_over, legs[0].ground_contact, legs[1].ground_contact, *counted)
+
+
+def restore_episode(env: Any, legs: tuple[Any, Any], limit: TimeLimit | None, state: tuple[Any, ...]) -> None:
+    """Put back what a kernel's ``detach`` gave of an episode (see :func:`episode`)."""
+    env.prev_shaping, env.game_over, legs[0].ground_contact, legs[1].ground_contact, elapsed = state
+    if limit is not None:
+        limit.elapsed_steps = elapsed
 
 
 def address(proxy: Any) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from palaestra.plugin import TimeLimit
-from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode
+from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode, restore_episode, world_hold
 from palaestra_box2d._lander_scene import FPS, SCALE
 from palaestra_box2d.lunar_lander import (
     DISCRETE_THROTTLES,
@@ -94,18 +94,15 @@ class LanderBlock(KernelBlock):
             return None
         left, right = env.legs
         return (
-            (world, address(world), address(world.contactListener)),
+            world_hold(world),
             (address(hull), address(left), address(right)),
             env.np_random.bit_generator.capsule,
             env.helipad_y,
-            episode(env.prev_shaping, env.game_over, (left.ground_contact, right.ground_contact), limit),
+            episode(env, (left, right), limit),
         )
 
     def write_back(self, env: LunarLander, limit: TimeLimit | None, state: tuple[Any, ...]) -> None:
-        env.prev_shaping, env.game_over, left, right, elapsed = state
-        env.legs[0].ground_contact, env.legs[1].ground_contact = left, right
-        if limit is not None:
-            limit.elapsed_steps = elapsed
+        restore_episode(env, (env.legs[0], env.legs[1]), limit, state)
 
 
 def _lander(continuous: bool) -> TimeLimit:

@@ -159,7 +159,10 @@ continuous_power(const float *action, double power[3])
     return 1;
 }
 
-/* One sub-env's step: LunarLander.step and TimeLimit's count, into its observation row. */
+/* One sub-env's step: LunarLander.step and TimeLimit's count, into its observation row. Each
+ * "mirror:" comment names the lines of lunar_lander.py's LunarLander.step that this part
+ * compiles, in the same order (tests/plugins/box2d/test_kernels.py holds the two lists equal);
+ * the throttles are chosen by lander_step before this is called. */
 static void
 step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, double *reward_out,
          char *terminated_out, char *truncated_out)
@@ -168,14 +171,16 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
     const double scale = r[R_SCALE], fps = r[R_FPS];
     void *lander = s->lander;
     double m_power = power[0], s_power = power[1], direction = power[2];
+    /* mirror: axes */
     double angle = (double)*body_float(lander, BODY_ANGLE);
     double tip_x = sin(angle), tip_y = cos(angle);
     double side_x = -tip_y, side_y = tip_x;
+    /* mirror: dispersion */
     double u0 = s->rng->next_double(s->rng->state);
     double u1 = s->rng->next_double(s->rng->state);
     double d0 = (-1.0 + 2.0 * u0) / scale;
     double d1 = (-1.0 + 2.0 * u1) / scale;
-    if (m_power != 0.0) {
+    if (m_power != 0.0) { /* mirror: main engine */
         double reach = r[R_MAIN_Y] / scale + 2 * d0;
         double ox = tip_x * reach + side_x * d1;
         double oy = -tip_y * reach - side_y * d1;
@@ -185,7 +190,7 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
         apply_linear_impulse(lander, (float)(-ox * power_main * m_power), (float)(-oy * power_main * m_power),
                              (float)at_x, (float)at_y);
     }
-    if (s_power != 0.0) {
+    if (s_power != 0.0) { /* mirror: side engines */
         double lever = 3 * d1 + direction * r[R_SIDE_AWAY] / scale;
         double ox = tip_x * d0 + side_x * lever;
         double oy = -tip_y * d0 - side_y * lever;
@@ -197,9 +202,11 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
                              (float)at_x, (float)at_y);
     }
 
+    /* mirror: world step */
     engine.call.world_step(s->world.world, (float)(1.0 / fps), (int)r[R_VELOCITY_ITERATIONS],
                            (int)r[R_POSITION_ITERATIONS]);
 
+    /* mirror: observation */
     const float *p = body_float(lander, BODY_POSITION), *v = body_float(lander, BODY_VELOCITY);
     double half_w = r[R_HALF_W], half_h = r[R_HALF_H];
     double x = ((double)p[0] - half_w) / half_w;
@@ -210,11 +217,14 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
     double spin = 20.0 * (double)*body_float(lander, BODY_SPIN) / fps;
     const Listener *contacts = &s->episode.listener;
     double left = contacts->contact[0] ? 1.0 : 0.0, right = contacts->contact[1] ? 1.0 : 0.0;
+    /* mirror: shaping */
     double shaping = -100 * sqrt(x * x + y * y) - 100 * sqrt(vx * vx + vy * vy) - 100 * fabs(angle) + 10 * left
                      + 10 * right;
+    /* mirror: reward */
     double reward = episode_shaping(&s->episode, shaping);
     reward -= m_power * 0.3;
     reward -= s_power * 0.03;
+    /* mirror: termination */
     char terminated = 0;
     if (contacts->game_over || fabs(x) >= 1.0) {
         terminated = 1;
@@ -257,6 +267,7 @@ lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
     }
     for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
+            /* mirror: throttles */
             if (self->continuous) {
                 continuous_power((const float *)b.actions.buf + 2 * j, power);
             } else {

@@ -40,10 +40,22 @@ typedef struct {
 
 #define ENGINE_FUNCTIONS 6
 
-/* The field offsets, in the order of _engine_layout.LAYOUT. */
+/* The field offsets, in the order of _engine_layout.LAYOUT, each named by its Box2D 2.3
+ * member (_engine_layout.MEMBERS). */
 enum {
-    BODY_FLAGS, AWAKE_FLAG, BODY_POSITION, BODY_CENTER, BODY_ANGLE, BODY_VELOCITY, BODY_SPIN,
-    BODY_INV_MASS, BODY_INV_INERTIA, CONTACT_FIXTURE_A, CONTACT_FIXTURE_B, FIXTURE_BODY, LAYOUT_FIELDS
+    BODY_FLAGS,        /* b2Body::m_flags (uint16) */
+    AWAKE_FLAG,        /* b2Body::e_awakeFlag: the bit of m_flags, not an offset */
+    BODY_POSITION,     /* b2Body::m_xf.p */
+    BODY_CENTER,       /* b2Body::m_sweep.c */
+    BODY_ANGLE,        /* b2Body::m_sweep.a */
+    BODY_VELOCITY,     /* b2Body::m_linearVelocity */
+    BODY_SPIN,         /* b2Body::m_angularVelocity */
+    BODY_INV_MASS,     /* b2Body::m_invMass */
+    BODY_INV_INERTIA,  /* b2Body::m_invI */
+    CONTACT_FIXTURE_A, /* b2Contact::m_fixtureA */
+    CONTACT_FIXTURE_B, /* b2Contact::m_fixtureB */
+    FIXTURE_BODY,      /* b2Fixture::m_body */
+    LAYOUT_FIELDS
 };
 
 typedef struct {

@@ -17,7 +17,7 @@ import numpy as np
 
 from palaestra.plugin import TimeLimit
 from palaestra_box2d import _lidar
-from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode
+from palaestra_box2d._kernel_block import KernelBlock, Probe, address, episode, restore_episode, world_hold
 from palaestra_box2d._walker_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W
 from palaestra_box2d.bipedal_walker import (
     ENERGY_COST,
@@ -78,25 +78,18 @@ class WalkerBlock(KernelBlock):
         ground, hull = env._lidar.ground, env.hull
         if ground is None or hull is None or len(env.joints) != 4 or len(env.legs) != 4:
             return None
-        world = env.world
+        feet = (env.legs[1], env.legs[3])  # the lower legs, whose contacts the observation shows
         return (
-            (world, address(world), address(world.contactListener)),
-            (address(hull), *map(address, env.joints), address(env.legs[1]), address(env.legs[3])),
+            world_hold(env.world),
+            (address(hull), *map(address, env.joints), *map(address, feet)),
             ground,
             env.scroll,
-            episode(
-                env.prev_shaping,
-                env.game_over,
-                (env.legs[1].ground_contact, env.legs[3].ground_contact),
-                limit,
-            ),
+            episode(env, feet, limit),
         )
 
     def write_back(self, env: BipedalWalker, limit: TimeLimit | None, state: tuple[Any, ...]) -> None:
-        (env.prev_shaping, env.game_over, far, near, elapsed), env.scroll = state
-        env.legs[1].ground_contact, env.legs[3].ground_contact = far, near
-        if limit is not None:
-            limit.elapsed_steps = elapsed
+        episode_state, env.scroll = state
+        restore_episode(env, (env.legs[1], env.legs[3]), limit, episode_state)
 
 
 def _walker() -> TimeLimit:

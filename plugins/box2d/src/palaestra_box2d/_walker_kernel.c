@@ -162,7 +162,9 @@ walker_detach(WalkerKernel *self, PyObject *index)
     return state;
 }
 
-/* One sub-env's step: BipedalWalker.step and TimeLimit's count, into its observation row. */
+/* One sub-env's step: BipedalWalker.step and TimeLimit's count, into its observation row. Each
+ * "mirror:" comment names the lines of bipedal_walker.py's BipedalWalker.step that this part
+ * compiles, in the same order (tests/plugins/box2d/test_kernels.py holds the two lists equal). */
 static void
 step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, double *reward_out,
          char *terminated_out, char *truncated_out)
@@ -171,6 +173,7 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     const double fps = r[R_FPS], view_w = r[R_VIEW_W], view_h = r[R_VIEW_H];
     const double speeds[4] = {r[R_SPEED_HIP], r[R_SPEED_KNEE], r[R_SPEED_HIP], r[R_SPEED_KNEE]};
     float fraction[4];
+    /* mirror: motors */
     for (int k = 0; k < 4; k++) {
         float magnitude = fabsf(action[k]);
         fraction[k] = magnitude < 1.0f ? magnitude : 1.0f;
@@ -180,6 +183,7 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
         engine.call.set_max_motor_torque(s->joints[k], torque);
     }
 
+    /* mirror: world step */
     engine.call.world_step(s->world.world, (float)(1.0 / fps), (int)r[R_VELOCITY_ITERATIONS],
                            (int)r[R_POSITION_ITERATIONS]);
 
@@ -188,8 +192,10 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     double x0 = (double)p[0];
     double rays[3 * RAYS];
     const Py_buffer *g = s->ground.view;
+    /* mirror: lidar */
     self->cast_rays(x0, (double)p[1], self->directions, g[G_EDGES].buf, g[G_REACH].buf, s->ground.n_edges,
                     g[G_POLYGONS].buf, g[G_COUNTS].buf, g[G_SPANS].buf, s->ground.n_polygons, rays);
+    /* mirror: observation */
     double angle = (double)*body_float(hull, BODY_ANGLE);
     double state[OBS_SIZE] = {
         angle,
@@ -210,8 +216,10 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
         state[14 + k] = rays[3 * k];
     }
     s->scroll = (double)p[0] - view_w / 5;
+    /* mirror: shaping */
     double shaping = 130 * x0 / r[R_SCALE];
     shaping -= 5.0 * fabs(angle);
+    /* mirror: reward */
     double base = episode_shaping(&s->episode, shaping);
     double reward;
     float unit_cost = (float)r[R_ENERGY_COST];
@@ -227,6 +235,7 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
             reward -= (double)(unit_cost * fraction[k]);
         }
     }
+    /* mirror: termination */
     char terminated = 0;
     if (s->episode.listener.game_over || x0 < 0) {
         reward = -100;

@@ -328,12 +328,16 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         return arr
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
-        """Set each motor's direction and torque from the action; advance 1/50 s."""
+        """Set each motor's direction and torque from the action; advance 1/50 s.
+
+        ``_walker_kernel.c``'s ``step_one`` is this step compiled: each ``# mirror:`` comment
+        here names the lines there that do the same, in the same order (tested).
+        """
         hull = self.hull
         if hull is None:
             raise RuntimeError("BipedalWalker.step called before reset; call env.reset() first.")
         arr = self._checked(action)
-        # The torque fractions keep the action's dtype, as Gymnasium 1.4.0's arithmetic does.
+        # mirror: motors. The torque fractions keep the action's dtype, as Gymnasium 1.4.0's arithmetic does.
         fractions = np.minimum(np.abs(arr), 1)
         torques = MOTORS_TORQUE * fractions
         signs = np.sign(arr).tolist()
@@ -345,14 +349,14 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
             joint.motorSpeed = float(speed * sign)
             joint.maxMotorTorque = float(torque)
 
-        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
+        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)  # mirror: world step
 
         pos = hull.position
         vel = hull.linearVelocity
         x0 = pos[0]
-        lidar = self._lidar.scan(self.world, pos, self.render_mode is not None)
+        lidar = self._lidar.scan(self.world, pos, self.render_mode is not None)  # mirror: lidar
         joints, legs = self.joints, self.legs
-        angle = hull.angle
+        angle = hull.angle  # mirror: observation
         state = [
             angle,
             2.0 * hull.angularVelocity / FPS,
@@ -371,13 +375,13 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         ]
         state += lidar
         self.scroll = pos.x - VIEWPORT_W / SCALE / 5
-        shaping = 130 * x0 / SCALE
+        shaping = 130 * x0 / SCALE  # mirror: shaping
         shaping -= 5.0 * abs(angle)  # keep the head level
-        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping
+        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping  # mirror: reward
         self.prev_shaping = shaping
         for cost in ENERGY_COST * fractions:  # numpy scalars: float32 actions give a float32 reward
             reward -= cost
-        terminated = False
+        terminated = False  # mirror: termination
         if self.game_over or x0 < 0:
             reward, terminated = -100, True
         if x0 > FINISH_X:

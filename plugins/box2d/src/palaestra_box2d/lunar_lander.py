@@ -301,30 +301,36 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         self.lander.ApplyTorque(torque, True)
 
     def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
-        """Fire the engines the action asks for and advance the world by 1/50 s."""
+        """Fire the engines the action asks for and advance the world by 1/50 s.
+
+        ``_lander_kernel.c``'s ``step_one`` is this step compiled: each ``# mirror:`` comment
+        here names the lines there that do the same, in the same order (tested).
+        """
         lander = self.lander
         if lander is None:
             raise RuntimeError("LunarLander.step called before reset; call env.reset() first.")
         if self.enable_wind:
             self._apply_wind()
+        # mirror: throttles
         if action.__class__ in _DISCRETE and 0 <= action <= 3 and not self.continuous:
             m_power, s_power, direction = DISCRETE_THROTTLES[action]
         else:
             m_power, s_power, direction = self._throttles(action)
+        # mirror: axes
         angle = lander.angle
         tip_x, tip_y = math.sin(angle), math.cos(angle)
         side_x, side_y = -tip_y, tip_x
-        # Two uniform(-1, 1) draws: numpy computes each as -1 + 2 * u from the same doubles.
+        # mirror: dispersion. Two uniform(-1, 1) draws: numpy computes each as -1 + 2 * u from the same doubles.
         u0, u1 = self.np_random.random(2).tolist()
         d0 = (-1.0 + 2.0 * u0) / SCALE
         d1 = (-1.0 + 2.0 * u1) / SCALE
-        if m_power:
+        if m_power:  # mirror: main engine
             ox = tip_x * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) + side_x * d1
             oy = -tip_y * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) - side_y * d1
             pos = lander.position
             at = (pos[0] + ox, pos[1] + oy)
             self._fire(ox, oy, at, MAIN_ENGINE_POWER, m_power, 3.5)
-        if s_power:
+        if s_power:  # mirror: side engines
             lever = 3 * d1 + direction * SIDE_ENGINE_AWAY / SCALE
             ox = tip_x * d0 + side_x * lever
             oy = -tip_y * d0 - side_y * lever
@@ -335,8 +341,9 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             )
             self._fire(ox, oy, at, SIDE_ENGINE_POWER, s_power, 0.7)
 
-        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)
+        self.world.Step(1.0 / FPS, VELOCITY_ITERATIONS, POSITION_ITERATIONS)  # mirror: world step
 
+        # mirror: observation
         pos = lander.position
         vel = lander.linearVelocity
         x = (pos.x - HALF_W) / HALF_W
@@ -347,7 +354,7 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         spin = 20.0 * lander.angularVelocity / FPS
         left = 1.0 if self.legs[0].ground_contact else 0.0
         right = 1.0 if self.legs[1].ground_contact else 0.0
-        # math.sqrt rounds exactly like numpy's; the sum's order is Gymnasium 1.4.0's.
+        # mirror: shaping. math.sqrt rounds exactly like numpy's; the sum's order is Gymnasium 1.4.0's.
         shaping = (
             -100 * math.sqrt(x * x + y * y)
             - 100 * math.sqrt(vx * vx + vy * vy)
@@ -355,12 +362,12 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
             + 10 * left
             + 10 * right
         )
-        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping
+        reward: Any = 0 if self.prev_shaping is None else shaping - self.prev_shaping  # mirror: reward
         self.prev_shaping = shaping
         reward -= m_power * 0.3
         reward -= s_power * 0.03
         reward = np.float64(reward)
-        terminated = False
+        terminated = False  # mirror: termination
         if self.game_over or abs(x) >= 1.0:
             terminated, reward = True, -100
         if not lander.awake:
