@@ -244,7 +244,11 @@ def test_cartpole_rewards_equal_gymnasiums_and_compile_without_control_flow(sutt
     ours, theirs = CartPoleFunctional(), reference.CartPoleFunctional()
     our_params = ours.default_params._replace(sutton_barto_reward=sutton_barto)
     their_params = reference.CartPoleParams(sutton_barto_reward=sutton_barto)
-    for state in ([0.0, 0.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.5, 0.0]):  # upright, off track, fallen
+    for state in (
+        [0.0, 0.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.5, 0.0],
+    ):  # upright, off track, fallen
         state = jax.numpy.asarray(state, jax.numpy.float32)
         mine = ours.reward(state, 1, state, None, our_params)
         reference_reward = theirs.reward(state, 1, state, None, their_params)
