@@ -60,3 +60,30 @@ def test_async_vector_env_starts_one_worker_per_usable_core_at_most_one_per_sub_
         assert env.num_workers == 3  # never more workers than sub-envs
     finally:
         env.close()
+
+
+@pytest.mark.parametrize(("cores", "polls"), [(1, False), (4, True)])
+def test_workers_that_outnumber_the_cores_never_poll_and_give_the_same_numbers(monkeypatch, cores, polls):
+    """Oversubscribed workers sleep until their next message (a polling one would hold a core another needs)."""
+    from palaestra.vector import SyncVectorEnv, _async
+
+    monkeypatch.setattr(_async, "usable_cores", lambda: cores)
+    env = AsyncVectorEnv([InfoEnv] * 4, num_workers=2)
+    reference = SyncVectorEnv([InfoEnv] * 4)
+    try:
+        assert env._polls is polls
+        assert env._config(range(0, 2), True, None).polls is polls  # what each worker is told
+        ours, theirs = env.reset(seed=3), reference.reset(seed=3)
+        assert np.array_equal(ours[0], theirs[0])
+        for t in range(6):
+            actions = np.full(4, t % 2, dtype=np.int64)
+            ours, theirs = env.step(actions), reference.step(actions)
+            for mine, expected in zip(ours[:4], theirs[:4], strict=True):
+                assert np.array_equal(mine, expected)
+        env.async_reset(seed=4)  # the send/recv engine waits without polling too
+        assert np.array_equal(env.recv()[0], reference.reset(seed=4)[0])
+        env.send(np.ones(4, dtype=np.int64))
+        assert np.array_equal(env.recv()[0], reference.step(np.ones(4, dtype=np.int64))[0])
+    finally:
+        env.close()
+        reference.close()

@@ -126,6 +126,9 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.num_envs = len(env_fns)
         # One worker per core this process may use (its affinity and CPU quota), never more than sub-envs.
         self.num_workers = min(num_workers or usable_cores(), self.num_envs)
+        # More workers than cores: none polls for its next message (each would hold a core
+        # another needs), so the coordination does not grow with the number of workers.
+        self._polls = self.num_workers <= usable_cores()
         self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
         if self.num_workers > 1 or not self.in_parent:  # some worker process will start
@@ -234,6 +237,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             num_envs=self.num_envs,
             semaphore=semaphore,
             block_type=self.block_type,
+            polls=self._polls,
         )
 
     def _build_local(self) -> None:
@@ -316,6 +320,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         errors: list[tuple[Any, ...]] = []
         local = self._local.run() if self._local is not None else None
         spin = self._local.reply_window() if self._local is not None else None
+        if not self._polls:
+            spin = 0.0
         for worker in self._workers:
             try:
                 reply = receive(worker, deadline, spin)

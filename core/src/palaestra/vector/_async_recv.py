@@ -141,7 +141,7 @@ class AsyncEngine(RecvEngine):
         if not events and self._local_turn():
             self._run_local()  # the parent's block steps while the workers step theirs
             return
-        if not events:
+        if not events and self.vector._polls:  # no polling where the workers outnumber the cores
             end = time.perf_counter() + SPIN_SECONDS  # quick envs answer within microseconds
             while not events and time.perf_counter() < end:
                 yield_core()

@@ -59,6 +59,9 @@ class WorkerConfig:
     extras: dict[str, Any] = field(default_factory=dict)
     #: The class that holds the envs (:class:`WorkerBlock` or a subclass, picklable by name).
     block_type: Any = None
+    #: Whether the worker polls for its next command before sleeping: not when the workers
+    #: outnumber the cores, where a polling worker holds a core that another one needs.
+    polls: bool = True
 
 
 class WorkerBlock:
@@ -361,8 +364,9 @@ def answer(block: WorkerBlock, message: bytes) -> tuple[bytes, bool]:
 
 def _serve(conn: Any, block: WorkerBlock) -> None:
     semaphore = block.config.semaphore
-    fast = True
-    spin = SPIN_SECONDS
+    polls = block.config.polls
+    fast = polls
+    spin = SPIN_SECONDS if polls else 0.0
     clock = time.perf_counter
     while True:
         # Commands of a fast stepping loop arrive within microseconds: poll before sleeping.
@@ -376,7 +380,8 @@ def _serve(conn: Any, block: WorkerBlock) -> None:
             # steps): the next command follows the slowest worker's reply, and a sleeping
             # worker would pay a process wake-up (0.1 ms on a VM's idle core) on every step.
             # Polling yields the core between checks.
-            spin = polling_window(clock() - started)
+            if polls:
+                spin = polling_window(clock() - started)
             conn.send_bytes(reply)
             if closed:
                 return
