@@ -52,9 +52,10 @@ def test_random_policy_statistics_within_five_percent(env_id):
 
 @pytest.mark.slow
 def test_car_racing_random_policy_statistics_within_five_percent():
-    # Gymnasium's CarRacing draws a full-size frame every step (~120 steps/s here), so
-    # episodes are cut at 10 steps to keep 200 of them affordable.
-    ours = random_policy_statistics(palaestra, "CarRacing-v3", max_episode_steps=10)
-    ref = random_policy_statistics(gymnasium, "CarRacing-v3", max_episode_steps=10)
+    # Gymnasium's CarRacing draws a full-size frame every step (~120 steps/s here) and both
+    # build a track per reset, so 100 episodes cut at 10 steps (the frames themselves are
+    # compared pixel for pixel in test_envs.py).
+    ours = random_policy_statistics(palaestra, "CarRacing-v3", episodes=100, max_episode_steps=10)
+    ref = random_policy_statistics(gymnasium, "CarRacing-v3", episodes=100, max_episode_steps=10)
     assert ours[0] == pytest.approx(ref[0], rel=0.05)
     assert ours[1] == pytest.approx(ref[1], rel=0.05)
