@@ -5,7 +5,9 @@ import os
 import numpy as np
 import pytest
 
+from palaestra.plugin import WorkerBlock
 from palaestra.vector import AsyncVectorEnv, _cores
+from palaestra.vector._processes import plan_blocks
 from tests.fixtures.vector_envs import InfoEnv
 
 
@@ -86,4 +88,50 @@ def test_workers_that_outnumber_the_cores_never_poll_and_give_the_same_numbers(m
         assert np.array_equal(env.recv()[0], reference.step(np.ones(4, dtype=np.int64))[0])
     finally:
         env.close()
+        reference.close()
+
+
+@pytest.mark.parametrize(
+    ("num_envs", "workers", "cores", "threaded", "blocks", "threads"),
+    [
+        (8, 4, 2, False, [range(0, 2), range(2, 4), range(4, 6), range(6, 8)], [1, 1, 1, 1]),
+        (8, 5, 2, True, [range(0, 4), range(4, 8)], [3, 2]),
+        (8, 2, 4, True, [range(0, 4), range(4, 8)], [1, 1]),
+        (3, 3, 1, True, [range(0, 3)], [3]),
+    ],
+)
+def test_workers_beyond_the_cores_are_threads_only_for_blocks_that_step_in_threads(
+    num_envs, workers, cores, threaded, blocks, threads
+):
+    assert plan_blocks(num_envs, workers, cores, threaded) == (blocks, threads)
+
+
+class ThreadedBlock(WorkerBlock):
+    """A block that says it steps in threads (it steps its sub-envs one by one all the same)."""
+
+    steps_in_threads = True
+
+
+class ThreadedAsync(AsyncVectorEnv):
+    block_type = ThreadedBlock
+
+
+def test_each_block_is_told_its_threads(monkeypatch):
+    from palaestra.vector import SyncVectorEnv, _async
+
+    monkeypatch.setattr(_async, "usable_cores", lambda: 2)
+    env = ThreadedAsync([InfoEnv] * 5, num_workers=5, in_parent=True)
+    plain = AsyncVectorEnv([InfoEnv] * 5, num_workers=5, in_parent=True)
+    reference = SyncVectorEnv([InfoEnv] * 5)
+    try:
+        assert (env.num_workers, env.num_blocks, len(env._workers)) == (5, 2, 1)
+        assert env._config(range(0, 3), True, None).threads == 3
+        assert env._local.block.config.threads == 2
+        assert (plain.num_blocks, len(plain._workers), plain._local.block.config.threads) == (5, 4, 1)
+        assert np.array_equal(env.reset(seed=1)[0], reference.reset(seed=1)[0])
+        actions = np.array([0, 1, 1, 0, 1])
+        assert np.array_equal(env.step(actions)[0], reference.step(actions)[0])
+    finally:
+        env.close()
+        plain.close()
         reference.close()

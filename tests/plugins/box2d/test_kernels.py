@@ -325,14 +325,14 @@ def _mirrors(text, comment):
 @pytest.mark.parametrize(
     ("python", "cls", "kernel", "caller"),
     [
-        ("lunar_lander.py", "LunarLander", "_lander_kernel.c", "lander_step"),
-        ("bipedal_walker.py", "BipedalWalker", "_walker_kernel.c", "walker_step"),
+        ("lunar_lander.py", "LunarLander", "_lander_kernel.c", "lander_task"),
+        ("bipedal_walker.py", "BipedalWalker", "_walker_kernel.c", "walker_task"),
     ],
 )
 def test_each_c_step_mirrors_its_python_specification_part_by_part(python, cls, kernel, caller):
     """Each '# mirror:' part of the env's step has its '/* mirror:' twin in the kernel, in the same order.
 
-    The caller (which picks the throttles) runs before step_one, so its parts come first.
+    The task (which picks the throttles) runs before step_one, so its parts come first.
     """
     module = importlib.import_module(f"palaestra_box2d.{python[:-3]}")
     spec = _mirrors(inspect.getsource(getattr(module, cls).step), "#")

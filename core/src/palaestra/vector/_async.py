@@ -37,18 +37,18 @@ from palaestra.vector._processes import (
     Worker,
     check_arguments,
     fork_safe_context,
+    plan_blocks,
     raise_failures,
     reap,
     receive,
     send,
     shutdown,
-    split_blocks,
 )
 from palaestra.vector._spaces import actions_per_env, batched_spaces
 from palaestra.vector._vector_env import AutoresetMode, SubEnvVectorEnv
 from palaestra.vector._worker import STEP, STEP_PICKLED, ParentBlock, WorkerBlock, WorkerConfig, async_worker
 from palaestra.vector.utils._mpi import clear_mpi_env_vars
-from palaestra.vector.utils._pickling import dumps_factory
+from palaestra.vector.utils._pickling import ship_factories
 from palaestra.vector.utils._shared_memory import read_from_shared_memory
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
@@ -82,7 +82,10 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         autoreset_mode: An :class:`AutoresetMode` or its value.
         max_concurrency: At most this many workers execute commands at the same time.
         num_workers: Blocks of sub-envs, one per worker (default: the cores this process may
-            use, its affinity capped by a cgroup CPU quota; at most ``len(env_fns)``).
+            use, its affinity capped by a cgroup CPU quota; at most ``len(env_fns)``). Where
+            the :attr:`block_type` steps its sub-envs on threads outside the GIL
+            (:attr:`WorkerBlock.steps_in_threads <palaestra.vector.WorkerBlock.steps_in_threads>`),
+            workers beyond the cores are threads of the blocks: no more blocks than cores.
         step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever);
             building the sub-envs at construction gets at least :data:`STARTUP_SECONDS`.
         in_parent: Step the last block in this process, in ``*_wait`` while the worker
@@ -124,14 +127,19 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self.max_concurrency = max_concurrency
         self.step_timeout = check_timeout(step_timeout, "step_timeout")
         self.num_envs = len(env_fns)
+        cores = usable_cores()
         # One worker per core this process may use (its affinity and CPU quota), never more than sub-envs.
-        self.num_workers = min(num_workers or usable_cores(), self.num_envs)
+        self.num_workers = min(num_workers or cores, self.num_envs)
+        self._blocks, self._block_threads = plan_blocks(
+            self.num_envs, self.num_workers, cores, self.block_type.steps_in_threads
+        )
+        self.num_blocks = len(self._blocks)
         # More workers than cores: none polls for its next message (each would hold a core
         # another needs), so the coordination does not grow with the number of workers.
-        self._polls = self.num_workers <= usable_cores()
+        self._polls = self.num_workers <= cores
         self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
-        if self.num_workers > 1 or not self.in_parent:  # some worker process will start
+        if self.num_blocks > 1 or not self.in_parent:  # some worker process will start
             check_main_guard(ctx.get_start_method(), type(self).__name__)
         self._describe_spaces(env_fns[0])
         self._allocate(ctx)
@@ -188,25 +196,11 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         self._actions_buffer, self._action_view = shared.actions_buffer, shared.action_view
         self._env_obs: list[Any] = [None] * self.num_envs
 
-    def _factories(self, block: range, fork: bool) -> Any:
-        fns = [self.env_fns[i] for i in block]
-        if fork:
-            return fns  # inherited by the child, never pickled
-        for i, fn in zip(block, fns, strict=True):
-            try:
-                pickle.loads(dumps_factory(fn))
-            except Exception as e:
-                raise TypeError(
-                    f"env_fns[{i}] ({fn!r}) cannot be pickled for the {self.context!r} start method: {e}. "
-                    "Use a module-level function or functools.partial, install cloudpickle, or use context='fork'."
-                ) from e
-        return dumps_factory(fns)
-
     def _start(self, ctx: Any) -> None:
         fork = ctx.get_start_method() == "fork"
         semaphore = ctx.BoundedSemaphore(self.max_concurrency) if self.max_concurrency else None
-        blocks = split_blocks(self.num_envs, self.num_workers)
-        for w, block in enumerate(blocks[:-1] if self.in_parent else blocks):
+        blocks = self._blocks[:-1] if self.in_parent else self._blocks
+        for w, block in enumerate(blocks):
             config = self._config(block, fork, semaphore)
             parent, child = ctx.Pipe(duplex=True)
             process = ctx.Process(
@@ -225,7 +219,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
     def _config(self, block: range, fork: bool, semaphore: Any) -> WorkerConfig:
         return WorkerConfig(
             first_index=block.start,
-            factories=self._factories(block, fork),
+            factories=ship_factories(self.env_fns, block, fork, self.context),
             autoreset_mode=self.autoreset_mode,
             observation_space=self.single_observation_space,
             obs_buffer=self._obs_buffer,
@@ -238,11 +232,12 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             semaphore=semaphore,
             block_type=self.block_type,
             polls=self._polls,
+            threads=self._block_threads[self._blocks.index(block)],
         )
 
     def _build_local(self) -> None:
         """The parent's own block (the last one), built after the workers started theirs."""
-        block = split_blocks(self.num_envs, self.num_workers)[-1]
+        block = self._blocks[-1]
         envs: list[Env[Any, Any]] = []
         try:
             for fn in self.env_fns[block.start : block.stop]:

@@ -35,6 +35,7 @@ __all__ = [
     "shutdown",
     "read_soon",
     "spin_until_readable",
+    "plan_blocks",
     "split_blocks",
 ]
 
@@ -89,6 +90,19 @@ def split_blocks(num_envs: int, num_workers: int) -> list[range]:
         blocks.append(range(start, start + size))
         start += size
     return blocks
+
+
+def plan_blocks(num_envs: int, num_workers: int, cores: int, threaded: bool) -> tuple[list[range], list[int]]:
+    """The blocks of sub-envs for ``num_workers`` workers, and the threads each block steps on.
+
+    One block per worker, except where blocks step on threads outside the GIL (``threaded``):
+    then no more blocks than cores, and the workers beyond them are the blocks' threads,
+    which share one block's work where more processes would each add their messages and
+    wake-ups to every step.
+    """
+    num_blocks = min(num_workers, cores) if threaded else num_workers
+    threads = [len(share) for share in split_blocks(num_workers, num_blocks)]
+    return split_blocks(num_envs, num_blocks), threads
 
 
 def describe_exit(exitcode: int | None) -> str:

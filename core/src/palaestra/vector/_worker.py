@@ -24,7 +24,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -62,6 +62,9 @@ class WorkerConfig:
     #: Whether the worker polls for its next command before sleeping: not when the workers
     #: outnumber the cores, where a polling worker holds a core that another one needs.
     polls: bool = True
+    #: Threads the block may step its sub-envs on (a block that
+    #: :attr:`~WorkerBlock.steps_in_threads`; 1 for any other).
+    threads: int = 1
 
 
 class WorkerBlock:
@@ -73,6 +76,11 @@ class WorkerBlock:
     other command is answered by these methods on the sub-envs themselves, after
     :meth:`settle`.
     """
+
+    #: Whether the block can step its sub-envs on several threads outside the GIL (a compiled
+    #: kernel's, say): :class:`AsyncVectorEnv` then starts no more blocks than cores and hands
+    #: each its share of the other workers as :attr:`WorkerConfig.threads`.
+    steps_in_threads: ClassVar[bool] = False
 
     def __init__(self, conn: Any, config: WorkerConfig, envs: list[Any]) -> None:
         self.conn = conn

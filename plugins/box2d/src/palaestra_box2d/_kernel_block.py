@@ -22,7 +22,10 @@ kernel to its env's plain step bit for bit.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -75,7 +78,14 @@ def address(proxy: Any) -> int:
 
 
 class KernelBlock(WorkerBlock):
-    """A :class:`~palaestra.plugin.WorkerBlock` whose sub-envs a compiled kernel steps together."""
+    """A :class:`~palaestra.plugin.WorkerBlock` whose sub-envs a compiled kernel steps together.
+
+    The kernel steps them on ``config.threads`` threads with the GIL released (its crew:
+    each thread takes the next sub-env until none is left), so the workers of a vector env
+    beyond the cores are threads here rather than processes.
+    """
+
+    steps_in_threads: ClassVar[bool] = True
 
     def __init__(self, conn: Any, config: Any, envs: list[Any]) -> None:
         super().__init__(conn, config, envs)
@@ -93,6 +103,9 @@ class KernelBlock(WorkerBlock):
         self._kernel = self.make_kernel(module, n)
         if self._kernel is None:
             return
+        if config.threads > 1:
+            self._kernel.set_threads(config.threads)
+            _CREWED.add(self)
         rows = slice(first, first + n)
         self._rows = (
             self.actions[rows],
@@ -290,6 +303,26 @@ class KernelBlock(WorkerBlock):
 
 
 _VERDICTS: dict[type, tuple[Any, str]] = {}
+#: Blocks whose kernels have helper threads.
+_CREWED: weakref.WeakSet[KernelBlock] = weakref.WeakSet()
+
+
+def _rest_crews() -> None:
+    """Before a fork: let every crew's helpers go (they start again at their next step).
+
+    A process forked with threads running may deadlock, and Python 3.12 warns of it; a
+    child never needs the parent's helpers.
+    """
+    for block in list(_CREWED):
+        kernel = block._kernel
+        if kernel is not None:
+            # RuntimeError: stepping in another thread at this moment (its helpers finish that step).
+            with contextlib.suppress(RuntimeError):
+                kernel.set_threads(kernel.threads)  # the same size, no helpers until needed
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_rest_crews)
 _WARNED: set[type] = set()
 _OUTPUT_NAMES = ("observations", "rewards", "terminations", "truncations")
 

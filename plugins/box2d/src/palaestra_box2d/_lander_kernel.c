@@ -9,6 +9,7 @@
 #include "_stepping.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The env's constants, in the order _lander_block.KERNEL_RULES hands them over. */
@@ -33,6 +34,7 @@ typedef struct {
     double rule[LANDER_RULES];
     double throttle[4][3]; /* the discrete actions' (main power, side power, direction) */
     Slots slots;
+    Stepping stepping;
 } LanderKernel;
 
 static void
@@ -47,6 +49,7 @@ slot_release(void *item)
 static void
 lander_dealloc(LanderKernel *self)
 {
+    crew_dismiss(&self->stepping.crew);
     slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -76,9 +79,11 @@ lander_init(LanderKernel *self, PyObject *args, PyObject *kwargs)
     if (PyErr_Occurred()) {
         return -1;
     }
-    if (slots_make(&self->slots, n, sizeof(LanderSlot), slot_release) < 0) {
+    if (!stepping_idle(&self->stepping) || slots_make(&self->slots, n, sizeof(LanderSlot), slot_release) < 0) {
         return -1;
     }
+    crew_dismiss(&self->stepping.crew);
+    stepping_init(&self->stepping);
     self->continuous = continuous;
     return 0;
 }
@@ -89,7 +94,7 @@ lander_attach(LanderKernel *self, PyObject *args)
     PyObject *index, *world, *capsule, *episode;
     PyObject *lander, *left, *right;
     double helipad_y;
-    if (!engine_ready()
+    if (!engine_ready() || !stepping_idle(&self->stepping)
         || !PyArg_ParseTuple(args, "OO!(OOO)OdO!", &index, &PyTuple_Type, &world, &lander, &left, &right, &capsule,
                              &helipad_y, &PyTuple_Type, &episode)) {
         return NULL;
@@ -122,7 +127,7 @@ lander_attach(LanderKernel *self, PyObject *args)
 static PyObject *
 lander_detach(LanderKernel *self, PyObject *index)
 {
-    LanderSlot *slot = slots_get(&self->slots, index, 1);
+    LanderSlot *slot = stepping_idle(&self->stepping) ? slots_get(&self->slots, index, 1) : NULL;
     PyObject *state = slot == NULL ? NULL : episode_state(&slot->episode);
     if (state != NULL) {
         slot_release(slot);
@@ -241,17 +246,47 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
     *truncated_out = episode_count(&s->episode);
 }
 
+/* What a step's tasks share: the kernel and its buffers. */
+typedef struct {
+    LanderKernel *self;
+    StepBuffers *b;
+} LanderJob;
+
+/* Sub-env j's step, when active (a task of the crew: no Python here). */
+static void
+lander_task(void *context, Py_ssize_t j)
+{
+    LanderJob *job = context;
+    LanderKernel *self = job->self;
+    StepBuffers *b = job->b;
+    if (!((const char *)b->active.buf)[j]) {
+        return;
+    }
+    double power[3];
+    /* mirror: throttles */
+    if (self->continuous) {
+        continuous_power((const float *)b->actions.buf + 2 * j, power);
+    } else {
+        memcpy(power, self->throttle[((const int64_t *)b->actions.buf)[j]], sizeof power);
+    }
+    step_one(self, (LanderSlot *)self->slots.items + j, power, (float *)b->obs.buf + 8 * j,
+             (double *)b->rewards.buf + j, (char *)b->terminated.buf + j, (char *)b->truncated.buf + j);
+}
+
 /* step(actions, active, obs, rewards, terminated, truncated) -> bool
  *
- * Steps every sub-env whose `active` byte is set. Returns False, having stepped none, when
- * one of them cannot take the compiled step (not attached, an action that is not one, a
- * lander asleep): the caller then steps the block in Python, which says what is wrong. */
+ * Steps every sub-env whose `active` byte is set, on the kernel's crew (set_threads) with
+ * the GIL released. Returns False, having stepped none, when one of them cannot take the
+ * compiled step (not attached, an action that is not one, a lander asleep): the caller then
+ * steps the block in Python, which says what is wrong. */
 static PyObject *
 lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
     StepBuffers b;
-    if (step_buffers(&b, args, nargs, self->slots.n, self->continuous ? "f" : INT64_FORMAT, self->continuous ? 2 : 1, 8)
-        < 0) {
+    if (!stepping_idle(&self->stepping)
+        || step_buffers(&b, args, nargs, self->slots.n, self->continuous ? "f" : INT64_FORMAT,
+                        self->continuous ? 2 : 1, 8)
+               < 0) {
         return NULL;
     }
     const char *on = b.active.buf;
@@ -265,20 +300,18 @@ lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
             steppable = steppable && s->attached && body_awake(s->lander);
         }
     }
-    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
-        if (on[j]) {
-            /* mirror: throttles */
-            if (self->continuous) {
-                continuous_power((const float *)b.actions.buf + 2 * j, power);
-            } else {
-                memcpy(power, self->throttle[((const int64_t *)b.actions.buf)[j]], sizeof power);
-            }
-            step_one(self, (LanderSlot *)self->slots.items + j, power, (float *)b.obs.buf + 8 * j, (double *)b.rewards.buf + j,
-                     (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
-        }
+    if (steppable) {
+        LanderJob job = {self, &b};
+        stepping_run(&self->stepping, self->slots.n, lander_task, &job);
     }
     release_step_buffers(&b);
     return PyBool_FromLong(steppable);
+}
+
+static PyObject *
+lander_set_threads(LanderKernel *self, PyObject *threads)
+{
+    return stepping_set_threads(&self->stepping, threads);
 }
 
 static PyMethodDef lander_methods[] = {
@@ -290,7 +323,15 @@ static PyMethodDef lander_methods[] = {
      "detach(j) -> (prev_shaping, game_over, left_contact, right_contact, elapsed_steps): hand sub-env j back."},
     {"step", (PyCFunction)(void (*)(void))lander_step, METH_FASTCALL,
      "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {"set_threads", (PyCFunction)lander_set_threads, METH_O,
+     "set_threads(k): step the sub-envs on k threads (the caller's and k - 1 helpers), without the GIL."},
     {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef lander_members[] = {
+    {"threads", T_INT, offsetof(LanderKernel, stepping.crew.threads), READONLY,
+     "The threads a step runs on (set_threads)."},
+    {NULL, 0, 0, 0, NULL},
 };
 
 PyTypeObject LanderKernelType = {
@@ -300,6 +341,7 @@ PyTypeObject LanderKernelType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "LanderKernel(num_envs, rules, throttles, continuous): steps a block of LunarLanders.",
     .tp_methods = lander_methods,
+    .tp_members = lander_members,
     .tp_init = (initproc)lander_init,
     .tp_new = PyType_GenericNew,
 };

@@ -85,6 +85,47 @@ apply_impulse(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- stepping on a crew --------------------------------------------------------------- */
+
+void
+stepping_init(Stepping *stepping)
+{
+    crew_init(&stepping->crew);
+    stepping->busy = 0;
+}
+
+int
+stepping_idle(const Stepping *stepping)
+{
+    if (stepping->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the kernel is stepping in another thread: a batched env is not to be used by two threads at "
+                        "once");
+        return 0;
+    }
+    return 1;
+}
+
+PyObject *
+stepping_set_threads(Stepping *stepping, PyObject *threads)
+{
+    long k = PyLong_AsLong(threads);
+    if ((k == -1 && PyErr_Occurred()) || !stepping_idle(stepping) || crew_resize(&stepping->crew, k) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+void
+stepping_run(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context)
+{
+    stepping->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    crew_run(&stepping->crew, n, task, context);
+    Py_END_ALLOW_THREADS
+    stepping->busy = 0;
+}
+
 /* ---- the contact listener ----------------------------------------------------------- */
 
 static inline void *

@@ -7,6 +7,9 @@
 #define PALAESTRA_BOX2D_STEPPING_H
 
 #include "_buffers.h"
+#include "_crew.h"
+
+#include <structmember.h>
 
 #include <limits.h>
 #include <stdint.h>
@@ -201,6 +204,21 @@ int step_buffers(StepBuffers *b, PyObject *const *args, Py_ssize_t nargs, Py_ssi
 void release_step_buffers(StepBuffers *b);
 
 /* ---- the kernels ------------------------------------------------------------------- */
+
+/* What both kernels keep besides their slots: the crew that steps them, and whether a step
+ * is under way (its GIL released, another Python thread must not touch the kernel). */
+typedef struct {
+    Crew crew;
+    int busy;
+} Stepping;
+
+void stepping_init(Stepping *stepping);
+/* Raises and returns 0 while a step is under way in another thread. */
+int stepping_idle(const Stepping *stepping);
+/* set_threads(k): the crew's size (both kernels' method). */
+PyObject *stepping_set_threads(Stepping *stepping, PyObject *threads);
+/* Run task(context, j) for every sub-env j on the crew, without the GIL. */
+void stepping_run(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context);
 
 extern PyTypeObject LanderKernelType;
 extern PyTypeObject WalkerKernelType;

@@ -11,6 +11,7 @@
 #include "_stepping.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define RAYS 10
@@ -44,6 +45,7 @@ typedef struct {
     double directions[2 * RAYS];
     CastRays cast_rays;
     Slots slots;
+    Stepping stepping;
 } WalkerKernel;
 
 static void
@@ -60,6 +62,7 @@ slot_release(void *item)
 static void
 walker_dealloc(WalkerKernel *self)
 {
+    crew_dismiss(&self->stepping.crew);
     slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -92,9 +95,11 @@ walker_init(WalkerKernel *self, PyObject *args, PyObject *kwargs)
     if (cast_rays == NULL) {
         return -1;
     }
-    if (slots_make(&self->slots, n, sizeof(WalkerSlot), slot_release) < 0) {
+    if (!stepping_idle(&self->stepping) || slots_make(&self->slots, n, sizeof(WalkerSlot), slot_release) < 0) {
         return -1;
     }
+    crew_dismiss(&self->stepping.crew);
+    stepping_init(&self->stepping);
     self->float32_reward = float32_reward;
     self->cast_rays = cast_rays;
     return 0;
@@ -105,7 +110,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
 {
     PyObject *index, *world, *bodies, *ground, *episode;
     double scroll;
-    if (!engine_ready()
+    if (!engine_ready() || !stepping_idle(&self->stepping)
         || !PyArg_ParseTuple(args, "OO!O!OdO!", &index, &PyTuple_Type, &world, &PyTuple_Type, &bodies, &ground,
                              &scroll, &PyTuple_Type, &episode)) {
         return NULL;
@@ -153,7 +158,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
 static PyObject *
 walker_detach(WalkerKernel *self, PyObject *index)
 {
-    WalkerSlot *slot = slots_get(&self->slots, index, 1);
+    WalkerSlot *slot = stepping_idle(&self->stepping) ? slots_get(&self->slots, index, 1) : NULL;
     PyObject *episode = slot == NULL ? NULL : episode_state(&slot->episode);
     PyObject *state = episode == NULL ? NULL : Py_BuildValue("(Nd)", episode, slot->scroll);
     if (state != NULL) {
@@ -252,13 +257,32 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     *truncated_out = episode_count(&s->episode);
 }
 
+/* What a step's tasks share: the kernel and its buffers. */
+typedef struct {
+    WalkerKernel *self;
+    StepBuffers *b;
+} WalkerJob;
+
+/* Sub-env j's step, when active (a task of the crew: no Python here). */
+static void
+walker_task(void *context, Py_ssize_t j)
+{
+    WalkerJob *job = context;
+    StepBuffers *b = job->b;
+    if (((const char *)b->active.buf)[j]) {
+        step_one(job->self, (WalkerSlot *)job->self->slots.items + j, (const float *)b->actions.buf + 4 * j,
+                 (float *)b->obs.buf + OBS_SIZE * j, (double *)b->rewards.buf + j, (char *)b->terminated.buf + j,
+                 (char *)b->truncated.buf + j);
+    }
+}
+
 /* step(actions, active, obs, rewards, terminated, truncated) -> bool: as LanderKernel.step;
  * an action with a NaN or an infinity is not one. */
 static PyObject *
 walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
     StepBuffers b;
-    if (step_buffers(&b, args, nargs, self->slots.n, "f", 4, OBS_SIZE) < 0) {
+    if (!stepping_idle(&self->stepping) || step_buffers(&b, args, nargs, self->slots.n, "f", 4, OBS_SIZE) < 0) {
         return NULL;
     }
     const char *on = b.active.buf;
@@ -271,14 +295,18 @@ walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
                         && isfinite(a[3]);
         }
     }
-    for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
-        if (on[j]) {
-            step_one(self, (WalkerSlot *)self->slots.items + j, actions + 4 * j, (float *)b.obs.buf + OBS_SIZE * j,
-                     (double *)b.rewards.buf + j, (char *)b.terminated.buf + j, (char *)b.truncated.buf + j);
-        }
+    if (steppable) {
+        WalkerJob job = {self, &b};
+        stepping_run(&self->stepping, self->slots.n, walker_task, &job);
     }
     release_step_buffers(&b);
     return PyBool_FromLong(steppable);
+}
+
+static PyObject *
+walker_set_threads(WalkerKernel *self, PyObject *threads)
+{
+    return stepping_set_threads(&self->stepping, threads);
 }
 
 static PyMethodDef walker_methods[] = {
@@ -291,7 +319,15 @@ static PyMethodDef walker_methods[] = {
      "back."},
     {"step", (PyCFunction)(void (*)(void))walker_step, METH_FASTCALL,
      "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {"set_threads", (PyCFunction)walker_set_threads, METH_O,
+     "set_threads(k): step the sub-envs on k threads (the caller's and k - 1 helpers), without the GIL."},
     {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef walker_members[] = {
+    {"threads", T_INT, offsetof(WalkerKernel, stepping.crew.threads), READONLY,
+     "The threads a step runs on (set_threads)."},
+    {NULL, 0, 0, 0, NULL},
 };
 
 PyTypeObject WalkerKernelType = {
@@ -301,6 +337,7 @@ PyTypeObject WalkerKernelType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "WalkerKernel(num_envs, rules, directions, cast_rays, float32_reward): steps a block of BipedalWalkers.",
     .tp_methods = walker_methods,
+    .tp_members = walker_members,
     .tp_init = (initproc)walker_init,
     .tp_new = PyType_GenericNew,
 };

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CloudpickleWrapper", "dumps_factory"]
+__all__ = ["CloudpickleWrapper", "dumps_factory", "ship_factories"]
 
 
 def dumps_factory(obj: Any) -> bytes:
@@ -16,6 +17,27 @@ def dumps_factory(obj: Any) -> bytes:
     except ImportError:
         return pickle.dumps(obj)
     return cloudpickle.dumps(obj)  # type: ignore[no-any-return]
+
+
+def ship_factories(
+    env_fns: Sequence[Callable[[], Any]], block: range, fork: bool, context: str | None
+) -> Any:
+    """The factories of ``block`` as a worker gets them: the list itself when forked, else pickled.
+
+    Each one is pickled and loaded back first, so one that cannot travel is named.
+    """
+    fns = [env_fns[i] for i in block]
+    if fork:
+        return fns  # inherited by the child, never pickled
+    for i, fn in zip(block, fns, strict=True):
+        try:
+            pickle.loads(dumps_factory(fn))
+        except Exception as e:
+            raise TypeError(
+                f"env_fns[{i}] ({fn!r}) cannot be pickled for the {context!r} start method: {e}. "
+                "Use a module-level function or functools.partial, install cloudpickle, or use context='fork'."
+            ) from e
+    return dumps_factory(fns)
 
 
 class CloudpickleWrapper:
