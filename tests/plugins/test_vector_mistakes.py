@@ -64,9 +64,16 @@ def test_render_before_reset_raises_reset_needed():
 
 
 def test_a_failure_every_sub_env_repeats_is_logged_once():
-    """The Box2D blocks ask their workers; an attribute none has is one log and one error."""
-    env = _vector("LunarLander-v3", None)
+    """The Box2D blocks ask their workers; an attribute none has is one log and one error.
+
+    (Windy landers step in Python, a block per worker process; the compiled blocks would be
+    one block in this process, on threads.)
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = palaestra.make_vec("LunarLander-v3", 2, vector_kwargs={"num_workers": 2}, enable_wind=True)
     try:
+        assert env.num_blocks == 2
         env.reset(seed=0)
         with warnings.catch_warnings(record=True) as logged:
             warnings.simplefilter("always")

@@ -39,6 +39,7 @@ Vectorizers (a vector env made of sub-envs, as the Ray plugin's):
     :func:`batched_spaces`, :func:`actions_per_env` (splits a batch of actions, naming both
     counts when they differ), :func:`reset_arguments`,
     :func:`per_env_values`, :func:`resolve_autoreset_mode`, :func:`split_blocks`,
+    :data:`THREADS_PER_BLOCK` (the most threads a block that steps in threads takes),
     :func:`usable_cores` (the cores this process may use: a vectorizer's default parallelism)
     and :func:`check_num_workers` (the one knob's check), the id helpers :func:`parse_env_id`,
     :func:`get_env_id` and :func:`namespace_of` (an id's parts, written once),
@@ -132,6 +133,7 @@ if TYPE_CHECKING:
     from palaestra.vector._cores import check_num_workers as check_num_workers
     from palaestra.vector._cores import usable_cores as usable_cores
     from palaestra.vector._info import add_info as add_info
+    from palaestra.vector._processes import THREADS_PER_BLOCK as THREADS_PER_BLOCK
     from palaestra.vector._processes import split_blocks as split_blocks
     from palaestra.vector._recv import RecvEngine as RecvEngine
     from palaestra.vector._spaces import actions_per_env as actions_per_env
@@ -150,6 +152,7 @@ if TYPE_CHECKING:
 # names above (for type checkers) are held to this table by tests/core/test_public_names.py.
 _LAZY_NAMES = {
     "REGISTRATION_FIELDS": "palaestra._env._spec",
+    "THREADS_PER_BLOCK": "palaestra.vector._processes",
     "RecvEngine": "palaestra.vector._recv",
     "AsyncVectorEnv": "palaestra.vector._async",
     "AutoresetMode": "palaestra.vector._vector_env",

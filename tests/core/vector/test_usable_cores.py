@@ -95,8 +95,9 @@ def test_workers_that_outnumber_the_cores_never_poll_and_give_the_same_numbers(m
     ("num_envs", "workers", "cores", "threaded", "blocks", "threads"),
     [
         (8, 4, 2, False, [range(0, 2), range(2, 4), range(4, 6), range(6, 8)], [1, 1, 1, 1]),
-        (8, 5, 2, True, [range(0, 4), range(4, 8)], [3, 2]),
-        (8, 2, 4, True, [range(0, 4), range(4, 8)], [1, 1]),
+        (8, 5, 2, True, [range(0, 8)], [5]),  # up to THREADS_PER_BLOCK (8) threads a block
+        (40, 20, 16, True, [range(0, 14), range(14, 27), range(27, 40)], [7, 7, 6]),
+        (40, 40, 2, True, [range(0, 20), range(20, 40)], [20, 20]),  # never more blocks than cores
         (3, 3, 1, True, [range(0, 3)], [3]),
     ],
 )
@@ -109,7 +110,9 @@ def test_workers_beyond_the_cores_are_threads_only_for_blocks_that_step_in_threa
 class ThreadedBlock(WorkerBlock):
     """A block that says it steps in threads (it steps its sub-envs one by one all the same)."""
 
-    steps_in_threads = True
+    @classmethod
+    def steps_in_threads(cls, env):
+        return True
 
 
 class ThreadedAsync(AsyncVectorEnv):
@@ -117,9 +120,10 @@ class ThreadedAsync(AsyncVectorEnv):
 
 
 def test_each_block_is_told_its_threads(monkeypatch):
-    from palaestra.vector import SyncVectorEnv, _async
+    from palaestra.vector import SyncVectorEnv, _async, _processes
 
     monkeypatch.setattr(_async, "usable_cores", lambda: 2)
+    monkeypatch.setattr(_processes, "THREADS_PER_BLOCK", 3)
     env = ThreadedAsync([InfoEnv] * 5, num_workers=5, in_parent=True)
     plain = AsyncVectorEnv([InfoEnv] * 5, num_workers=5, in_parent=True)
     reference = SyncVectorEnv([InfoEnv] * 5)

@@ -1,9 +1,10 @@
-"""The Box2D kernels' crews: workers beyond the cores step as threads, with the plain step's bits.
+"""The Box2D kernels' crews: the workers step as threads of the blocks, with the plain step's bits.
 
-``vector_kwargs={"num_workers": k}`` asks for ``k`` workers. A Box2D block whose kernel
-releases the GIL (``KernelBlock.steps_in_threads``) gets no more processes than cores; the
-workers beyond them become the blocks' threads (``palaestra_box2d/_crew.c``). The number of
-cores is set here (``usable_cores``), so each test takes the same path on any machine.
+``vector_kwargs={"num_workers": k}`` asks for ``k`` workers. Where the Box2D kernel takes
+the sub-envs (``KernelBlock.steps_in_threads``), the workers are the blocks' threads
+(``palaestra_box2d/_crew.c``), up to ``THREADS_PER_BLOCK`` a block and never more blocks
+than cores. The number of cores (``usable_cores``) and the threads a block may take are set
+here, so each test takes the same path on any machine.
 """
 
 import importlib.util
@@ -15,6 +16,7 @@ import pytest
 
 import palaestra
 import palaestra.vector._async as async_module
+import palaestra.vector._processes as processes_module
 from palaestra.vector import AutoresetMode
 from tests.fixtures.compare import assert_same_tree
 from tests.plugins.box2d.test_kernels import assert_same_bits, continuous_actions, walker_actions
@@ -28,10 +30,12 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def cores(monkeypatch):
-    """Set how many cores the vector envs see."""
+    """Set how many cores the vector envs see (and, optionally, the threads a block may take)."""
 
-    def set_cores(n):
+    def set_cores(n, threads_per_block=None):
         monkeypatch.setattr(async_module, "usable_cores", lambda: n)
+        if threads_per_block is not None:
+            monkeypatch.setattr(processes_module, "THREADS_PER_BLOCK", threads_per_block)
 
     return set_cores
 
@@ -41,24 +45,38 @@ def kernels(envs):
     return envs._local.block._kernel
 
 
-def test_workers_beyond_the_cores_are_threads_of_the_blocks(cores):
+def test_the_workers_are_threads_of_one_block_up_to_eight(cores):
     cores(2)
     envs = palaestra.make_vec("LunarLander-v3", 7, vector_kwargs={"num_workers": 5})
     try:
-        assert (envs.num_workers, envs.num_blocks, envs._block_threads) == (5, 2, [3, 2])
-        assert len(envs._workers) == 1  # one worker process; the parent steps the other block
-        assert kernels(envs).threads == 2
-        assert envs._local.block.config.threads == 2
+        assert (envs.num_workers, envs.num_blocks, envs._block_threads) == (5, 1, [5])
+        assert envs._workers == []  # no worker process: this process steps the block on five threads
+        assert kernels(envs).threads == 5
     finally:
         envs.close()
 
 
-def test_workers_up_to_the_cores_are_processes(cores):
+def test_workers_beyond_a_blocks_threads_make_more_blocks(cores):
+    cores(2, threads_per_block=3)
+    envs = palaestra.make_vec("LunarLander-v3", 7, vector_kwargs={"num_workers": 5})
+    try:
+        assert (envs.num_blocks, envs._block_threads, len(envs._workers)) == (2, [3, 2], 1)
+        assert kernels(envs).threads == 2  # the parent's block, the last
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"enable_wind": True}, {"wrappers": [palaestra.wrappers.RecordEpisodeStatistics]}],
+    ids=["wind", "wrapper"],
+)
+def test_sub_envs_the_kernel_does_not_take_step_in_a_process_per_worker(cores, kwargs):
     cores(4)
-    envs = palaestra.make_vec("LunarLander-v3", 6, vector_kwargs={"num_workers": 3})
+    envs = palaestra.make_vec("LunarLander-v3", 6, vector_kwargs={"num_workers": 3}, **kwargs)
     try:
         assert (envs.num_blocks, envs._block_threads, len(envs._workers)) == (3, [1, 1, 1], 2)
-        assert kernels(envs).threads == 1
+        assert kernels(envs) is None
     finally:
         envs.close()
 
@@ -112,8 +130,8 @@ def test_a_block_on_threads_gives_the_plain_steps_bits(cores, case, mode):
 
 
 def test_blocks_in_worker_processes_step_on_threads_too(cores):
-    """Two cores, six workers: a forked worker's block and the parent's each on three threads."""
-    cores(2)
+    """Two cores, six workers, three a block: a forked worker's block and the parent's each on three threads."""
+    cores(2, threads_per_block=3)
     batched = palaestra.make_vec("LunarLander-v3", 8, vector_kwargs={"num_workers": 6}, max_episode_steps=50)
     plain = palaestra.make_vec("LunarLander-v3", 8, vectorization_mode="sync", max_episode_steps=50)
     try:

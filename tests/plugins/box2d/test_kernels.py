@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 import palaestra
+import palaestra.vector._async
+import palaestra.vector._processes
 from palaestra.error import InvalidAction
 from palaestra.vector import AutoresetMode
 from palaestra_box2d._engine_layout import LAYOUT, check_layout, unavailable_reason
@@ -271,11 +273,15 @@ def test_the_engine_layout_is_checked_against_the_binding():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id", ["LunarLander-v3", "BipedalWalker-v3"])
-def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits(env_id):
-    batched = palaestra.make_vec(env_id, 4, vector_kwargs={"num_workers": 2, "context": "spawn"})
+def test_a_spawned_worker_checks_the_layout_for_itself_and_gives_the_same_bits(env_id, monkeypatch):
+    # Two blocks of two threads (a worker process and this one's), whatever the machine.
+    monkeypatch.setattr(palaestra.vector._async, "usable_cores", lambda: 2)
+    monkeypatch.setattr(palaestra.vector._processes, "THREADS_PER_BLOCK", 2)
+    batched = palaestra.make_vec(env_id, 4, vector_kwargs={"num_workers": 4, "context": "spawn"})
     plain = palaestra.make_vec(env_id, 4, vectorization_mode="sync")
     plain.action_space.seed(1)
     try:
+        assert len(batched.processes) == 1 and batched._block_threads == [2, 2]
         assert_same_tree(batched.reset(seed=2), plain.reset(seed=2), "reset")
         for t in range(120):
             actions = plain.action_space.sample()

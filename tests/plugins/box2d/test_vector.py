@@ -66,12 +66,20 @@ def test_batched_box2d_envs_give_gymnasiums_numbers(env_id, kwargs, n, steps, mo
 
 
 def test_the_blocks_spread_over_the_cores_with_the_last_in_this_process():
-    envs = palaestra.make_vec("LunarLander-v3", 5, vector_kwargs={"num_workers": 2})
+    """Blocks stepped in Python: one per worker, a process each but the last."""
+    envs = palaestra.make_vec("LunarLander-v3", 5, vector_kwargs={"num_workers": 2}, enable_wind=True)
     try:
         assert len(envs.processes) == 1 and envs._local.indices == (3, 4)
         assert envs.spec.kwargs["vector_kwargs"] == {"num_workers": 2}
     finally:
         envs.close()
+    # Compiled blocks: the workers are the threads of one block, in this process.
+    threaded = palaestra.make_vec("LunarLander-v3", 5, vector_kwargs={"num_workers": 2})
+    try:
+        assert threaded.processes == [] and threaded._local.indices == (0, 1, 2, 3, 4)
+        assert threaded._local.block._kernel.threads == 2
+    finally:
+        threaded.close()
     alone = palaestra.make_vec("LunarLander-v3", 2, vector_kwargs={"num_workers": 1})
     try:
         assert alone.processes == [] and alone.reset(seed=0)[0].shape == (2, 8)
@@ -165,7 +173,8 @@ def test_a_script_without_a_main_guard_on_forkserver_gets_the_two_line_fix(tmp_p
     path = tmp_path / "lander.py"
     path.write_text(
         "import palaestra\n"
-        "envs = palaestra.make_vec('LunarLander-v3', 4, vector_kwargs={'context': 'forkserver'})\n"
+        "envs = palaestra.make_vec('LunarLander-v3', 4, vector_kwargs={'context': 'forkserver', 'num_workers': 2},"
+        " enable_wind=True)\n"
     )
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1

@@ -84,8 +84,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         num_workers: Blocks of sub-envs, one per worker (default: the cores this process may
             use, its affinity capped by a cgroup CPU quota; at most ``len(env_fns)``). Where
             the :attr:`block_type` steps its sub-envs on threads outside the GIL
-            (:attr:`WorkerBlock.steps_in_threads <palaestra.vector.WorkerBlock.steps_in_threads>`),
-            workers beyond the cores are threads of the blocks: no more blocks than cores.
+            (:meth:`WorkerBlock.steps_in_threads <palaestra.vector.WorkerBlock.steps_in_threads>`),
+            the workers are the blocks' threads, up to ``THREADS_PER_BLOCK`` a block.
         step_timeout: Default timeout in seconds for every ``*_wait`` (None waits forever);
             building the sub-envs at construction gets at least :data:`STARTUP_SECONDS`.
         in_parent: Step the last block in this process, in ``*_wait`` while the worker
@@ -130,18 +130,16 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
         cores = usable_cores()
         # One worker per core this process may use (its affinity and CPU quota), never more than sub-envs.
         self.num_workers = min(num_workers or cores, self.num_envs)
-        self._blocks, self._block_threads = plan_blocks(
-            self.num_envs, self.num_workers, cores, self.block_type.steps_in_threads
-        )
-        self.num_blocks = len(self._blocks)
         # More workers than cores: none polls for its next message (each would hold a core
         # another needs), so the coordination does not grow with the number of workers.
         self._polls = self.num_workers <= cores
         self.in_parent = bool(in_parent)
         ctx = mp.get_context(self.context)
+        threaded = self._describe_spaces(env_fns[0])
+        self._blocks, self._block_threads = plan_blocks(self.num_envs, self.num_workers, cores, threaded)
+        self.num_blocks = len(self._blocks)
         if self.num_blocks > 1 or not self.in_parent:  # some worker process will start
             check_main_guard(ctx.get_start_method(), type(self).__name__)
-        self._describe_spaces(env_fns[0])
         self._allocate(ctx)
         self.block_type.prepare()
         self._start(ctx)
@@ -156,7 +154,8 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
 
     # -- construction -----------------------------------------------------------------
 
-    def _describe_spaces(self, env_fn: Callable[[], Env[Any, Any]]) -> None:
+    def _describe_spaces(self, env_fn: Callable[[], Env[Any, Any]]) -> bool:
+        """Spaces and metadata from one env built here; whether the blocks will step in threads."""
         # One env in this process gives the spaces needed to size the shared buffers.
         probe = env_fn()
         try:
@@ -164,6 +163,7 @@ class AsyncVectorEnv(SubEnvVectorEnv[Any, Any, np.ndarray]):
             self.metadata["autoreset_mode"] = self.autoreset_mode
             self.render_mode = probe.render_mode
             self._probe_spaces = (probe.observation_space, probe.action_space)
+            return self.block_type.steps_in_threads(probe)
         finally:
             probe.close()
 

@@ -35,6 +35,7 @@ __all__ = [
     "shutdown",
     "read_soon",
     "spin_until_readable",
+    "THREADS_PER_BLOCK",
     "plan_blocks",
     "split_blocks",
 ]
@@ -92,15 +93,21 @@ def split_blocks(num_envs: int, num_workers: int) -> list[range]:
     return blocks
 
 
+#: The most threads a block steps on where blocks step in threads: beyond that, its own
+#: serial part (its resets and its Python) bounds the step, and another block (a process)
+#: does better (docs/vector.md).
+THREADS_PER_BLOCK = 8
+
+
 def plan_blocks(num_envs: int, num_workers: int, cores: int, threaded: bool) -> tuple[list[range], list[int]]:
     """The blocks of sub-envs for ``num_workers`` workers, and the threads each block steps on.
 
     One block per worker, except where blocks step on threads outside the GIL (``threaded``):
-    then no more blocks than cores, and the workers beyond them are the blocks' threads,
-    which share one block's work where more processes would each add their messages and
-    wake-ups to every step.
+    then the workers are the blocks' threads, up to :data:`THREADS_PER_BLOCK` a block and
+    never more blocks than cores. A block's threads share its work through one counter,
+    where more processes would each add their messages and wake-ups to every step.
     """
-    num_blocks = min(num_workers, cores) if threaded else num_workers
+    num_blocks = min(-(-num_workers // THREADS_PER_BLOCK), cores) if threaded else num_workers
     threads = [len(share) for share in split_blocks(num_workers, num_blocks)]
     return split_blocks(num_envs, num_blocks), threads
 

@@ -24,7 +24,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -62,8 +62,8 @@ class WorkerConfig:
     #: Whether the worker polls for its next command before sleeping: not when the workers
     #: outnumber the cores, where a polling worker holds a core that another one needs.
     polls: bool = True
-    #: Threads the block may step its sub-envs on (a block that
-    #: :attr:`~WorkerBlock.steps_in_threads`; 1 for any other).
+    #: Threads the block may step its sub-envs on (where :meth:`WorkerBlock.steps_in_threads`;
+    #: 1 for any other block).
     threads: int = 1
 
 
@@ -76,11 +76,6 @@ class WorkerBlock:
     other command is answered by these methods on the sub-envs themselves, after
     :meth:`settle`.
     """
-
-    #: Whether the block can step its sub-envs on several threads outside the GIL (a compiled
-    #: kernel's, say): :class:`AsyncVectorEnv` then starts no more blocks than cores and hands
-    #: each its share of the other workers as :attr:`WorkerConfig.threads`.
-    steps_in_threads: ClassVar[bool] = False
 
     def __init__(self, conn: Any, config: WorkerConfig, envs: list[Any]) -> None:
         self.conn = conn
@@ -104,6 +99,17 @@ class WorkerBlock:
             views = read_from_shared_memory(config.observation_space, config.obs_buffer, n=n)
             self._views = views if isinstance(views, np.ndarray) else None
             self._nested = None if self._views is not None else config.obs_buffer
+
+    @classmethod
+    def steps_in_threads(cls, env: Any) -> bool:
+        """Whether blocks of sub-envs like ``env`` step on several threads outside the GIL.
+
+        ``env`` is one sub-env as the vector env's factories build it. True (a block whose
+        compiled kernel takes such envs, say): :class:`AsyncVectorEnv` makes its workers the
+        blocks' threads, up to ``THREADS_PER_BLOCK`` a block, and tells each block its share
+        as :attr:`WorkerConfig.threads`. False here: one process per worker.
+        """
+        return False
 
     @classmethod
     def prepare(cls) -> None:

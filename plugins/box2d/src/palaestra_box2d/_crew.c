@@ -82,32 +82,47 @@ void
 crew_init(Crew *crew)
 {
     crew->threads = 1;
+    crew->n = 0;
+    crew->shared = 0;
     crew_reset(crew);
 }
 
 void
-crew_run(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
+crew_start(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
 {
-    if (crew->threads > 1 && n > 1 && (crew->hired < crew->threads - 1 || crew->pid != getpid())) {
-        hire(crew);
-    }
-    if (crew->hired == 0 || n < 2 || crew->pid != getpid()) {
-        for (Py_ssize_t j = 0; j < n; j++) {
-            task(context, j);
-        }
-        return;
-    }
-    pthread_mutex_lock(&crew->lock);
     crew->task = task;
     crew->context = context;
     crew->n = n;
+    crew->shared = 0;
+    if (crew->threads < 2 || n < 2) {
+        return;
+    }
+    if (crew->hired < crew->threads - 1 || crew->pid != getpid()) {
+        hire(crew);
+    }
+    if (crew->hired == 0 || crew->pid != getpid()) {
+        return;
+    }
+    pthread_mutex_lock(&crew->lock);
     __atomic_store_n(&crew->next, 0, __ATOMIC_RELAXED);
     crew->job += 1;
     crew->open = 1;
     pthread_cond_broadcast(&crew->wake);
     pthread_mutex_unlock(&crew->lock);
-    for (Py_ssize_t j = take(crew); j < n; j = take(crew)) {
-        task(context, j);
+    crew->shared = 1;
+}
+
+void
+crew_finish(Crew *crew)
+{
+    if (!crew->shared) {
+        for (Py_ssize_t j = 0; j < crew->n; j++) {
+            crew->task(crew->context, j);
+        }
+        return;
+    }
+    for (Py_ssize_t j = take(crew); j < crew->n; j = take(crew)) {
+        crew->task(crew->context, j);
     }
     /* Every index is taken: wait for the helpers still working, and let none join late. */
     pthread_mutex_lock(&crew->lock);
@@ -116,6 +131,7 @@ crew_run(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
     }
     crew->open = 0;
     pthread_mutex_unlock(&crew->lock);
+    crew->shared = 0;
 }
 
 void
@@ -147,14 +163,24 @@ void
 crew_init(Crew *crew)
 {
     crew->threads = 1;
+    crew->n = 0;
+    crew->shared = 0;
 }
 
 void
-crew_run(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
+crew_start(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
 {
-    (void)crew;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        task(context, j);
+    crew->task = task;
+    crew->context = context;
+    crew->n = n;
+    crew->shared = 0;
+}
+
+void
+crew_finish(Crew *crew)
+{
+    for (Py_ssize_t j = 0; j < crew->n; j++) {
+        crew->task(crew->context, j);
     }
 }
 

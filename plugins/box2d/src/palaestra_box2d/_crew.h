@@ -30,6 +30,10 @@ typedef void (*CrewTask)(void *context, Py_ssize_t j);
 
 typedef struct {
     int threads; /* the calling thread and threads - 1 helpers */
+    CrewTask task; /* the job: task(context, j) for j in [0, n) */
+    void *context;
+    Py_ssize_t n;
+    int shared; /* whether helpers are on the job (else the caller does it all in crew_finish) */
 #ifdef CREW_THREADS
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
@@ -40,17 +44,17 @@ typedef struct {
     int open;           /* whether a job may still be joined */
     int inside;         /* helpers working on it */
     int stopping;
-    CrewTask task;
-    void *context;
-    Py_ssize_t n;
-    Py_ssize_t next; /* the next index to take (atomic) */
+    Py_ssize_t next;    /* the next index to take (atomic) */
 #endif
 } Crew;
 
 void crew_init(Crew *crew);
-/* Run task(context, j) for j in [0, n), each once, on the crew's threads; returns when all
- * are done. Call without the GIL. */
-void crew_run(Crew *crew, Py_ssize_t n, CrewTask task, void *context);
+/* Start task(context, j) for j in [0, n), each once, on the crew's helpers, and return: the
+ * caller may do other work (holding the GIL) while they step. */
+void crew_start(Crew *crew, Py_ssize_t n, CrewTask task, void *context);
+/* Take part in the started job until every index is taken, and return when all are done.
+ * Call without the GIL. */
+void crew_finish(Crew *crew);
 /* Let the helpers go (they are started again when a step needs them). */
 void crew_dismiss(Crew *crew);
 /* Let the helpers go and take `threads` from now on; -1 (a ValueError) unless 1 <= threads <= 1024. */

@@ -82,10 +82,16 @@ class KernelBlock(WorkerBlock):
 
     The kernel steps them on ``config.threads`` threads with the GIL released (its crew:
     each thread takes the next sub-env until none is left), so the workers of a vector env
-    beyond the cores are threads here rather than processes.
+    are threads here rather than processes, as far as :data:`THREADS_PER_BLOCK` a block. In
+    NEXT_STEP mode the block resets the sub-envs that ended last step while the crew's helpers
+    step the others.
     """
 
-    steps_in_threads: ClassVar[bool] = True
+    @classmethod
+    def steps_in_threads(cls, env: Any) -> bool:
+        """Whether the kernel will step blocks of sub-envs like ``env`` (so they step in threads)."""
+        inner, _ = split_time_limit(env)
+        return cls.takes(inner) and cls.verdict()[0] is not None
 
     def __init__(self, conn: Any, config: Any, envs: list[Any]) -> None:
         super().__init__(conn, config, envs)
@@ -185,7 +191,8 @@ class KernelBlock(WorkerBlock):
 
     # -- what each env's block says ----------------------------------------------------------
 
-    def takes(self, env: Any) -> bool:
+    @classmethod
+    def takes(cls, env: Any) -> bool:
         """Whether the kernel can step ``env`` (the sub-env inside its time limit)."""
         raise NotImplementedError
 
@@ -248,21 +255,26 @@ class KernelBlock(WorkerBlock):
         if restarting:
             np.logical_not(pending, out=active)
         _, obs, rewards, terminations, truncations = self._rows
+        results: list[tuple[int, Any, dict[str, Any]]] = []
         try:
-            if not self._kernel_steps(active):
+            if not self._kernel_begins(active):
                 return None
+            self.failures = []
+            try:
+                if restarting:
+                    # NEXT_STEP: those that ended last step start anew, with reward 0, while the
+                    # kernel's helpers step the others (the kernel leaves them alone).
+                    for j in np.flatnonzero(pending).tolist():
+                        if self._restart(j, results):
+                            rewards[j], terminations[j], truncations[j] = 0.0, False, False
+            finally:
+                self._kernel.finish()
             ended = np.flatnonzero((terminations | truncations) & active).tolist()
         finally:
             if restarting:
                 # Every sub-env is active again, whether the kernel stepped or handed the step
                 # back: one left inactive would never be stepped again (NEXT_STEP only).
                 active.fill(True)
-        self.failures = []
-        results: list[tuple[int, Any, dict[str, Any]]] = []
-        if restarting:  # NEXT_STEP: those that ended last step start anew, with reward 0
-            for j in np.flatnonzero(pending).tolist():
-                if self._restart(j, results):
-                    rewards[j], terminations[j], truncations[j] = 0.0, False, False
         for j in ended:
             self.autoreset[j] = True
             if mode is AutoresetMode.SAME_STEP:
@@ -272,14 +284,14 @@ class KernelBlock(WorkerBlock):
                 self._restart(j, results)
         return results
 
-    def _kernel_steps(self, active: np.ndarray) -> bool:
-        """Step the ``active`` sub-envs in one compiled call; False when the kernel hands the step back."""
+    def _kernel_begins(self, active: np.ndarray) -> bool:
+        """Start stepping the ``active`` sub-envs (``finish()`` completes it); False when the kernel hands the step back."""
         if not all(self._attached):  # after resets and other commands only
             for j, attached in enumerate(self._attached):
                 if not attached and active[j] and not self._attach(j):
                     return False
         actions, obs, rewards, terminations, truncations = self._rows
-        return bool(self._kernel.step(actions, active, obs, rewards, terminations, truncations))
+        return bool(self._kernel.begin(actions, active, obs, rewards, terminations, truncations))
 
     def _restart(self, j: int, results: list[tuple[int, Any, dict[str, Any]]]) -> bool:
         """Reset sub-env ``j`` the plain way (kept for the kernel's next step); False if it raised."""

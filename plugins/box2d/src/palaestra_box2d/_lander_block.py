@@ -79,7 +79,8 @@ class LanderBlock(KernelBlock):
             (functools.partial(_lander, True), continuous),
         ]
 
-    def takes(self, env: Any) -> bool:
+    @classmethod
+    def takes(cls, env: Any) -> bool:
         return type(env) is LunarLander and env.render_mode is None and not env.enable_wind
 
     def make_kernel(self, module: Any, n: int) -> Any:

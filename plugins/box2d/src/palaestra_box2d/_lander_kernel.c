@@ -49,7 +49,7 @@ slot_release(void *item)
 static void
 lander_dealloc(LanderKernel *self)
 {
-    crew_dismiss(&self->stepping.crew);
+    stepping_close(&self->stepping);
     slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -82,7 +82,7 @@ lander_init(LanderKernel *self, PyObject *args, PyObject *kwargs)
     if (!stepping_idle(&self->stepping) || slots_make(&self->slots, n, sizeof(LanderSlot), slot_release) < 0) {
         return -1;
     }
-    crew_dismiss(&self->stepping.crew);
+    stepping_close(&self->stepping);
     stepping_init(&self->stepping);
     self->continuous = continuous;
     return 0;
@@ -94,12 +94,12 @@ lander_attach(LanderKernel *self, PyObject *args)
     PyObject *index, *world, *capsule, *episode;
     PyObject *lander, *left, *right;
     double helipad_y;
-    if (!engine_ready() || !stepping_idle(&self->stepping)
+    if (!engine_ready()
         || !PyArg_ParseTuple(args, "OO!(OOO)OdO!", &index, &PyTuple_Type, &world, &lander, &left, &right, &capsule,
                              &helipad_y, &PyTuple_Type, &episode)) {
         return NULL;
     }
-    LanderSlot *slot = slots_get(&self->slots, index, 0);
+    LanderSlot *slot = stepping_slot(&self->stepping, &self->slots, index, 0);
     BitGen *rng = slot == NULL ? NULL : PyCapsule_GetPointer(capsule, "BitGenerator");
     void *bodies[3] = {PyLong_AsVoidPtr(lander), PyLong_AsVoidPtr(left), PyLong_AsVoidPtr(right)};
     if (rng == NULL || PyErr_Occurred()) {
@@ -127,7 +127,7 @@ lander_attach(LanderKernel *self, PyObject *args)
 static PyObject *
 lander_detach(LanderKernel *self, PyObject *index)
 {
-    LanderSlot *slot = stepping_idle(&self->stepping) ? slots_get(&self->slots, index, 1) : NULL;
+    LanderSlot *slot = stepping_slot(&self->stepping, &self->slots, index, 1);
     PyObject *state = slot == NULL ? NULL : episode_state(&slot->episode);
     if (state != NULL) {
         slot_release(slot);
@@ -246,19 +246,12 @@ step_one(LanderKernel *self, LanderSlot *s, const double power[3], float *obs, d
     *truncated_out = episode_count(&s->episode);
 }
 
-/* What a step's tasks share: the kernel and its buffers. */
-typedef struct {
-    LanderKernel *self;
-    StepBuffers *b;
-} LanderJob;
-
 /* Sub-env j's step, when active (a task of the crew: no Python here). */
 static void
 lander_task(void *context, Py_ssize_t j)
 {
-    LanderJob *job = context;
-    LanderKernel *self = job->self;
-    StepBuffers *b = job->b;
+    LanderKernel *self = context;
+    const StepBuffers *b = &self->stepping.buffers;
     if (!((const char *)b->active.buf)[j]) {
         return;
     }
@@ -273,39 +266,64 @@ lander_task(void *context, Py_ssize_t j)
              (double *)b->rewards.buf + j, (char *)b->terminated.buf + j, (char *)b->truncated.buf + j);
 }
 
-/* step(actions, active, obs, rewards, terminated, truncated) -> bool
+/* begin(actions, active, obs, rewards, terminated, truncated) -> bool
  *
- * Steps every sub-env whose `active` byte is set, on the kernel's crew (set_threads) with
- * the GIL released. Returns False, having stepped none, when one of them cannot take the
- * compiled step (not attached, an action that is not one, a lander asleep): the caller then
- * steps the block in Python, which says what is wrong. */
+ * Starts stepping every sub-env whose `active` byte is set on the kernel's helpers
+ * (set_threads) and returns True; finish() joins them without the GIL. In between, the
+ * caller may reset the sub-envs left out (attach and detach refuse the others). Returns
+ * False, having started nothing, when one of them cannot take the compiled step (not
+ * attached, an action that is not one, a lander asleep): the caller then steps the block
+ * in Python, which says what is wrong. */
 static PyObject *
-lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
+lander_begin(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    StepBuffers b;
+    StepBuffers *b = &self->stepping.buffers;
     if (!stepping_idle(&self->stepping)
-        || step_buffers(&b, args, nargs, self->slots.n, self->continuous ? "f" : INT64_FORMAT,
+        || step_buffers(b, args, nargs, self->slots.n, self->continuous ? "f" : INT64_FORMAT,
                         self->continuous ? 2 : 1, 8)
                < 0) {
         return NULL;
     }
-    const char *on = b.active.buf;
+    const char *on = b->active.buf;
     double power[3];
     int steppable = 1;
     for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
             LanderSlot *s = (LanderSlot *)self->slots.items + j;
-            steppable = self->continuous ? continuous_power((const float *)b.actions.buf + 2 * j, power)
-                                         : (uint64_t)((const int64_t *)b.actions.buf)[j] < 4;
+            steppable = self->continuous ? continuous_power((const float *)b->actions.buf + 2 * j, power)
+                                         : (uint64_t)((const int64_t *)b->actions.buf)[j] < 4;
             steppable = steppable && s->attached && body_awake(s->lander);
         }
     }
-    if (steppable) {
-        LanderJob job = {self, &b};
-        stepping_run(&self->stepping, self->slots.n, lander_task, &job);
+    if (!steppable) {
+        release_step_buffers(b);
+        Py_RETURN_FALSE;
     }
-    release_step_buffers(&b);
-    return PyBool_FromLong(steppable);
+    stepping_start(&self->stepping, self->slots.n, lander_task, self);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+lander_finish(LanderKernel *self, PyObject *unused)
+{
+    (void)unused;
+    return stepping_finish(&self->stepping);
+}
+
+/* step(...) -> bool: begin(...) and, when it began, finish(). */
+static PyObject *
+lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *begun = lander_begin(self, args, nargs);
+    if (begun == Py_True) {
+        PyObject *finished = stepping_finish(&self->stepping);
+        if (finished == NULL) {
+            Py_DECREF(begun);
+            return NULL;
+        }
+        Py_DECREF(finished);
+    }
+    return begun;
 }
 
 static PyObject *
@@ -323,6 +341,10 @@ static PyMethodDef lander_methods[] = {
      "detach(j) -> (prev_shaping, game_over, left_contact, right_contact, elapsed_steps): hand sub-env j back."},
     {"step", (PyCFunction)(void (*)(void))lander_step, METH_FASTCALL,
      "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {"begin", (PyCFunction)(void (*)(void))lander_begin, METH_FASTCALL,
+     "begin(actions, active, obs, rewards, terminated, truncated) -> bool: start stepping the active sub-envs on "
+     "the helpers; finish() completes it."},
+    {"finish", (PyCFunction)lander_finish, METH_NOARGS, "finish(): complete the step begin() started."},
     {"set_threads", (PyCFunction)lander_set_threads, METH_O,
      "set_threads(k): step the sub-envs on k threads (the caller's and k - 1 helpers), without the GIL."},
     {NULL, NULL, 0, NULL},

@@ -91,11 +91,11 @@ void
 stepping_init(Stepping *stepping)
 {
     crew_init(&stepping->crew);
-    stepping->busy = 0;
+    stepping->busy = stepping->in_flight = 0;
 }
 
-int
-stepping_idle(const Stepping *stepping)
+static int
+refuse_if_busy(const Stepping *stepping)
 {
     if (stepping->busy) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -104,6 +104,36 @@ stepping_idle(const Stepping *stepping)
         return 0;
     }
     return 1;
+}
+
+int
+stepping_idle(const Stepping *stepping)
+{
+    if (!refuse_if_busy(stepping)) {
+        return 0;
+    }
+    if (stepping->in_flight) {
+        PyErr_SetString(PyExc_RuntimeError, "a step is under way: finish() it first");
+        return 0;
+    }
+    return 1;
+}
+
+void *
+stepping_slot(const Stepping *stepping, Slots *slots, PyObject *index, int attached)
+{
+    if (!refuse_if_busy(stepping)) {
+        return NULL;
+    }
+    void *slot = slots_get(slots, index, attached);
+    if (slot != NULL && stepping->in_flight) {
+        Py_ssize_t j = ((char *)slot - slots->items) / (Py_ssize_t)slots->size;
+        if (((const char *)stepping->buffers.active.buf)[j]) {
+            PyErr_Format(PyExc_RuntimeError, "sub-env %zd is being stepped: finish() the step first", j);
+            return NULL;
+        }
+    }
+    return slot;
 }
 
 PyObject *
@@ -117,13 +147,41 @@ stepping_set_threads(Stepping *stepping, PyObject *threads)
 }
 
 void
-stepping_run(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context)
+stepping_start(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context)
 {
+    stepping->in_flight = 1;
+    crew_start(&stepping->crew, n, task, context);
+}
+
+PyObject *
+stepping_finish(Stepping *stepping)
+{
+    if (!refuse_if_busy(stepping)) {
+        return NULL;
+    }
+    if (!stepping->in_flight) {
+        PyErr_SetString(PyExc_RuntimeError, "no step is under way: begin() one first");
+        return NULL;
+    }
     stepping->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    crew_run(&stepping->crew, n, task, context);
+    crew_finish(&stepping->crew);
     Py_END_ALLOW_THREADS
     stepping->busy = 0;
+    stepping->in_flight = 0;
+    release_step_buffers(&stepping->buffers);
+    Py_RETURN_NONE;
+}
+
+void
+stepping_close(Stepping *stepping)
+{
+    if (stepping->in_flight) {
+        crew_finish(&stepping->crew);
+        stepping->in_flight = 0;
+        release_step_buffers(&stepping->buffers);
+    }
+    crew_dismiss(&stepping->crew);
 }
 
 /* ---- the contact listener ----------------------------------------------------------- */

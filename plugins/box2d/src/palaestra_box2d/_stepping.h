@@ -205,20 +205,31 @@ void release_step_buffers(StepBuffers *b);
 
 /* ---- the kernels ------------------------------------------------------------------- */
 
-/* What both kernels keep besides their slots: the crew that steps them, and whether a step
- * is under way (its GIL released, another Python thread must not touch the kernel). */
+/* What both kernels keep besides their slots: the crew that steps them and the step under
+ * way. A step is begun (its buffers taken and held, the crew's helpers started) and finished
+ * (the caller joins them without the GIL); in between the caller may reset the sub-envs the
+ * step leaves out. */
 typedef struct {
     Crew crew;
-    int busy;
+    int busy;      /* a call runs without the GIL: no other thread may touch the kernel */
+    int in_flight; /* begun and not yet finished */
+    StepBuffers buffers;
 } Stepping;
 
 void stepping_init(Stepping *stepping);
-/* Raises and returns 0 while a step is under way in another thread. */
+/* Raises and returns 0 while a step is under way. */
 int stepping_idle(const Stepping *stepping);
+/* Slot `index` for attach or detach (slots_get): refused while a call runs without the GIL,
+ * or while the step under way steps it. */
+void *stepping_slot(const Stepping *stepping, Slots *slots, PyObject *index, int attached);
 /* set_threads(k): the crew's size (both kernels' method). */
 PyObject *stepping_set_threads(Stepping *stepping, PyObject *threads);
-/* Run task(context, j) for every sub-env j on the crew, without the GIL. */
-void stepping_run(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context);
+/* Start task(context, j) for every sub-env j on the crew's helpers (the buffers are taken). */
+void stepping_start(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context);
+/* finish(): join the step under way without the GIL, let its buffers go; None. */
+PyObject *stepping_finish(Stepping *stepping);
+/* The kernel's end: any step under way finished, the helpers let go. */
+void stepping_close(Stepping *stepping);
 
 extern PyTypeObject LanderKernelType;
 extern PyTypeObject WalkerKernelType;

@@ -66,7 +66,8 @@ class WalkerBlock(KernelBlock):
 
         return [(_walker, torques)]
 
-    def takes(self, env: Any) -> bool:
+    @classmethod
+    def takes(cls, env: Any) -> bool:
         return type(env) is BipedalWalker and env.render_mode is None and _lidar.compiled is not None
 
     def make_kernel(self, module: Any, n: int) -> Any:

@@ -62,7 +62,7 @@ slot_release(void *item)
 static void
 walker_dealloc(WalkerKernel *self)
 {
-    crew_dismiss(&self->stepping.crew);
+    stepping_close(&self->stepping);
     slots_free(&self->slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -98,7 +98,7 @@ walker_init(WalkerKernel *self, PyObject *args, PyObject *kwargs)
     if (!stepping_idle(&self->stepping) || slots_make(&self->slots, n, sizeof(WalkerSlot), slot_release) < 0) {
         return -1;
     }
-    crew_dismiss(&self->stepping.crew);
+    stepping_close(&self->stepping);
     stepping_init(&self->stepping);
     self->float32_reward = float32_reward;
     self->cast_rays = cast_rays;
@@ -110,7 +110,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
 {
     PyObject *index, *world, *bodies, *ground, *episode;
     double scroll;
-    if (!engine_ready() || !stepping_idle(&self->stepping)
+    if (!engine_ready()
         || !PyArg_ParseTuple(args, "OO!O!OdO!", &index, &PyTuple_Type, &world, &PyTuple_Type, &bodies, &ground,
                              &scroll, &PyTuple_Type, &episode)) {
         return NULL;
@@ -124,7 +124,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
     for (int i = 0; i < 7; i++) {
         at[i] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(bodies, i));
     }
-    WalkerSlot *slot = slots_get(&self->slots, index, 0);
+    WalkerSlot *slot = stepping_slot(&self->stepping, &self->slots, index, 0);
     if (slot == NULL || PyErr_Occurred()) {
         return NULL;
     }
@@ -158,7 +158,7 @@ walker_attach(WalkerKernel *self, PyObject *args)
 static PyObject *
 walker_detach(WalkerKernel *self, PyObject *index)
 {
-    WalkerSlot *slot = stepping_idle(&self->stepping) ? slots_get(&self->slots, index, 1) : NULL;
+    WalkerSlot *slot = stepping_slot(&self->stepping, &self->slots, index, 1);
     PyObject *episode = slot == NULL ? NULL : episode_state(&slot->episode);
     PyObject *state = episode == NULL ? NULL : Py_BuildValue("(Nd)", episode, slot->scroll);
     if (state != NULL) {
@@ -257,36 +257,30 @@ step_one(WalkerKernel *self, WalkerSlot *s, const float *action, float *obs, dou
     *truncated_out = episode_count(&s->episode);
 }
 
-/* What a step's tasks share: the kernel and its buffers. */
-typedef struct {
-    WalkerKernel *self;
-    StepBuffers *b;
-} WalkerJob;
-
 /* Sub-env j's step, when active (a task of the crew: no Python here). */
 static void
 walker_task(void *context, Py_ssize_t j)
 {
-    WalkerJob *job = context;
-    StepBuffers *b = job->b;
+    WalkerKernel *self = context;
+    const StepBuffers *b = &self->stepping.buffers;
     if (((const char *)b->active.buf)[j]) {
-        step_one(job->self, (WalkerSlot *)job->self->slots.items + j, (const float *)b->actions.buf + 4 * j,
+        step_one(self, (WalkerSlot *)self->slots.items + j, (const float *)b->actions.buf + 4 * j,
                  (float *)b->obs.buf + OBS_SIZE * j, (double *)b->rewards.buf + j, (char *)b->terminated.buf + j,
                  (char *)b->truncated.buf + j);
     }
 }
 
-/* step(actions, active, obs, rewards, terminated, truncated) -> bool: as LanderKernel.step;
+/* begin(actions, active, obs, rewards, terminated, truncated) -> bool: as LanderKernel.begin;
  * an action with a NaN or an infinity is not one. */
 static PyObject *
-walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
+walker_begin(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    StepBuffers b;
-    if (!stepping_idle(&self->stepping) || step_buffers(&b, args, nargs, self->slots.n, "f", 4, OBS_SIZE) < 0) {
+    StepBuffers *b = &self->stepping.buffers;
+    if (!stepping_idle(&self->stepping) || step_buffers(b, args, nargs, self->slots.n, "f", 4, OBS_SIZE) < 0) {
         return NULL;
     }
-    const char *on = b.active.buf;
-    const float *actions = b.actions.buf;
+    const char *on = b->active.buf;
+    const float *actions = b->actions.buf;
     int steppable = 1;
     for (Py_ssize_t j = 0; j < self->slots.n && steppable; j++) {
         if (on[j]) {
@@ -295,12 +289,35 @@ walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
                         && isfinite(a[3]);
         }
     }
-    if (steppable) {
-        WalkerJob job = {self, &b};
-        stepping_run(&self->stepping, self->slots.n, walker_task, &job);
+    if (!steppable) {
+        release_step_buffers(b);
+        Py_RETURN_FALSE;
     }
-    release_step_buffers(&b);
-    return PyBool_FromLong(steppable);
+    stepping_start(&self->stepping, self->slots.n, walker_task, self);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+walker_finish(WalkerKernel *self, PyObject *unused)
+{
+    (void)unused;
+    return stepping_finish(&self->stepping);
+}
+
+/* step(...) -> bool: begin(...) and, when it began, finish(). */
+static PyObject *
+walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *begun = walker_begin(self, args, nargs);
+    if (begun == Py_True) {
+        PyObject *finished = stepping_finish(&self->stepping);
+        if (finished == NULL) {
+            Py_DECREF(begun);
+            return NULL;
+        }
+        Py_DECREF(finished);
+    }
+    return begun;
 }
 
 static PyObject *
@@ -319,6 +336,10 @@ static PyMethodDef walker_methods[] = {
      "back."},
     {"step", (PyCFunction)(void (*)(void))walker_step, METH_FASTCALL,
      "step(actions, active, obs, rewards, terminated, truncated) -> bool: step the active sub-envs."},
+    {"begin", (PyCFunction)(void (*)(void))walker_begin, METH_FASTCALL,
+     "begin(actions, active, obs, rewards, terminated, truncated) -> bool: start stepping the active sub-envs on "
+     "the helpers; finish() completes it."},
+    {"finish", (PyCFunction)walker_finish, METH_NOARGS, "finish(): complete the step begin() started."},
     {"set_threads", (PyCFunction)walker_set_threads, METH_O,
      "set_threads(k): step the sub-envs on k threads (the caller's and k - 1 helpers), without the GIL."},
     {NULL, NULL, 0, NULL},

@@ -1,10 +1,13 @@
-"""Natively batched Box2D envs (the specs' ``vector_entry_point``): a block of sub-envs per core.
+"""Natively batched Box2D envs (the specs' ``vector_entry_point``): blocks of sub-envs over the cores.
 
 A Box2D env's step is the engine's C++ calls with Python around them, all under the GIL,
 so one process steps one env at a time. The batched envs spread the sub-envs over the
 machine's cores in contiguous blocks: every block but the last runs in a worker process, and
 the parent steps the last one itself while the workers step theirs (``AsyncVectorEnv`` with
-``in_parent=True``), with actions, observations, rewards and flags in shared memory. Each
+``in_parent=True``), with actions, observations, rewards and flags in shared memory. Where a
+compiled kernel steps the blocks (the landers and walkers), it does so on threads outside
+the GIL: the workers are then the blocks' threads, up to eight a block (one block, in this
+process, on up to eight cores). Each
 sub-env is the single env with its time limit, as ``make`` builds it, so the numbers are
 ``SyncVectorEnv``'s (and Gymnasium's) for the same seeds and actions, in every autoreset
 mode.
@@ -23,6 +26,7 @@ from typing import Any, ClassVar
 
 from palaestra import Env
 from palaestra.plugin import (
+    THREADS_PER_BLOCK,
     AsyncVectorEnv,
     AutoresetMode,
     TimeLimit,
@@ -55,7 +59,7 @@ def make_sub_env(
 
 
 class _Box2DVectorEnv(AsyncVectorEnv):
-    """``num_envs`` sub-envs of :attr:`env_class` in blocks, one per core, the last in this process.
+    """``num_envs`` sub-envs of :attr:`env_class` in blocks, the last in this process.
 
     Args:
         num_envs: Number of sub-environments.
@@ -63,9 +67,9 @@ class _Box2DVectorEnv(AsyncVectorEnv):
         render_mode: Each sub-env's render mode (``render()`` returns their frames).
         autoreset_mode: An :class:`~palaestra.plugin.AutoresetMode` or its value.
         wrappers: Callables applied to each sub-env after its time limit.
-        vector_kwargs: :class:`~palaestra.plugin.AsyncVectorEnv` arguments (``num_workers``
-            blocks, default one per core this process may use; ``context``; ``step_timeout``;
-            ``copy``; ...).
+        vector_kwargs: :class:`~palaestra.plugin.AsyncVectorEnv` arguments (``num_workers``,
+            default the cores this process may use: a block each, or a thread each of the
+            compiled blocks; ``context``; ``step_timeout``; ``copy``; ...).
         **kwargs: The env's constructor arguments.
     """
 
@@ -118,7 +122,10 @@ class _Box2DVectorEnv(AsyncVectorEnv):
         module, reason = verdict()
         if module is not None:
             kernel = getattr(cls.block_type, "kernel_name", "kernel")
-            return f"{blocks}, each block stepped in one compiled call ({kernel})"
+            return (
+                "blocks of sub-envs, the last in this process, each block stepped in one compiled call "
+                f"({kernel}) on up to {THREADS_PER_BLOCK} threads outside the GIL (the workers)"
+            )
         return f"{blocks}, stepped in Python (same numbers, about half as fast): {reason}"
 
 
