@@ -19,8 +19,6 @@ layers.
 
 from __future__ import annotations
 
-import queue
-import threading
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -42,6 +40,7 @@ from palaestra.plugin import (
 )
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
+from palaestra_mujoco._threads import Crew
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
 from palaestra_mujoco.hopper import HopperEnv
@@ -85,65 +84,6 @@ __all__ = [
 
 # The cores this process may run on (the kit's usable_cores; this name is kept for callers).
 available_cores = usable_cores
-
-
-class _Crew:
-    """Helper threads that run one piece of work alongside the calling thread.
-
-    ``run(work)`` hands the same callable to every helper, runs it in the caller too and
-    returns when all are done; the callable shares its jobs out itself (an iterator that
-    every thread draws from). An exception in any thread is raised in the caller, after
-    every thread has stopped touching the envs.
-    """
-
-    def __init__(self, helpers: int) -> None:
-        self._inboxes: list[queue.SimpleQueue[Callable[[], None] | None]] = []
-        self._done: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
-        self._threads = []
-        for number in range(helpers):
-            inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-            thread = threading.Thread(
-                target=_serve, args=(inbox, self._done), name=f"palaestra-mujoco-{number}", daemon=True
-            )
-            thread.start()
-            self._inboxes.append(inbox)
-            self._threads.append(thread)
-
-    def run(self, work: Callable[[], None]) -> None:
-        for inbox in self._inboxes:
-            inbox.put(work)
-        failure: BaseException | None = None
-        try:
-            work()
-        except BaseException as error:  # re-raised below, once the helpers stopped
-            failure = error
-        finally:
-            for _ in self._inboxes:
-                outcome = self._done.get()
-                if failure is None:
-                    failure = outcome
-        if failure is not None:
-            raise failure
-
-    def close(self) -> None:
-        for inbox in self._inboxes:
-            inbox.put(None)
-        for thread in self._threads:
-            if thread is not threading.current_thread():
-                thread.join()
-        self._inboxes, self._threads = [], []
-
-
-def _serve(
-    inbox: queue.SimpleQueue[Callable[[], None] | None], done: queue.SimpleQueue[BaseException | None]
-) -> None:
-    while (work := inbox.get()) is not None:
-        try:
-            work()
-        except BaseException as error:  # handed to the caller of run()
-            done.put(error)
-        else:
-            done.put(None)
 
 
 _PLAIN_SCALARS = (int, float, bool)
@@ -245,13 +185,13 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._observations = np.zeros((num_envs, *(first.observation_space.shape or ())), dtype=np.float64)
         self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._all = list(range(num_envs))
-        self._crew: _Crew | None = None
+        self._crew: Crew | None = None
         self._sim: BatchSimulation | None = None
         if vars(self.env_class).get("scores_batches") is True and batch_available():
             self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
             self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
         elif self.num_threads > 1:
-            self._crew = _Crew(self.num_threads - 1)
+            self._crew = Crew(self.num_threads - 1)
             weakref.finalize(self, self._crew.close)
 
     @property
