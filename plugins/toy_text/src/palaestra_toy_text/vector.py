@@ -16,6 +16,7 @@ import numpy as np
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
 from palaestra_toy_text._blackjack_tables import blackjack_tables
 from palaestra_toy_text._integer_streams import IntegerStreams
+from palaestra_toy_text._uniform_streams import CHUNK, draw_uniforms, new_streams
 from palaestra_toy_text.blackjack import BlackjackEnv
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
 from palaestra_toy_text.frozen_lake import FrozenLakeEnv
@@ -76,10 +77,28 @@ class _Batched(BatchedVectorEnv):
 
 
 class _TabularBatched(_Batched):
-    """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table."""
+    """Batched FrozenLake/CliffWalking/Taxi from the single env's transition table.
 
-    snapshot_fields = (*BatchedVectorEnv.snapshot_fields, "states", "lastactions", "_probs")
-    row_axes: ClassVar[dict[str, int | None] | None] = {"states": 0, "lastactions": None, "_probs": 0}
+    Each step and reset draws one uniform number per sub-env from its own generator, through
+    :func:`~palaestra_toy_text._uniform_streams.draw_uniforms` (``Generator.random`` for many
+    generators at once) unless a sub-env also draws otherwise (Taxi's fickle passenger).
+    """
+
+    snapshot_fields = (
+        *BatchedVectorEnv.snapshot_fields,
+        "states",
+        "lastactions",
+        "_probs",
+        "uniform_words",
+        "uniform_next",
+    )
+    row_axes: ClassVar[dict[str, int | None] | None] = {
+        "states": 0,
+        "lastactions": 0,
+        "_probs": 0,
+        "uniform_words": 0,
+        "uniform_next": 0,
+    }
     takes_integral_floats = True
 
     reset_prob: Any = 1
@@ -95,8 +114,9 @@ class _TabularBatched(_Batched):
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
         self._tables()
         self.states = np.zeros(num_envs, dtype=np.int64)
-        self.lastactions: list[int | None] = [None] * num_envs
+        self.lastactions = np.full(num_envs, -1, dtype=np.int64)  # -1: none since the reset
         self._probs = np.zeros(num_envs)  # each sub-env's last transition probability
+        self.uniform_words, self.uniform_next = new_streams(num_envs)
 
     def _tables(self) -> None:
         model = self.model
@@ -119,17 +139,37 @@ class _TabularBatched(_Batched):
                 self._prob[s, a, :k] = [t[0] for t in transitions]
         self._initial = np.asarray(model._initial_cumulative)
 
+    def _draws_otherwise(self) -> bool:
+        """Whether a sub-env draws more than one uniform number a step or reset (then no streams)."""
+        return False
+
     def _draws(self, mask: np.ndarray | None) -> np.ndarray:
         """One uniform number from each chosen sub-env's generator (every one when None)."""
-        indices = range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
-        return np.array([self.rng(i).random() for i in indices])
+        if self._draws_otherwise():
+            indices = range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
+            return np.array([self.rng(i).random() for i in indices], dtype=np.float64)
+        envs = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        if None in self.generators:  # never seeded: from OS entropy, as the single env
+            for i in envs.tolist():
+                self.rng(i)
+        return draw_uniforms(self.generators, self.uniform_words, self.uniform_next, envs)
+
+    def begin_reset(
+        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any] | None]:
+        """Seed as the template does; a sub-env given a new generator drops what its stream read."""
+        before = list(self.generators)
+        mask, options = super().begin_reset(seed, options)
+        for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
+            if old is not new:
+                self.uniform_next[i] = CHUNK
+        return mask, options
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Draw each chosen sub-env's initial state from the initial-state distribution."""
         u = self._draws(mask)
         self.states[mask] = np.argmax(self._initial[None, :] > u[:, None], axis=1)
-        for i in np.flatnonzero(mask):
-            self.lastactions[i] = None
+        self.lastactions[mask] = -1
         self._reset_extras(mask)
 
     def _reset_extras(self, mask: np.ndarray) -> None:
@@ -153,8 +193,7 @@ class _TabularBatched(_Batched):
                 self._prob[idx],
             )
             self.states = self._after_transition(after, chosen)
-        for i in np.flatnonzero(chosen):
-            self.lastactions[i] = int(actions[i])
+        self.lastactions[chosen] = actions[chosen]
         return rewards, terminated
 
     def _after_transition(self, states: np.ndarray, stepping: np.ndarray) -> np.ndarray:
@@ -182,7 +221,8 @@ class _TabularBatched(_Batched):
 
     def _load_model(self, i: int) -> None:
         self.model.s = int(self.states[i])
-        self.model.lastaction = self.lastactions[i]
+        last = int(self.lastactions[i])
+        self.model.lastaction = None if last < 0 else last
 
 
 class FrozenLakeVectorEnv(_TabularBatched):
@@ -225,7 +265,7 @@ class TaxiVectorEnv(_TabularBatched):
     """
 
     snapshot_fields = (*_TabularBatched.snapshot_fields, "fickle_steps")
-    row_axes = {"states": 0, "lastactions": None, "_probs": 0, "fickle_steps": 0}
+    row_axes = {**_TabularBatched.row_axes, "fickle_steps": 0}  # type: ignore[dict-item]
 
     env_class = TaxiEnv
     reset_prob = 1.0
@@ -252,7 +292,13 @@ class TaxiVectorEnv(_TabularBatched):
             "_action_mask": reported.copy(),
         }
 
+    def _draws_otherwise(self) -> bool:
+        return bool(self.model.fickle_passenger)  # a second draw at reset, integers on the way
+
     def _reset_extras(self, mask: np.ndarray) -> None:
+        if not self.model.fickle_passenger:
+            self.fickle_steps[mask] = False  # what fickle_at_reset says without drawing
+            return
         for i in np.flatnonzero(mask).tolist():
             self.fickle_steps[i] = self.model.fickle_at_reset(self.rng(i))
 
