@@ -85,13 +85,21 @@ def test_batched_bad_actions_and_render(env_id):
         assert all(f.shape == (376, 384, 3) for f in frames)
 
 
-@pytest.fixture(params=["lists", "arrays"])
+@pytest.fixture(params=["lists", "arrays", "compiled"])
 def blackjack_tables(request, monkeypatch):
-    """Play batched Blackjack's tables one by one (lists) or as arrays, whatever their number."""
+    """Play batched Blackjack's tables in C, or in Python one by one (lists) or as arrays."""
     from palaestra_toy_text import _blackjack_tables
 
-    monkeypatch.setattr(_blackjack_tables, "ARRAY_TABLES", 10**9 if request.param == "lists" else 1)
+    if request.param == "compiled":
+        if _blackjack_tables.kernel is None:
+            pytest.skip("the compiled Blackjack tables are not built (no C compiler)")
+    else:
+        monkeypatch.setattr(_blackjack_tables, "kernel", None)
+        monkeypatch.setattr(_blackjack_tables, "ARRAY_TABLES", 10**9 if request.param == "lists" else 1)
     return request.param
+
+
+TABLE_KINDS = {"lists": "ListTables", "arrays": "ArrayTables", "compiled": "CompiledTables"}
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"sab": False, "natural": True}, {"sab": False}], ids=str)
@@ -99,8 +107,7 @@ def blackjack_tables(request, monkeypatch):
 def test_both_kinds_of_blackjack_tables_match_sync_vector_env(blackjack_tables, kwargs, mode):
     n = 7
     ours = palaestra.make_vec("Blackjack-v1", n, autoreset_mode=mode, **kwargs)
-    expected_kind = "ListTables" if blackjack_tables == "lists" else "ArrayTables"
-    assert type(ours.unwrapped.tables).__name__ == expected_kind
+    assert type(ours.unwrapped.tables).__name__ == TABLE_KINDS[blackjack_tables]
     ref = SyncVectorEnv([lambda: palaestra.make("Blackjack-v1", **kwargs)] * n, autoreset_mode=mode)
     rng = np.random.default_rng(9)
     assert_tree(ours.reset(seed=5), ref.reset(seed=5), "reset")

@@ -1,16 +1,19 @@
-"""The tables of batched Blackjack: a few played one by one, many played as arrays.
+"""The tables of batched Blackjack: compiled, or in Python (a few one by one, many as arrays).
 
-Both kinds deal and play exactly as :mod:`palaestra_toy_text.blackjack` does, each table
-drawing from its own stream of :class:`~palaestra_toy_text._integer_streams.IntegerStreams`
-in the single env's order. :class:`ListTables` *is* the single env's rules (``deal``,
-``play``, ``observe`` on Python lists), table after table; :class:`ArrayTables` spells the
-same rules as array operations over every table at once, which wins from
-:data:`ARRAY_TABLES` tables on (``benchmarks/bench_envpool.py``). The batched env's tests
-hold both to ``SyncVectorEnv`` of single envs.
+Every kind deals and plays exactly as :mod:`palaestra_toy_text.blackjack` does, each table
+drawing from its own generator in the single env's order. :class:`ListTables` *is* the single
+env's rules (``deal``, ``play``, ``observe`` on Python lists), table after table: the
+specification. :class:`ArrayTables` spells the same rules as array operations over every
+table at once, which wins from :data:`ARRAY_TABLES` tables on; both draw through
+:class:`~palaestra_toy_text._integer_streams.IntegerStreams`. :class:`CompiledTables` plays
+them in C (``_blackjack_kernel.c``, built where a C compiler is: optional), drawing straight
+from each generator, and is the one chosen whenever it is built. The batched env's tests hold
+all three to ``SyncVectorEnv`` of single envs.
 """
 
 from __future__ import annotations
 
+import copy
 from functools import partial
 from typing import Any
 
@@ -19,20 +22,32 @@ import numpy as np
 from palaestra_toy_text._integer_streams import IntegerStreams
 from palaestra_toy_text.blackjack import DECK, deal, observe, play, shown_card
 
-__all__ = ["ARRAY_TABLES", "ArrayTables", "ListTables", "blackjack_tables"]
+try:  # optional dependency: the compiled tables, built where a C compiler is
+    from palaestra_toy_text import _blackjack_kernel as kernel
+except ImportError:
+    kernel = None
 
-#: From this many tables on, the array spelling of the rules is the faster.
+__all__ = ["ARRAY_TABLES", "ArrayTables", "CompiledTables", "ListTables", "blackjack_tables"]
+
+#: From this many tables on, the array spelling of the rules is the faster (of the Python kinds).
 ARRAY_TABLES = 48
 
 
-def blackjack_tables(num_envs: int, streams: IntegerStreams, model: Any) -> ListTables | ArrayTables:
-    """The faster kind of tables for ``num_envs`` (``model``: a ``BlackjackEnv`` with the rules' flags)."""
+def blackjack_tables(
+    num_envs: int, generators: list[np.random.Generator | None], model: Any
+) -> ListTables | ArrayTables | CompiledTables:
+    """The fastest kind of tables for ``num_envs`` (``model``: a ``BlackjackEnv`` with the rules' flags).
+
+    ``generators`` is the vector env's list of the tables' generators, kept current by it.
+    """
+    if kernel is not None:
+        return CompiledTables(generators, model.natural, model.sab)
     kind = ArrayTables if num_envs >= ARRAY_TABLES else ListTables
-    return kind(num_envs, streams, model.natural, model.sab)
+    return kind(num_envs, IntegerStreams(num_envs, generators), model.natural, model.sab)
 
 
 class _Tables:
-    """What both kinds of tables hold: a stream of draws per table and the rules' two flags.
+    """What the Python kinds of tables hold: a stream of draws per table and the rules' two flags.
 
     Args:
         num_envs: Number of tables.
@@ -43,6 +58,10 @@ class _Tables:
 
     def __init__(self, num_envs: int, streams: IntegerStreams, natural: bool, sab: bool) -> None:
         self.streams, self.natural, self.sab = streams, natural, sab
+
+    def forget(self, i: int) -> None:
+        """Table ``i`` has a new generator: drop the draws read ahead from the old one."""
+        self.streams.forget(i)
 
 
 class ListTables(_Tables):
@@ -141,6 +160,65 @@ class ArrayTables(_Tables):
         dealer = self.dealer.hand(i)
         suit, face = self.shown[i].tolist()
         return self.player.hand(i), dealer, shown_card(dealer[0], suit, None if face < 0 else face)
+
+
+class CompiledTables:
+    """The tables played in C (``_blackjack_kernel``), drawing straight from each table's generator.
+
+    Args:
+        generators: The vector env's list of the tables' generators (read at every call).
+        natural: Pay 1.5 for a winning natural (ignored when ``sab``).
+        sab: Sutton & Barto's rules.
+    """
+
+    def __init__(self, generators: list[np.random.Generator | None], natural: bool, sab: bool) -> None:
+        self.generators, self.natural, self.sab = generators, natural, sab
+        self._kernel = kernel.BlackjackKernel(generators, natural, sab)
+        n = len(generators)
+        self._rewards = np.zeros(n)
+        self._ended = np.zeros(n, dtype=np.bool_)
+
+    def forget(self, i: int) -> None:
+        """Nothing to drop: the kernel reads no draws ahead."""
+
+    def deal(self, tables: np.ndarray) -> None:
+        """New hands at the listed tables."""
+        self._kernel.deal(np.ascontiguousarray(tables, dtype=np.int64))
+
+    def play(self, hit: np.ndarray, stick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One move at each table that hits or sticks; rewards and ends of every table."""
+        self._kernel.play(hit, stick, self._rewards, self._ended)
+        return self._rewards.copy(), self._ended.copy()
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Player sums, dealer's showing cards, usable aces: one array each."""
+        n = len(self.generators)
+        sums, showing, aces = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+        self._kernel.observe(sums, showing, aces)
+        return sums, showing, aces
+
+    def hand(self, i: int) -> tuple[list[int], list[int], tuple[str, str]]:
+        """Table ``i``'s player and dealer cards and the dealer card's face and suit."""
+        player, dealer, suit, face = self._kernel.hand(i)
+        return player, dealer, shown_card(dealer[0], suit, None if face < 0 else face)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledTables:
+        # The generators through the memo: a snapshot copies them with the vector env's list.
+        clone = CompiledTables(copy.deepcopy(self.generators, memo), self.natural, self.sab)
+        clone._kernel.set_state(self._kernel.state())
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_compiled_tables, (self.generators, self.natural, self.sab, self._kernel.state()))
+
+
+def _compiled_tables(
+    generators: list[np.random.Generator | None], natural: bool, sab: bool, state: bytes
+) -> CompiledTables:
+    """Compiled tables from their pickled parts."""
+    tables = CompiledTables(generators, natural, sab)
+    tables._kernel.set_state(state)
+    return tables
 
 
 class _Hands:

@@ -15,7 +15,6 @@ import numpy as np
 
 from palaestra.plugin import AutoresetMode, BatchedVectorEnv, invalid_actions
 from palaestra_toy_text._blackjack_tables import blackjack_tables
-from palaestra_toy_text._integer_streams import IntegerStreams
 from palaestra_toy_text._uniform_streams import CHUNK, draw_uniforms, new_streams
 from palaestra_toy_text.blackjack import BlackjackEnv
 from palaestra_toy_text.cliffwalking import CliffWalkingEnv
@@ -319,11 +318,11 @@ class BlackjackVectorEnv(_Batched):
     """``Blackjack-v1`` for ``num_envs`` tables played together (each dealt from its own generator).
 
     Each table's cards come from its own generator in the order the single env draws them,
-    through :class:`~palaestra_toy_text._integer_streams.IntegerStreams`
-    (``Generator.integers`` for many generators at once), so the results are
-    ``SyncVectorEnv``'s. Up to :data:`~palaestra_toy_text._blackjack_tables.ARRAY_TABLES`
-    tables are played one by one with the single env's rules; more are rows of arrays, every
-    move a few array operations (``_blackjack_tables``).
+    so the results are ``SyncVectorEnv``'s. The tables are dealt and played in C where the
+    optional kernel is built (``_blackjack_tables.CompiledTables``); otherwise in Python, up to
+    :data:`~palaestra_toy_text._blackjack_tables.ARRAY_TABLES` tables one by one with the
+    single env's rules, more as rows of arrays (``_blackjack_tables``), drawing through
+    :class:`~palaestra_toy_text._integer_streams.IntegerStreams`.
 
     Args:
         num_envs: Number of sub-environments.
@@ -346,7 +345,7 @@ class BlackjackVectorEnv(_Batched):
         **kwargs: Any,
     ) -> None:
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
-        self.tables = blackjack_tables(num_envs, IntegerStreams(num_envs, self.generators), self.model)
+        self.tables = blackjack_tables(num_envs, self.generators, self.model)
 
     def begin_reset(
         self, seed: int | list[int | None] | None, options: dict[str, Any] | None
@@ -356,7 +355,7 @@ class BlackjackVectorEnv(_Batched):
         mask, options = super().begin_reset(seed, options)
         for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
             if old is not new:
-                self.tables.streams.forget(i)
+                self.tables.forget(i)
         return mask, options
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
