@@ -314,16 +314,7 @@ lander_finish(LanderKernel *self, PyObject *unused)
 static PyObject *
 lander_step(LanderKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *begun = lander_begin(self, args, nargs);
-    if (begun == Py_True) {
-        PyObject *finished = stepping_finish(&self->stepping);
-        if (finished == NULL) {
-            Py_DECREF(begun);
-            return NULL;
-        }
-        Py_DECREF(finished);
-    }
-    return begun;
+    return stepping_complete(&self->stepping, lander_begin(self, args, nargs));
 }
 
 static PyObject *

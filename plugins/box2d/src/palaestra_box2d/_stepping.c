@@ -173,6 +173,20 @@ stepping_finish(Stepping *stepping)
     Py_RETURN_NONE;
 }
 
+PyObject *
+stepping_complete(Stepping *stepping, PyObject *begun)
+{
+    if (begun == Py_True) {
+        PyObject *finished = stepping_finish(stepping);
+        if (finished == NULL) {
+            Py_DECREF(begun);
+            return NULL;
+        }
+        Py_DECREF(finished);
+    }
+    return begun;
+}
+
 void
 stepping_close(Stepping *stepping)
 {

@@ -228,6 +228,8 @@ PyObject *stepping_set_threads(Stepping *stepping, PyObject *threads);
 void stepping_start(Stepping *stepping, Py_ssize_t n, CrewTask task, void *context);
 /* finish(): join the step under way without the GIL, let its buffers go; None. */
 PyObject *stepping_finish(Stepping *stepping);
+/* step(): what begin() returned (`begun`), the step finished when it began. */
+PyObject *stepping_complete(Stepping *stepping, PyObject *begun);
 /* The kernel's end: any step under way finished, the helpers let go. */
 void stepping_close(Stepping *stepping);
 

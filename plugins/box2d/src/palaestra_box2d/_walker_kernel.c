@@ -308,16 +308,7 @@ walker_finish(WalkerKernel *self, PyObject *unused)
 static PyObject *
 walker_step(WalkerKernel *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *begun = walker_begin(self, args, nargs);
-    if (begun == Py_True) {
-        PyObject *finished = stepping_finish(&self->stepping);
-        if (finished == NULL) {
-            Py_DECREF(begun);
-            return NULL;
-        }
-        Py_DECREF(finished);
-    }
-    return begun;
+    return stepping_complete(&self->stepping, walker_begin(self, args, nargs));
 }
 
 static PyObject *

@@ -67,6 +67,20 @@ class _Batched(BatchedVectorEnv):
             frames.append(self.model.render())
         return tuple(frames)
 
+    def begin_reset(
+        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any] | None]:
+        """Seed as the template does; a sub-env given a new generator forgets what was drawn ahead."""
+        before = list(self.generators)
+        mask, options = super().begin_reset(seed, options)
+        for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
+            if old is not new:
+                self.forget(i)
+        return mask, options
+
+    def forget(self, i: int) -> None:
+        """Sub-env ``i`` has a new generator: drop whatever was read ahead from its old one."""
+
     def _load_model(self, i: int) -> None:
         raise NotImplementedError
 
@@ -153,16 +167,9 @@ class _TabularBatched(_Batched):
                 self.rng(i)
         return draw_uniforms(self.generators, self.uniform_words, self.uniform_next, envs)
 
-    def begin_reset(
-        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
-    ) -> tuple[np.ndarray, dict[str, Any] | None]:
-        """Seed as the template does; a sub-env given a new generator drops what its stream read."""
-        before = list(self.generators)
-        mask, options = super().begin_reset(seed, options)
-        for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
-            if old is not new:
-                self.uniform_next[i] = CHUNK
-        return mask, options
+    def forget(self, i: int) -> None:
+        """Sub-env ``i`` has a new generator: drop what its stream read from the old one."""
+        self.uniform_next[i] = CHUNK
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Draw each chosen sub-env's initial state from the initial-state distribution."""
@@ -347,16 +354,9 @@ class BlackjackVectorEnv(_Batched):
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode, kwargs)
         self.tables = blackjack_tables(num_envs, self.generators, self.model)
 
-    def begin_reset(
-        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
-    ) -> tuple[np.ndarray, dict[str, Any] | None]:
-        """Seed as the template does; a table given a new generator drops its buffered draws."""
-        before = list(self.generators)
-        mask, options = super().begin_reset(seed, options)
-        for i, (old, new) in enumerate(zip(before, self.generators, strict=True)):
-            if old is not new:
-                self.tables.forget(i)
-        return mask, options
+    def forget(self, i: int) -> None:
+        """Table ``i`` has a new generator: drop the draws read ahead from the old one."""
+        self.tables.forget(i)
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Deal new hands at the chosen tables."""
