@@ -130,7 +130,7 @@ class _Box2DVectorEnv(AsyncVectorEnv):
 
 
 class LunarLanderVectorEnv(_Box2DVectorEnv):
-    """``LunarLander-v3`` (and ``LunarLanderContinuous-v3``) in blocks of sub-envs, one per core.
+    """``LunarLander-v3`` (and ``LunarLanderContinuous-v3``) in blocks of sub-envs over the cores.
 
     Each block steps its landers in one compiled call when it can (see
     :mod:`palaestra_box2d._lander_block`), with the same numbers.
@@ -141,7 +141,7 @@ class LunarLanderVectorEnv(_Box2DVectorEnv):
 
 
 class BipedalWalkerVectorEnv(_Box2DVectorEnv):
-    """``BipedalWalker-v3`` (and ``BipedalWalkerHardcore-v3``) in blocks of sub-envs, one per core.
+    """``BipedalWalker-v3`` (and ``BipedalWalkerHardcore-v3``) in blocks of sub-envs over the cores.
 
     Each block steps its walkers in one compiled call when it can (see
     :mod:`palaestra_box2d._walker_block`), with the same numbers.
