@@ -2,9 +2,10 @@
 
 MuJoCo 4's batch steps many simulations of one model on its own C thread pool, the GIL
 released once per batch, bit for bit as a loop of ``mj_step`` over separate ``MjData``.
-The sub-envs keep their own ``MjData`` for what happens rarely (resets draw their start
-state there, rendering and snapshots read it); :class:`BatchSimulation` copies a state in
-after a reset and copies a simulation out only when its env's data is asked for.
+The sub-envs keep their own ``MjData`` for what happens rarely (rendering and snapshots
+read it); :class:`BatchSimulation` copies a state in after a sub-env's own reset, or starts
+an episode in the batch's rows (:meth:`BatchSimulation.restart`), and copies a simulation
+out only when its env's data is asked for.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ _STATE_FIELDS = (
     "plugin_state",
     "plastic",
 )
+# What mj_resetData leaves at zero whatever the model: a model whose other state fields are
+# empty starts every episode from zeros but for the positions and velocities it is given.
+_ZEROED_BY_RESET = ("qacc_warmstart", "ctrl", "qfrc_applied", "xfrc_applied")
+
+# Where a sub-env's own MjData stands against its simulation in the batch.
+_BEHIND = 0  # stepped in the batch since: copy the simulation out
+_CURRENT = 1  # holds the latest state
+_STARTED = 2  # an episode started in the batch's rows: reset the data and bring it forward
 
 
 def batch_available() -> bool:
@@ -76,11 +85,38 @@ class BatchSimulation:
             for name in _STATE_FIELDS
             if hasattr(data, name) and np.size(getattr(data, name))
         ]
-        # Which sub-envs' own MjData holds their latest state (all do before the first step).
-        self._current = np.ones(len(envs), dtype=np.bool_)
+        #: Whether :meth:`restart` may start episodes here: the state beyond positions,
+        #: velocities and the fields a reset zeroes is empty in this model.
+        self.restarts = all(name in ("qpos", "qvel", *_ZEROED_BY_RESET) for name, _ in self._state)
+        self._zeroed = [rows for name, rows in self._state if name in _ZEROED_BY_RESET]
+        # Where each sub-env's own MjData stands (all hold their state before the first step).
+        self._current = np.full(len(envs), _CURRENT, dtype=np.int8)
 
     def push(self, i: int) -> None:
         """Continue simulation ``i`` from sub-env ``i``'s own data (after its reset or restore)."""
+        env = self._timed(i)
+        data = env.data
+        self._time[i] = data.time
+        for name, rows in self._state:
+            rows[i] = getattr(data, name)
+        self._current[i] = _CURRENT
+
+    def restart(self, rows: np.ndarray) -> None:
+        """Start episodes in simulations ``rows``, from the positions and velocities written there.
+
+        What a sub-env's reset does to its data (``mj_resetData``, then ``set_state``), done
+        to the batch's rows: time and the other state fields zeroed (:attr:`restarts` must
+        hold). The sub-envs' own data follow when read (:meth:`pull`).
+        """
+        for i in rows.tolist():
+            self._timed(i)
+        self._time[rows] = 0.0
+        for zeroed in self._zeroed:
+            zeroed[rows] = 0.0
+        self._current[rows] = _STARTED
+
+    def _timed(self, i: int) -> Any:
+        """Sub-env ``i``, its seconds per step noted after checking its frame skip matches."""
         env = self._envs[i]
         if env.frame_skip != self.frame_skip:
             raise ValueError(
@@ -88,11 +124,7 @@ class BatchSimulation:
                 "steps all its simulations alike; give every sub-env the same frame_skip"
             )
         self.dt[i] = env._dt
-        data = env.data
-        self._time[i] = data.time
-        for name, rows in self._state:
-            rows[i] = getattr(data, name)
-        self._current[i] = True
+        return env
 
     @property
     def frame_skip(self) -> int:
@@ -109,9 +141,9 @@ class BatchSimulation:
         """
         # Marked first: after a failure the batch still holds each simulation's true state.
         if ids is None:
-            self._current[:] = False
+            self._current[:] = _BEHIND
         else:
-            self._current[ids] = False
+            self._current[ids] = _BEHIND
         try:
             self._batch.step(ids, self.frame_skip)
         except self._mujoco.batch.SimulationError as error:
@@ -119,6 +151,11 @@ class BatchSimulation:
 
     def pull(self, i: int) -> None:
         """Bring sub-env ``i``'s own data up to date (derived quantities included)."""
-        if not self._current[i]:
+        where = self._current[i]
+        if where == _BEHIND:
             self._batch.get_data(i, self._envs[i].data)
-            self._current[i] = True
+        elif where == _STARTED:  # as the sub-env's own reset leaves its data
+            env = self._envs[i]
+            self._mujoco.mj_resetData(env.model, env.data)
+            env.set_state(self.qpos[i], self.qvel[i])
+        self._current[i] = _CURRENT

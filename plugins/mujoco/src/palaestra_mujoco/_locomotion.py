@@ -139,7 +139,7 @@ class SuiteEnv(MujocoEnv, EzPickle):
 
     def observe_batch(self, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray) -> None:
         """Each simulation's observation of :meth:`_layout` (positions after the skipped, velocities)."""
-        skipped = self.observation_structure["skipped_qpos"]
+        skipped = self.observation_structure.get("skipped_qpos", 0)
         split = qpos.shape[1] - skipped
         observations[:, :split] = qpos[:, skipped:]
         velocities = observations[:, split:]
@@ -168,13 +168,33 @@ class SuiteEnv(MujocoEnv, EzPickle):
         return cost
 
     def reset_model(self) -> np.ndarray:
-        """Start from the model's initial state plus noise of ``reset_noise_scale``.
+        """Start from :meth:`start_state`."""
+        self.set_state(*self.start_state())
+        return self._get_obs()
+
+    def start_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The model's initial state plus noise of ``reset_noise_scale``.
 
         Positions get uniform noise in ``[-scale, scale]``; velocities the same, or normal
         noise of that standard deviation when the env's ``velocity_noise`` is ``"normal"``.
         """
-        self._noisy_start(self._reset_noise_scale, self.velocity_noise)
-        return self._get_obs()
+        rng, scale = self.np_random, self._reset_noise_scale
+        nq, nv = len(self.init_qpos), len(self.init_qvel)
+        if self.velocity_noise == "normal":
+            qpos = self.init_qpos + rng.uniform(-scale, scale, nq)
+            return qpos, self.init_qvel + scale * rng.standard_normal(nv)
+        # One draw for both: uniform numbers come one after another from the stream, so the
+        # first nq are those a draw of nq would give and the rest those of the next draw.
+        noise = rng.uniform(-scale, scale, nq + nv)
+        return self.init_qpos + noise[:nq], self.init_qvel + noise[nq:]
+
+    def start_batch(self, sim: Any, rows: np.ndarray, observations: np.ndarray) -> list[dict[str, Any]]:
+        """Observe the started rows as :meth:`observe_batch` does; each row's reset info."""
+        qpos = sim.qpos[rows]
+        started = np.empty((len(rows), observations.shape[1]), dtype=observations.dtype)
+        self.observe_batch(qpos, sim.qvel[rows], started)
+        observations[rows] = started
+        return [self._reset_info(positions) for positions in qpos]
 
     def _planar_position(self) -> dict[str, float]:
         qpos = self._qpos
@@ -186,17 +206,6 @@ class SuiteEnv(MujocoEnv, EzPickle):
 
     def _box(self, size: int) -> None:
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float64)
-
-    def _noisy_start(self, scale: float, velocity: str = "uniform") -> None:
-        """Initial state plus noise: uniform on positions, uniform or normal on velocities."""
-        rng = self.np_random
-        nq, nv = len(self.init_qpos), len(self.init_qvel)
-        qpos = self.init_qpos + rng.uniform(low=-scale, high=scale, size=nq)
-        if velocity == "normal":
-            qvel = self.init_qvel + scale * rng.standard_normal(nv)
-        else:
-            qvel = self.init_qvel + rng.uniform(low=-scale, high=scale, size=nv)
-        self.set_state(qpos, qvel)
 
     def _body_id(self, body: int | str) -> int:
         """The index of ``body`` (a name or an index), with an error listing the bodies."""

@@ -110,8 +110,8 @@ class UprightWalker(SuiteEnv):
         }
         return (forward + survive) - ctrl, info
 
-    def _get_reset_info(self) -> dict[str, Any]:
+    def _reset_info(self, qpos: np.ndarray) -> dict[str, Any]:
         return {
-            "x_position": self._qpos.item(0),
-            "z_distance_from_origin": self._qpos.item(1) - self.init_qpos.item(1),
+            "x_position": qpos.item(0),
+            "z_distance_from_origin": qpos.item(1) - self.init_qpos.item(1),
         }

@@ -50,6 +50,7 @@ class HalfCheetahEnv(SuiteEnv):
     velocity_noise = "normal"
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
 
     def __init__(
         self,
@@ -97,5 +98,5 @@ class HalfCheetahEnv(SuiteEnv):
         }
         return forward - ctrl, info
 
-    def _get_reset_info(self) -> dict[str, Any]:
-        return {"x_position": self._qpos.item(0)}
+    def _reset_info(self, qpos: np.ndarray) -> dict[str, Any]:
+        return {"x_position": qpos.item(0)}

@@ -37,6 +37,7 @@ class InvertedPendulumEnv(SuiteEnv):
     )
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
     #: The largest pole angle (rad, either way) that still counts as balanced.
     balance_limit = 0.2
 
@@ -79,8 +80,6 @@ class InvertedPendulumEnv(SuiteEnv):
         self, begun: None, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """:meth:`end_step` of every simulation of a batch at once."""
-        split = sim.qpos.shape[1]
-        observations[:, :split] = sim.qpos
-        observations[:, split:] = sim.qvel
+        self.observe_batch(sim.qpos, sim.qvel, observations)
         balanced = (np.abs(observations[:, 1]) <= self.balance_limit) & np.isfinite(observations).all(axis=1)
         return balanced.astype(np.float64), ~balanced, {"reward_survive": balanced.astype(np.int64)}

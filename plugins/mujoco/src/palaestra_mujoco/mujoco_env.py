@@ -351,8 +351,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Restore the model's initial state, then let :meth:`reset_model` perturb it."""
         super().reset(seed=seed)
-        self._timestep = float(self.model.opt.timestep)
-        self._dt = self._timestep * self.frame_skip
+        self.time_episode()
         self._mujoco.mj_resetData(self.model, self.data)
         observation = self.reset_model()
         info = self._get_reset_info()
@@ -360,11 +359,20 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
             self.render()
         return observation, info
 
+    def time_episode(self) -> None:
+        """Read the step's duration from the model again (domain randomization may change it)."""
+        self._timestep = float(self.model.opt.timestep)
+        self._dt = self._timestep * self.frame_skip
+
     def reset_model(self) -> np.ndarray:
         """Set the start state of an episode and return its observation."""
         raise NotImplementedError
 
     def _get_reset_info(self) -> dict[str, Any]:
+        return self._reset_info(self._qpos)
+
+    def _reset_info(self, qpos: np.ndarray) -> dict[str, Any]:
+        """The info of a reset whose episode starts at positions ``qpos`` (one env or a batch row)."""
         return {}
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
@@ -423,6 +431,29 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         Fill ``observations`` (``(num_envs, ...)``, float64) and return the rewards
         (float64), terminations (bool) and info (one array per key, a row per sub-env).
         Rows of sub-envs that did not step are discarded.
+        """
+        raise NotImplementedError
+
+    # A class that also sets ``resets_batches = True`` in its own body starts its sub-envs'
+    # episodes in the batch's rows: each sub-env draws its start state (:meth:`start_state`,
+    # its own generator, the same draws as its reset) and the first sub-env observes the new
+    # rows with :meth:`start_batch`; a sub-env's own ``data`` is reset and brought forward
+    # only when it is read. ``MujocoVectorEnv`` does so only for models whose state beyond
+    # positions, velocities and user inputs is empty (no activations, mocap bodies,
+    # equality constraints, ...), so that a reset's remaining state is all zeros.
+
+    def start_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """Draw an episode's start positions and velocities from ``np_random`` (data untouched).
+
+        :meth:`reset_model` of a class that batches its resets is ``set_state`` of these.
+        """
+        raise NotImplementedError
+
+    def start_batch(self, sim: Any, rows: np.ndarray, observations: np.ndarray) -> list[dict[str, Any]]:
+        """The reset observations and infos of the simulations ``rows`` after :meth:`start_state`.
+
+        ``sim.qpos`` and ``sim.qvel`` hold the start states in those rows; fill their rows of
+        ``observations`` as :meth:`reset_model` returns them and return each row's reset info.
         """
         raise NotImplementedError
 

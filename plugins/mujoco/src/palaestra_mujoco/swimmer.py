@@ -39,6 +39,7 @@ class SwimmerEnv(SuiteEnv):
     )  # fmt: skip
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
 
     def __init__(
         self,
@@ -104,6 +105,7 @@ class SwimmerEnv(SuiteEnv):
         }
         return forward - ctrl, info
 
-    def _get_reset_info(self) -> dict[str, Any]:
-        x, y = self._xy.tolist()
-        return {"x_position": x, "y_position": y, "distance_from_origin": norm(self._xy.copy())}
+    def _reset_info(self, qpos: np.ndarray) -> dict[str, Any]:
+        xy = qpos[:2].copy()
+        x, y = xy.tolist()
+        return {"x_position": x, "y_position": y, "distance_from_origin": norm(xy)}

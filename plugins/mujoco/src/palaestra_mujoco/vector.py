@@ -6,7 +6,9 @@ Two ways to step, chosen by the env class:
   Swimmer, InvertedPendulum, InvertedDoublePendulum, Reacher, Pusher v5, and the first
   five's v4): all simulations live in one ``mujoco.batch.Batch`` (MuJoCo 4), stepped by
   one C call on MuJoCo's own thread pool; the first sub-env scores the whole batch from
-  ``(num_envs, ...)`` arrays with the same formulas its single step uses.
+  ``(num_envs, ...)`` arrays with the same formulas its single step uses. Classes that also
+  set ``resets_batches`` (HalfCheetah, Hopper, Walker2d, Swimmer, InvertedPendulum v5)
+  start their episodes in the batch's rows too (:meth:`MujocoEnv.start_batch`).
 - **Threaded sub-env steps** (every other env): each sub-env's own ``begin_step`` and
   ``end_step`` run in the calling thread, and helper threads run the ``mj_step`` calls in
   between (the bindings release the GIL inside them).
@@ -193,11 +195,22 @@ class MujocoVectorEnv(BatchedVectorEnv):
         elif self.num_threads > 1:
             self._crew = Crew(self.num_threads - 1)
             weakref.finalize(self, self._crew.close)
+        # Episodes start in the batch's rows (MujocoEnv.start_batch) where class and model allow.
+        self._starts_rows = (
+            self._sim is not None
+            and self._sim.restarts
+            and vars(self.env_class).get("resets_batches") is True
+        )
 
     @property
     def steps_arrays(self) -> bool:
         """Whether the sub-envs are stepped as arrays of one ``mujoco.batch.Batch``."""
         return self._sim is not None
+
+    @property
+    def resets_arrays(self) -> bool:
+        """Whether episodes start in the batch's rows instead of by each sub-env's own reset."""
+        return self._starts_rows
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -211,6 +224,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
 
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Reset each sub-env in ``mask`` with its generator (sub-env ``i`` seeded ``seed + i``)."""
+        if self._starts_rows:
+            self._start_rows(np.flatnonzero(mask))
+            return
         for i in np.flatnonzero(mask).tolist():
             env = self.envs[i]
             env.np_random = self.rng(i)
@@ -219,6 +235,25 @@ class MujocoVectorEnv(BatchedVectorEnv):
             self._infos[i] = info
             if self._sim is not None:
                 self._sim.push(i)
+
+    def _start_rows(self, rows: np.ndarray) -> None:
+        """Start the episodes of sub-envs ``rows`` in the batch: a sub-env's reset, done as arrays.
+
+        Each sub-env draws its start state with its generator, as its reset would; the rows
+        get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
+        """
+        sim, envs = self._sim, self.envs
+        assert sim is not None
+        qpos, qvel = sim.qpos, sim.qvel
+        for i in rows.tolist():
+            env = envs[i]
+            env.np_random = self.rng(i)
+            env.time_episode()
+            qpos[i], qvel[i] = env.start_state()
+        sim.restart(rows)
+        infos = self._infos
+        for i, info in zip(rows.tolist(), envs[0].start_batch(sim, rows, self._observations), strict=True):
+            infos[i] = info
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Step the sub-envs that step, as arrays of the batch or sub-env by sub-env in threads."""

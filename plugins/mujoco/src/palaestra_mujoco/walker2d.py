@@ -43,6 +43,7 @@ class Walker2dEnv(UprightWalker):
     )  # fmt: skip
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
 
     def __init__(
         self,
