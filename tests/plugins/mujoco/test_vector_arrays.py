@@ -1,5 +1,6 @@
 """MujocoVectorEnv's array steps (one mujoco.batch.Batch, scored as arrays): Sync's numbers, bit for bit."""
 
+import re
 import warnings
 
 import numpy as np
@@ -9,6 +10,7 @@ import palaestra
 from palaestra.plugin import add_info
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 from palaestra_mujoco import v4
+from palaestra_mujoco._gathered_sim import GatheredSimulation
 from palaestra_mujoco.hopper import HopperEnv
 from palaestra_mujoco.vector import MujocoVectorEnv, _merged_infos
 
@@ -44,12 +46,19 @@ def test_envs_that_read_no_contact_forces_step_as_arrays(env_id):
     env.close()
 
 
+@pytest.mark.parametrize("env_id", ["Ant-v5", "Humanoid-v5"])
+def test_envs_that_read_contact_forces_are_scored_as_arrays_of_their_own_data(env_id):
+    """mujoco.batch computes no contact forces: each sub-env's data steps on threads, gathered."""
+    env = palaestra.make_vec(env_id, 2)
+    assert env.steps_arrays and isinstance(env._sim, GatheredSimulation)
+    env.close()
+
+
 @pytest.mark.parametrize(
-    "env_id",
-    ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v4", "Ant-v4", "Reacher-v4"],
+    "env_id", ["HumanoidStandup-v5", "InvertedDoublePendulum-v4", "Ant-v4", "Reacher-v4"]
 )
 def test_the_others_step_sub_env_by_sub_env(env_id):
-    """Contact forces (not computed by mujoco.batch) or a v4 step of its own: threaded steps."""
+    """A step scored by each sub-env itself, or a v4 step of its own: threaded steps."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # v4 is out of date
         env = palaestra.make_vec(env_id, 2)
@@ -91,6 +100,28 @@ def test_a_subclass_that_changes_the_step_does_not_inherit_array_steps():
         ("Pusher-v5", {"reward_near_weight": 0.25, "reward_control_weight": 3}),
         ("InvertedPendulum-v5", {"reset_noise_scale": 0.1}),
         ("InvertedDoublePendulum-v5", {"healthy_reward": 2, "reset_noise_scale": 0.3}),
+        ("Ant-v5", {"include_cfrc_ext_in_observation": False, "terminate_when_unhealthy": False}),
+        (
+            "Ant-v5",
+            {
+                "exclude_current_positions_from_observation": False,
+                "main_body": "torso",
+                "contact_force_range": (-0.5, 2.0),
+                "ctrl_cost_weight": np.float32(0.25),
+                "healthy_z_range": (0.4, 0.9),
+            },
+        ),
+        (
+            "Humanoid-v5",
+            {
+                "include_cinert_in_observation": False,
+                "include_qfrc_actuator_in_observation": False,
+                "exclude_current_positions_from_observation": False,
+                "contact_cost_range": (0.0, 1e-4),
+                "terminate_when_unhealthy": False,
+            },
+        ),
+        ("Humanoid-v5", {"include_cvel_in_observation": False, "include_cfrc_ext_in_observation": False}),
     ],
 )
 def test_arguments_change_both_alike(env_id, kwargs):
@@ -318,7 +349,15 @@ def test_merged_infos_with_columns_of_arrays_are_add_info_too():
 
 @pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
 @pytest.mark.parametrize(
-    "env_id", ["InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Walker2d-v5", "Reacher-v5"]
+    "env_id",
+    [
+        "InvertedPendulum-v5",
+        "InvertedDoublePendulum-v5",
+        "Walker2d-v5",
+        "Reacher-v5",
+        "Ant-v5",
+        "Humanoid-v5",
+    ],
 )
 def test_array_steps_equal_sync_in_the_other_autoreset_modes(env_id, mode):
     """Terminations (the pendulum falls within steps), truncations (Reacher's limit) and resets."""
@@ -357,3 +396,32 @@ def test_a_frame_skip_set_on_one_sub_env_is_refused_by_name():
     with pytest.raises(ValueError, match="sub-env 1 has frame_skip 7 and sub-env 0 4"):
         env.set_attr("frame_skip", [4, 7])
     env.close()
+
+
+@pytest.mark.parametrize("num_workers", [1, 3])
+def test_gathered_sub_envs_equal_sync_on_any_number_of_threads(num_workers):
+    """Ant's own data stepped in the caller alone or on a crew, episodes ending and starting."""
+    ended = play_side_by_side(
+        "Ant-v5", AutoresetMode.NEXT_STEP, num_workers, steps=40, num_envs=4, max_episode_steps=7
+    )
+    assert ended >= 16
+
+
+@pytest.mark.parametrize("reset_value", [np.array([7.0, 8.0]), np.array([1, 2, 3]), 7.5])
+def test_merged_infos_of_array_columns_and_array_resets_are_add_info(reset_value):
+    """Rows of arrays (Humanoid's tendons) with resets' arrays of the same or another shape."""
+    columns = {"tendon": np.arange(8.0).reshape(4, 2), "x": np.arange(4.0)}
+    resets = [(0, {"tendon": reset_value, "x": 1.5}), (2, {"x": 2.5})]
+    from_step = np.array([False, True, False, True])
+    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in (1, 3)]
+    ordered = sorted(rows + resets, key=lambda pair: pair[0])
+    try:
+        expected = add_info_one_by_one(ordered, 4)
+    except ValueError as refusal:  # add_info itself refuses rows of another shape: so does the merge
+        with pytest.raises(ValueError, match=re.escape(str(refusal))):
+            _merged_infos(columns, from_step, resets, 4)
+        return
+    merged = _merged_infos(columns, from_step, resets, 4)
+    assert list(merged) == list(expected)
+    for key, value in expected.items():
+        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key

@@ -9,6 +9,7 @@ import numpy as np
 
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
+from palaestra_mujoco._row_sums import square_sums
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["PricedArm", "SuiteEnv", "norm", "row_norms"]
@@ -130,10 +131,10 @@ class SuiteEnv(MujocoEnv, EzPickle):
         if weight is None:
             weight = self._ctrl_cost_weight
             if self.prices_in_float64:
-                return np.array([self.control_cost(row) for row in actions], dtype=np.float64)
-        if weight.__class__ in _PLAIN_NUMBERS and self._nu < 8:
-            # numpy adds fewer than 8 squares left to right along a row as along a vector.
-            costs: np.ndarray = (weight * np.square(actions).sum(axis=1)).astype(np.float64)
+                actions = actions.astype(np.float64)
+        if weight.__class__ in _PLAIN_NUMBERS:
+            # Each row summed as numpy sums one action (square_sums), priced in its dtype.
+            costs: np.ndarray = (weight * square_sums(actions)).astype(np.float64)
             return costs
         return np.array([self.weighted_square_sum(weight, row) for row in actions], dtype=np.float64)
 
@@ -142,7 +143,7 @@ class SuiteEnv(MujocoEnv, EzPickle):
         skipped = self.observation_structure.get("skipped_qpos", 0)
         split = qpos.shape[1] - skipped
         observations[:, :split] = qpos[:, skipped:]
-        velocities = observations[:, split:]
+        velocities = observations[:, split : split + qvel.shape[1]]
         velocities[:] = qvel
         if self.velocity_bound is not None:
             np.maximum(velocities, -self.velocity_bound, out=velocities)

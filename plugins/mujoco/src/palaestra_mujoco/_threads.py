@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-__all__ = ["Crew"]
+__all__ = ["Crew", "physics_job"]
 
 
 class Crew:
@@ -71,3 +72,21 @@ def _serve(
             done.put(error)
         else:
             done.put(None)
+
+
+def physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]:
+    """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
+
+    Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
+    thread that finishes early takes more: contact-rich sub-envs cost more than others.
+    """
+
+    def work() -> None:
+        for k in jobs:
+            env = envs[k]
+            model, data = env.model, env.data
+            env._mj_step(model, data, env.frame_skip)
+            if env.uses_body_forces:
+                env._mj_post(model, data)
+
+    return work

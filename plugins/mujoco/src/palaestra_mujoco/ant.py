@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._locomotion import SuiteEnv, row_norms
+from palaestra_mujoco._row_sums import square_sums
 from palaestra_mujoco.mujoco_env import constructor_arguments
 
 __all__ = ["AntEnv"]
@@ -52,6 +53,9 @@ class AntEnv(SuiteEnv):
 
     uses_body_forces = True  # cfrc_ext is observed and priced
 
+    scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
+    batch_outputs = ("xpos", "cfrc_ext")
+
     velocity_noise = "normal"
 
     def __init__(
@@ -75,7 +79,8 @@ class AntEnv(SuiteEnv):
         super().__init__(constructor_arguments(locals()), kwargs)
         forces = self.data.cfrc_ext[1:].size if include_cfrc_ext_in_observation else 0
         self._layout(2 if exclude_current_positions_from_observation else 0, cfrc_ext=forces)
-        self._main_xy = self.data.xpos[self._body_id(main_body), :2]
+        self._main_body_id = self._body_id(main_body)
+        self._main_xy = self.data.xpos[self._main_body_id, :2]
         self._cfrc_ext = self.data.cfrc_ext
 
     @property
@@ -148,3 +153,46 @@ class AntEnv(SuiteEnv):
 
     def _get_reset_info(self) -> dict[str, Any]:
         return self._planar_position()
+
+    # -- a batch at once (MujocoEnv.begin_batch), the same formulas row by row --
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each main body's x-y before and control cost."""
+        return sim.outputs["xpos"][:, self._main_body_id, :2].copy(), self.control_costs(actions)
+
+    def end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every sub-env of a batch at once."""
+        before, ctrl = begun
+        qpos, qvel = sim.qpos, sim.qvel
+        after = sim.outputs["xpos"][:, self._main_body_id, :2]
+        x_velocity = (after[:, 0] - before[:, 0]) / sim.dt
+        y_velocity = (after[:, 1] - before[:, 1]) / sim.dt
+        low, high = self._contact_force_range
+        forces = np.minimum(np.maximum(sim.outputs["cfrc_ext"], low), high)
+        low_z, high_z = self._healthy_z_range
+        z = qpos[:, 2]
+        healthy = np.isfinite(qpos).all(axis=1) & np.isfinite(qvel).all(axis=1) & (low_z <= z) & (z <= high_z)
+        forward = x_velocity * self._forward_reward_weight
+        survive = healthy * self._healthy_reward
+        contact = self._contact_cost_weight * square_sums(forces)
+        rewards = (forward + survive) - (ctrl + contact)
+        info = {
+            "x_position": qpos[:, 0].copy(),
+            "y_position": qpos[:, 1].copy(),
+            "distance_from_origin": row_norms(qpos[:, :2].copy()),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_contact": -contact,
+            "reward_survive": survive,
+        }
+        self.observe_batch(qpos, qvel, observations)
+        if self._include_cfrc_ext_in_observation:
+            observations[:, observations.shape[1] - forces[0, 1:].size :] = forces[:, 1:].reshape(
+                len(forces), -1
+            )
+        terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
+        return rewards, terminated, info

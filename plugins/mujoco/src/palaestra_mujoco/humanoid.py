@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._locomotion import SuiteEnv, row_norms
+from palaestra_mujoco._row_sums import square_sums, weighted_rows
 from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["HumanoidEnv", "HumanoidStandupEnv"]
@@ -93,6 +94,28 @@ class _HumanoidBody(SuiteEnv):
         cost = self.weighted_square_sum(weight, self._cfrc_ext)
         return min(max(cost, low), high)
 
+    def _external_force_costs(
+        self, weight: float, bounds: tuple[float, float], forces: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`_external_force_cost` of each row of ``forces`` (``(num_envs, nbody, 6)``)."""
+        low, high = bounds
+        costs: np.ndarray = np.minimum(np.maximum(weight * square_sums(forces), low), high)
+        return costs
+
+    def observe_batch(
+        self, qpos: np.ndarray, qvel: np.ndarray, observations: np.ndarray, sim: Any = None
+    ) -> None:
+        """Each row's observation: positions, velocities, then the parts switched on (from ``sim``)."""
+        super().observe_batch(qpos, qvel, observations)
+        structure = self.observation_structure
+        start = structure["qpos"] + structure["qvel"]
+        for name, first in (("cinert", 1), ("cvel", 1), ("qfrc_actuator", 6), ("cfrc_ext", 1)):
+            size = structure[name]
+            if size:
+                rows = sim.outputs[name][:, first:]
+                observations[:, start : start + size] = rows.reshape(len(rows), -1)
+                start += size
+
     def _tendons(self) -> dict[str, Any]:
         return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
 
@@ -146,12 +169,59 @@ class HumanoidEnv(_HumanoidBody):
         self._total_mass = self._body_mass.sum()
         self._xipos = self.data.xipos
 
-    def mass_center_xy(self) -> np.ndarray:
-        """The x-y position of the whole body's centre of mass."""
+    scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
+    batch_outputs = ("xipos", "cinert", "cvel", "qfrc_actuator", "cfrc_ext", "ten_length", "ten_velocity")
+
+    def mass_center_xy(self, xipos: np.ndarray | None = None) -> np.ndarray:
+        """The x-y position of the whole body's centre of mass (from ``xipos``, by default the data's)."""
         # The same einsum contraction as Gymnasium 1.4.0, so the sums round alike.
-        weighted = np.einsum("b,bj->j", self._body_mass, self._xipos)
+        weighted = np.einsum("b,bj->j", self._body_mass, self._xipos if xipos is None else xipos)
         center: np.ndarray = (weighted / self._total_mass)[:2]
         return center
+
+    def mass_centers_xy(self, sim: Any) -> np.ndarray:
+        """:meth:`mass_center_xy` of each row (``weighted_rows``: the same contraction a row)."""
+        centers: np.ndarray = (weighted_rows(self._body_mass, sim.outputs["xipos"]) / self._total_mass)[:, :2]
+        return centers
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each mass centre before and control cost."""
+        return self.mass_centers_xy(sim), self.control_costs(actions)
+
+    def end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every sub-env of a batch at once."""
+        before, ctrl = begun
+        qpos = sim.qpos
+        after = self.mass_centers_xy(sim)
+        x_velocity = (after[:, 0] - before[:, 0]) / sim.dt
+        y_velocity = (after[:, 1] - before[:, 1]) / sim.dt
+        low, high = self._healthy_z_range
+        z = qpos[:, 2]
+        healthy = (low < z) & (z < high)
+        forward = self._forward_reward_weight * x_velocity
+        survive = healthy * self._healthy_reward
+        contact = self._external_force_costs(
+            self._contact_cost_weight, self._contact_cost_range, sim.outputs["cfrc_ext"]
+        )
+        rewards = (forward + survive) - (ctrl + contact)
+        info = {
+            "x_position": qpos[:, 0].copy(),
+            "y_position": qpos[:, 1].copy(),
+            "distance_from_origin": row_norms(qpos[:, :2].copy()),
+            "tendon_length": sim.outputs["ten_length"].copy(),
+            "tendon_velocity": sim.outputs["ten_velocity"].copy(),
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_survive": survive,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_contact": -contact,
+        }
+        self.observe_batch(qpos, sim.qvel, observations, sim)
+        terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
+        return rewards, terminated, info
 
     @property
     def is_healthy(self) -> bool:

@@ -406,6 +406,9 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
     # the whole batch with these two methods instead of each sub-env's begin/end_step.
 
     #: Derived ``MjData`` fields :meth:`end_batch` reads from ``sim.outputs`` (``"xpos"``, ...).
+    #: Naming the body forces (``"cfrc_ext"``, ``"cfrc_int"``, ``"cacc"``), which
+    #: ``mujoco.batch`` does not compute, steps each sub-env's own data on threads and
+    #: gathers the fields into the arrays instead.
     batch_outputs: ClassVar[tuple[str, ...]] = ()
 
     def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -42,7 +41,8 @@ from palaestra.plugin import (
 )
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
-from palaestra_mujoco._threads import Crew
+from palaestra_mujoco._gathered_sim import GatheredSimulation
+from palaestra_mujoco._threads import Crew, physics_job
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
 from palaestra_mujoco.hopper import HopperEnv
@@ -89,6 +89,8 @@ available_cores = usable_cores
 
 
 _PLAIN_SCALARS = (int, float, bool)
+# What mj_rnePostConstraint computes after a step and mujoco.batch does not.
+_BODY_FORCES = frozenset({"cacc", "cfrc_int", "cfrc_ext"})
 
 
 def _one_knob(name: str, num_workers: Any, num_threads: Any) -> int | None:
@@ -188,13 +190,18 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._all = list(range(num_envs))
         self._crew: Crew | None = None
-        self._sim: BatchSimulation | None = None
-        if vars(self.env_class).get("scores_batches") is True and batch_available():
-            self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
-            self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
-        elif self.num_threads > 1:
+        self._sim: BatchSimulation | GatheredSimulation | None = None
+        scores_batches = vars(self.env_class).get("scores_batches") is True
+        reads_body_forces = not _BODY_FORCES.isdisjoint(first.batch_outputs)
+        in_one_batch = scores_batches and not reads_body_forces and batch_available()
+        if self.num_threads > 1 and not in_one_batch:
             self._crew = Crew(self.num_threads - 1)
             weakref.finalize(self, self._crew.close)
+        if in_one_batch:
+            self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
+        elif scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
+            self._sim = GatheredSimulation(self.envs, self._crew, first.batch_outputs)
+        self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
         # Episodes start in the batch's rows (MujocoEnv.start_batch) where class and model allow.
         self._starts_rows = (
             self._sim is not None
@@ -204,7 +211,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
 
     @property
     def steps_arrays(self) -> bool:
-        """Whether the sub-envs are stepped as arrays of one ``mujoco.batch.Batch``."""
+        """Whether the sub-envs are scored as arrays.
+
+        Their physics runs in one ``mujoco.batch.Batch``, or, for envs that read contact
+        forces, in each sub-env's own data on threads, gathered into arrays after the step.
+        """
         return self._sim is not None
 
     @property
@@ -243,7 +254,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
         """
         sim, envs = self._sim, self.envs
-        assert sim is not None
+        assert isinstance(sim, BatchSimulation)
         qpos, qvel = sim.qpos, sim.qvel
         for i in rows.tolist():
             env = envs[i]
@@ -275,7 +286,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         envs, observations, infos = self.envs, self._observations, self._infos
         indices = self._all if stepping is None else np.flatnonzero(stepping).tolist()
         begun = [envs[k].begin_step(actions[k]) for k in indices]
-        work = _physics(envs, iter(indices))
+        work = physics_job(envs, iter(indices))
         if self._crew is None:
             work()
         else:
@@ -289,7 +300,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         return rewards, terminated
 
     def _advance_arrays(
-        self, sim: BatchSimulation, actions: np.ndarray, stepping: np.ndarray | None
+        self, sim: BatchSimulation | GatheredSimulation, actions: np.ndarray, stepping: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Step the batch in one C call; the first sub-env scores every row.
 
@@ -410,24 +421,6 @@ class MujocoVectorEnv(BatchedVectorEnv):
             env.close()
 
 
-def _physics(envs: list[MujocoEnv], jobs: Iterator[int]) -> Callable[[], None]:
-    """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
-
-    Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
-    thread that finishes early takes more: contact-rich sub-envs cost more than others.
-    """
-
-    def work() -> None:
-        for k in jobs:
-            env = envs[k]
-            model, data = env.model, env.data
-            env._mj_step(model, data, env.frame_skip)
-            if env.uses_body_forces:
-                env._mj_post(model, data)
-
-    return work
-
-
 def _batched_infos(
     infos: list[dict[str, Any]], reported: np.ndarray, chosen: list[int], num_envs: int
 ) -> dict[str, Any]:
@@ -495,17 +488,22 @@ def _merged_infos(
     for key in order:
         holders = [(i, info[key]) for i, info in resets if key in info]
         stepped = columns.get(key)
-        if stepped is not None and stepped.ndim > 1:  # a column of arrays: add_info's general path
-            return _general_infos(columns, from_step, resets, num_envs)
         if stepped is not None and (not holders or first_step < holders[0][0]):
-            dtype = stepped.dtype
+            dtype, shape = stepped.dtype, stepped.shape[1:]
         elif type(holders[0][1]) in _PLAIN_SCALARS or isinstance(holders[0][1], np.number):
-            dtype = np.dtype(type(holders[0][1]))
-        else:  # an array or object in a reset's info: add_info's general path
+            dtype, shape = np.dtype(type(holders[0][1])), ()
+        elif isinstance(holders[0][1], np.ndarray):
+            dtype, shape = holders[0][1].dtype, holders[0][1].shape
+        else:  # an object in a reset's info: add_info's general path
             return _general_infos(columns, from_step, resets, num_envs)
-        column = np.zeros(num_envs, dtype=dtype)
+        if (stepped is not None and stepped.shape[1:] != shape) or any(
+            np.shape(v) != shape for _, v in holders
+        ):
+            return _general_infos(columns, from_step, resets, num_envs)  # rows of other shapes
+        column = np.zeros((num_envs, *shape), dtype=dtype)
         if stepped is not None:
-            np.copyto(column, stepped, casting="unsafe", where=from_step)  # as add_info's item assignment
+            rows = from_step.reshape(-1, *(1,) * len(shape))
+            np.copyto(column, stepped, casting="unsafe", where=rows)  # as add_info's item assignment
             mask = from_step.copy()
         else:
             mask = np.zeros(num_envs, dtype=np.bool_)

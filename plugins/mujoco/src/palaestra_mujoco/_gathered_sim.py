@@ -1,0 +1,80 @@
+"""Each sub-env's own simulation stepped on threads, its state gathered into batch arrays.
+
+For array scoring where ``mujoco.batch`` cannot serve: envs that read the bodies' contact
+forces (``mj_rnePostConstraint`` after the step: Ant, the humanoids), or a MuJoCo without the
+batch API. The physics runs as the threaded sub-env steps run it (each sub-env's ``mj_step``
+on the crew, the GIL released inside it); after it, the fields the scoring reads are copied
+into ``(num_envs, ...)`` arrays, so the first sub-env scores every row with array operations
+instead of each sub-env scoring itself in Python. It offers :class:`BatchSimulation`'s face
+(``qpos``, ``qvel``, ``ctrl``, ``outputs``, ``dt``, ``push``, ``pull``, ``step``); the
+sub-envs' own data always hold their latest state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from palaestra_mujoco._threads import Crew, physics_job
+
+__all__ = ["GatheredSimulation"]
+
+
+class GatheredSimulation:
+    """The sub-envs' own ``MjData``, stepped by ``crew`` (or the caller) and gathered as rows.
+
+    ``qpos``, ``qvel`` and each of ``outputs`` hold every sub-env's field as of its last step
+    or push; ``ctrl`` is written into the sub-envs' controls at each step; ``dt`` holds each
+    sub-env's seconds per env step as of its last reset.
+    """
+
+    restarts = False  # episodes start by each sub-env's own reset
+
+    def __init__(self, envs: Sequence[Any], crew: Crew | None, outputs: Sequence[str] = ()) -> None:
+        self._envs = envs
+        self._crew = crew
+        self.dt = np.array([env._dt for env in envs], dtype=np.float64)
+        self.ctrl = np.zeros((len(envs), envs[0].model.nu), dtype=np.float64)
+        self._controls = [env.data.ctrl for env in envs]
+        # Each gathered field: its rows and each sub-env's live view of it (restores copy
+        # into the same MjData, so the views stay valid).
+        self._gathered: list[tuple[np.ndarray, list[np.ndarray]]] = []
+        self.outputs: dict[str, np.ndarray] = {}
+        for name in ("qpos", "qvel", *outputs):
+            views = [getattr(env.data, name) for env in envs]
+            rows = np.stack(views)
+            self._gathered.append((rows, views))
+            if name in outputs:
+                self.outputs[name] = rows
+        self.qpos: np.ndarray = self._gathered[0][0]
+        self.qvel: np.ndarray = self._gathered[1][0]
+
+    def push(self, i: int) -> None:
+        """Take sub-env ``i``'s state into the rows (after its reset, a restore or a call)."""
+        self.dt[i] = self._envs[i]._dt
+        for rows, views in self._gathered:
+            rows[i] = views[i]
+
+    def pull(self, i: int) -> None:
+        """Nothing to do: a sub-env's own data is where it steps."""
+
+    def step(self, ids: np.ndarray | None) -> None:
+        """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""
+        envs, ctrl, controls = self._envs, self.ctrl, self._controls
+        indices = range(len(envs)) if ids is None else ids.tolist()
+        for k in indices:
+            controls[k][:] = ctrl[k]
+        work = physics_job(envs, iter(indices))
+        if self._crew is None:
+            work()
+        else:
+            self._crew.run(work)
+        if ids is None:
+            for rows, views in self._gathered:
+                np.stack(views, out=rows)
+        else:
+            for rows, views in self._gathered:
+                for k in indices:
+                    rows[k] = views[k]

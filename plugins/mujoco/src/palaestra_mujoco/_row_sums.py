@@ -1,0 +1,108 @@
+"""Per-row sums for the batches, bit for bit as numpy sums one row: costs and mass centres.
+
+A single env prices ``np.square(values).sum()`` (actions, contact forces); a batch must get
+the same last bits for every row. ``sum(axis=1)`` does not give them from 8 numbers a row
+on (numpy then adds down the columns, left to right), so :func:`plain_square_sums` sums row
+by row: the specification. :func:`square_sums` gets the same numbers as whole-column array
+operations by following numpy's pairwise summation of one contiguous vector (up to 128
+numbers: eight running sums over blocks of eight, combined in pairs, then the rest left to
+right), and is used only when a check against the plain version on this numpy holds.
+
+:func:`weighted_rows` does the same for Humanoid's mass centre (``np.einsum("b,bj->j",
+weights, row)`` of each row): one batched contraction, used where it equals the per-row
+contractions on this numpy for rows of that shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["plain_square_sums", "plain_weighted_rows", "square_sums", "weighted_rows"]
+
+# numpy sums a vector of up to this many numbers in one pairwise block (longer ones are
+# split in halves first: left to the plain version).
+_BLOCK = 128
+
+
+def plain_square_sums(values: np.ndarray) -> np.ndarray:
+    """``np.square(row).sum()`` of each row of ``values`` (its first axis), in its dtype."""
+    return np.array([np.square(row).sum() for row in values], dtype=values.dtype)
+
+
+def square_sums(values: np.ndarray) -> np.ndarray:
+    """:func:`plain_square_sums`, as array operations over the rows when they are known equal."""
+    squares = np.square(values.reshape(len(values), -1))
+    if squares.shape[1] > _BLOCK or not _pairwise_holds():
+        return plain_square_sums(values)
+    return _pairwise_rows(squares)
+
+
+def _pairwise_rows(squares: np.ndarray) -> np.ndarray:
+    """The pairwise sum numpy gives each row of ``squares`` (``(rows, n)``, ``n <= 128``)."""
+    n = squares.shape[1]
+    if n < 8:  # left to right from zero
+        total = np.zeros(len(squares), dtype=squares.dtype)
+        for j in range(n):
+            total += squares[:, j]
+        return total
+    whole = n - n % 8
+    running = squares[:, :8].copy()
+    for start in range(8, whole, 8):
+        running += squares[:, start : start + 8]
+    r = running.T
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for j in range(whole, n):  # the rest, left to right
+        total += squares[:, j]
+    result: np.ndarray = total
+    return result
+
+
+_verdict: bool | None = None
+
+
+def _pairwise_holds() -> bool:
+    """Whether :func:`_pairwise_rows` equals the plain sums on this numpy (checked once)."""
+    global _verdict
+    if _verdict is None:
+        rng = np.random.default_rng(0)
+        samples = [
+            (rng.standard_normal((16, n)) * rng.uniform(1e-3, 1e3, (16, 1))).astype(dtype)
+            for dtype in (np.float64, np.float32)
+            for n in (1, 3, 7, 8, 9, 16, 17, 30, 78, 84, 127, 128)
+        ]
+        _verdict = all(
+            np.array_equal(_pairwise_rows(np.square(sample)), plain_square_sums(sample)) for sample in samples
+        )
+    return _verdict
+
+
+def plain_weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``np.einsum("b,bj->j", weights, row)`` of each row of ``rows`` (``(n, b, j)``)."""
+    return np.array([np.einsum("b,bj->j", weights, row) for row in rows]).reshape(len(rows), rows.shape[2])
+
+
+def weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """:func:`plain_weighted_rows`, as one contraction where it is known equal for this shape."""
+    if not _contraction_holds(rows.shape[1:], weights.dtype, rows.dtype):
+        return plain_weighted_rows(weights, rows)
+    result: np.ndarray = np.einsum("b,nbj->nj", weights, rows)
+    return result
+
+
+_contraction_verdicts: dict[tuple[Any, ...], bool] = {}
+
+
+def _contraction_holds(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> bool:
+    """Whether the batched contraction equals the per-row ones for rows of ``shape`` (checked once)."""
+    key = (shape, *dtypes)
+    verdict = _contraction_verdicts.get(key)
+    if verdict is None:
+        rng = np.random.default_rng(0)
+        weights = rng.uniform(1e-2, 1e2, shape[0]).astype(dtypes[0])
+        rows = (rng.standard_normal((64, *shape)) * rng.uniform(1e-3, 1e3, (64, 1, 1))).astype(dtypes[1])
+        batched = np.einsum("b,nbj->nj", weights, rows)
+        verdict = np.array_equal(batched, plain_weighted_rows(weights, rows))
+        _contraction_verdicts[key] = verdict
+    return verdict

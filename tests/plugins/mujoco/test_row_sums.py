@@ -1,0 +1,74 @@
+"""The batches' sums of squares: array operations equal to numpy's own sum of each row."""
+
+import numpy as np
+import pytest
+
+from palaestra_mujoco import _row_sums
+from palaestra_mujoco._row_sums import (
+    _pairwise_holds,
+    _pairwise_rows,
+    plain_square_sums,
+    plain_weighted_rows,
+    square_sums,
+    weighted_rows,
+)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_pairwise_rows_are_numpys_sum_of_each_row_for_every_length_up_to_128(dtype):
+    rng = np.random.default_rng(3)
+    for n in range(1, 129):
+        values = (rng.standard_normal((200, n)) * rng.uniform(1e-4, 1e4, (200, 1))).astype(dtype)
+        fast = _pairwise_rows(np.square(values))
+        assert fast.dtype == dtype and np.array_equal(fast, plain_square_sums(values)), n
+
+
+@pytest.mark.parametrize("shape", [(64, 8), (64, 14, 6), (5, 13, 6), (3, 200), (7, 1)])
+def test_square_sums_equal_the_plain_sums_whatever_the_shape(shape):
+    """Rows of several axes are summed whole, as ``np.square(row).sum()``; long rows the plain way."""
+    values = np.random.default_rng(4).standard_normal(shape)
+    assert np.array_equal(square_sums(values), plain_square_sums(values))
+    assert np.array_equal(
+        square_sums(values.astype(np.float32)), plain_square_sums(values.astype(np.float32))
+    )
+
+
+def test_integers_and_the_check_on_this_numpy():
+    values = np.arange(-40, 40).reshape(4, 20)
+    assert square_sums(values).tolist() == [int(np.square(row).sum()) for row in values]
+    assert _pairwise_holds()
+
+
+def test_a_numpy_that_sums_otherwise_gets_the_plain_sums(monkeypatch):
+    """The fast path is taken only on the check's verdict (here: forced false)."""
+    monkeypatch.setattr(_row_sums, "_verdict", False)
+    monkeypatch.setattr(_row_sums, "_pairwise_rows", lambda squares: pytest.fail("fast path taken"))
+    values = np.random.default_rng(5).standard_normal((4, 9))
+    assert np.array_equal(square_sums(values), plain_square_sums(values))
+
+
+def test_weighted_rows_are_each_rows_own_contraction():
+    """Humanoid's mass centres: one contraction equal to ``einsum("b,bj->j")`` row by row."""
+    rng = np.random.default_rng(6)
+    weights = rng.uniform(0.1, 10, 14)
+    rows = rng.standard_normal((300, 14, 3)) * rng.uniform(1e-2, 1e2, (300, 1, 1))
+    expected = np.array([np.einsum("b,bj->j", weights, row) for row in rows])
+    assert np.array_equal(weighted_rows(weights, rows), expected)
+    assert np.array_equal(plain_weighted_rows(weights, rows), expected)
+
+
+def test_a_contraction_that_rounds_otherwise_gets_the_rows_own(monkeypatch):
+    monkeypatch.setattr(_row_sums, "_contraction_verdicts", {})
+    monkeypatch.setattr(_row_sums, "_contraction_holds", lambda shape, *dtypes: False)
+    monkeypatch.setattr(_row_sums.np, "einsum", _only_per_row(np.einsum))
+    rows = np.random.default_rng(7).standard_normal((5, 4, 3))
+    weights = np.arange(1.0, 5.0)
+    assert np.array_equal(weighted_rows(weights, rows), plain_weighted_rows(weights, rows))
+
+
+def _only_per_row(einsum):
+    def guarded(subscripts, *operands, **kwargs):
+        assert subscripts == "b,bj->j", "the batched contraction was used"
+        return einsum(subscripts, *operands, **kwargs)
+
+    return guarded
