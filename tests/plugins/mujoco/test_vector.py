@@ -2,6 +2,7 @@
 
 import gc
 import os
+import pickle
 import threading
 import warnings
 
@@ -276,3 +277,33 @@ def test_making_and_closing_batched_envs_again_and_again_holds_memory_steady():
     gc.collect()
     assert _resident_mib() - before < 8, f"{before:.0f} -> {_resident_mib():.0f} MiB"
     assert threading.active_count() == threads
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_helpers_are_let_go_before_a_fork_and_the_child_steps_alike():
+    """No helper thread crosses a fork; parent and child both start theirs again and agree."""
+    envs = palaestra.make_vec("Ant-v5", 3, vector_kwargs={"num_workers": 3})
+    envs.reset(seed=1)
+    actions = np.full((3, 8), 0.3, dtype=np.float32)
+    envs.step(actions)
+    crew = envs._sim._crew
+    assert crew.working == 2
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its copy of the env steps on helpers of its own
+        try:
+            alive = crew.working
+            obs = envs.step(actions)[0]
+            os.write(writer, pickle.dumps((alive, crew.working, obs)))
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        alive_after_fork, alive_after_step, child_obs = pickle.loads(pipe.read())
+    os.waitpid(pid, 0)
+    assert crew.working == 0  # let go in the parent too, until its next step
+    parent_obs = envs.step(actions)[0]
+    assert (alive_after_fork, alive_after_step, crew.working) == (0, 2, 2)
+    assert np.array_equal(child_obs, parent_obs)
+    envs.close()
+    assert crew.working == 0

@@ -2,13 +2,17 @@
 
 The threaded sub-env steps run each sub-env's ``mj_step`` on these threads and the caller
 alike (the bindings release the GIL inside it); a thread's exception is raised in the
-caller, after every thread stopped touching the envs.
+caller, after every thread stopped touching the envs. Before the process forks, every crew
+lets its helpers go (a forked child gets none of a parent's threads; Python 3.12 warns
+about forking with threads alive); the next ``run`` starts them again.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -25,10 +29,16 @@ class Crew:
     """
 
     def __init__(self, helpers: int) -> None:
+        self._helpers = helpers
+        self._closed = False
         self._inboxes: list[queue.SimpleQueue[Callable[[], None] | None]] = []
         self._done: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
-        self._threads = []
-        for number in range(helpers):
+        self._threads: list[threading.Thread] = []
+        self._start()
+        _CREWS.add(self)
+
+    def _start(self) -> None:
+        for number in range(self._helpers):
             inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
             thread = threading.Thread(
                 target=_serve, args=(inbox, self._done), name=f"palaestra-mujoco-{number}", daemon=True
@@ -38,6 +48,8 @@ class Crew:
             self._threads.append(thread)
 
     def run(self, work: Callable[[], None]) -> None:
+        if not self._threads and not self._closed:
+            self._start()  # let go before a fork
         for inbox in self._inboxes:
             inbox.put(work)
         failure: BaseException | None = None
@@ -54,12 +66,36 @@ class Crew:
             raise failure
 
     def close(self) -> None:
+        """Stop the helpers for good (``run`` then works in the caller alone)."""
+        self._closed = True
+        self.rest()
+
+    def rest(self) -> None:
+        """Stop the helpers until the next ``run``."""
         for inbox in self._inboxes:
             inbox.put(None)
         for thread in self._threads:
             if thread is not threading.current_thread():
                 thread.join()
         self._inboxes, self._threads = [], []
+
+    @property
+    def working(self) -> int:
+        """How many helper threads are alive now."""
+        return sum(thread.is_alive() for thread in self._threads)
+
+
+_CREWS: weakref.WeakSet[Crew] = weakref.WeakSet()
+
+
+def _rest_crews() -> None:
+    """Let every crew's helpers go before this process forks."""
+    for crew in list(_CREWS):
+        crew.rest()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_rest_crews)
 
 
 def _serve(

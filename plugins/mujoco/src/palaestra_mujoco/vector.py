@@ -1,6 +1,6 @@
 """Natively batched MuJoCo envs: every sub-env's physics stepped in parallel, off the GIL.
 
-Two ways to step, chosen by the env class:
+Three ways to step, chosen by the env class:
 
 - **Array steps** (classes that set ``scores_batches``: HalfCheetah, Hopper, Walker2d,
   Swimmer, InvertedPendulum, InvertedDoublePendulum, Reacher, Pusher v5, and the first
@@ -9,6 +9,10 @@ Two ways to step, chosen by the env class:
   ``(num_envs, ...)`` arrays with the same formulas its single step uses. Classes that also
   set ``resets_batches`` (HalfCheetah, Hopper, Walker2d, Swimmer, InvertedPendulum v5)
   start their episodes in the batch's rows too (:meth:`MujocoEnv.start_batch`).
+- **Gathered array steps** (Ant and Humanoid v5, whose scoring reads the contact forces
+  ``mujoco.batch`` does not compute): each sub-env's own data steps on helper threads,
+  then the fields the scoring reads are gathered into arrays
+  (:class:`~palaestra_mujoco._gathered_sim.GatheredSimulation`) and scored as above.
 - **Threaded sub-env steps** (every other env): each sub-env's own ``begin_step`` and
   ``end_step`` run in the calling thread, and helper threads run the ``mj_step`` calls in
   between (the bindings release the GIL inside them).
