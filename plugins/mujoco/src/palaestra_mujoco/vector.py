@@ -137,7 +137,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
         autoreset_mode: An :class:`~palaestra.vector.AutoresetMode` or its value.
         num_workers: Threads stepping physics, the calling one included; default: the
             cores this process may use (at most ``num_envs``). ``1`` steps in the caller.
-            ``make_vec`` passes ``vector_kwargs={"num_workers": k}`` here.
+            ``make_vec`` passes ``vector_kwargs={"num_workers": k}`` here. No more threads
+            than usable cores are started (:attr:`physics_threads`: more would only wait
+            for each other); ``num_workers`` keeps what was asked.
         num_threads: The old name of ``num_workers`` (deprecated: it warns).
         **kwargs: The single env's constructor arguments.
     """
@@ -190,6 +192,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
         super().__init__(num_envs, max_episode_steps, render_mode, autoreset_mode)
         self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
         self.num_workers = self.num_threads = min(num_threads, num_envs)
+        # Threads beyond the cores only wait for each other: more workers start no more.
+        self.physics_threads = min(self.num_workers, available_cores())
         self._observations = np.zeros((num_envs, *(first.observation_space.shape or ())), dtype=np.float64)
         self._infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._all = list(range(num_envs))
@@ -198,11 +202,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
         scores_batches = vars(self.env_class).get("scores_batches") is True
         reads_body_forces = not _BODY_FORCES.isdisjoint(first.batch_outputs)
         in_one_batch = scores_batches and not reads_body_forces and batch_available()
-        if self.num_threads > 1 and not in_one_batch:
-            self._crew = Crew(self.num_threads - 1)
+        if self.physics_threads > 1 and not in_one_batch:
+            self._crew = Crew(self.physics_threads - 1)
             weakref.finalize(self, self._crew.close)
         if in_one_batch:
-            self._sim = BatchSimulation(self.envs, self.num_threads, first.batch_outputs)
+            self._sim = BatchSimulation(self.envs, self.physics_threads, first.batch_outputs)
         elif scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
             self._sim = GatheredSimulation(self.envs, self._crew, first.batch_outputs)
         self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
