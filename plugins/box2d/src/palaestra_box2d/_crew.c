@@ -1,11 +1,30 @@
 /* A kernel's crew (see _crew.h). */
 #include "_crew.h"
 
+#define MAX_THREADS 1024
+
+/* The job of one step: n tasks, none handed to helpers yet. */
+static void
+job_set(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
+{
+    crew->task = task;
+    crew->context = context;
+    crew->n = n;
+    crew->shared = 0;
+}
+
+/* Every task of the job in the calling thread, in order. */
+static void
+run_alone(Crew *crew)
+{
+    for (Py_ssize_t j = 0; j < crew->n; j++) {
+        crew->task(crew->context, j);
+    }
+}
+
 #ifdef CREW_THREADS
 #include <stdlib.h>
 #include <unistd.h>
-
-#define MAX_THREADS 1024
 
 static Py_ssize_t
 take(Crew *crew)
@@ -90,10 +109,7 @@ crew_init(Crew *crew)
 void
 crew_start(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
 {
-    crew->task = task;
-    crew->context = context;
-    crew->n = n;
-    crew->shared = 0;
+    job_set(crew, n, task, context);
     if (crew->threads < 2 || n < 2) {
         return;
     }
@@ -116,9 +132,7 @@ void
 crew_finish(Crew *crew)
 {
     if (!crew->shared) {
-        for (Py_ssize_t j = 0; j < crew->n; j++) {
-            crew->task(crew->context, j);
-        }
+        run_alone(crew);
         return;
     }
     for (Py_ssize_t j = take(crew); j < crew->n; j = take(crew)) {
@@ -157,8 +171,6 @@ crew_dismiss(Crew *crew)
 
 #else /* no threads: the calling thread does every task */
 
-#define MAX_THREADS 1024
-
 void
 crew_init(Crew *crew)
 {
@@ -170,18 +182,13 @@ crew_init(Crew *crew)
 void
 crew_start(Crew *crew, Py_ssize_t n, CrewTask task, void *context)
 {
-    crew->task = task;
-    crew->context = context;
-    crew->n = n;
-    crew->shared = 0;
+    job_set(crew, n, task, context);
 }
 
 void
 crew_finish(Crew *crew)
 {
-    for (Py_ssize_t j = 0; j < crew->n; j++) {
-        crew->task(crew->context, j);
-    }
+    run_alone(crew);
 }
 
 void

@@ -19,7 +19,7 @@ draws would leave: a sub-env that draws through its stream must draw nothing els
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 
 import numpy as np
 
@@ -37,20 +37,21 @@ def new_streams(num_envs: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def draw_uniforms(
-    generators: Sequence[np.random.Generator | None],
+    generator_of: Callable[[int], np.random.Generator],
     words: np.ndarray,
     next_word: np.ndarray,
     envs: np.ndarray,
 ) -> np.ndarray:
-    """One ``random()`` of each sub-env in ``envs`` (an int64 array without repeats), as float64."""
+    """One ``random()`` of each sub-env in ``envs`` (an int64 array without repeats), as float64.
+
+    ``generator_of(i)`` is sub-env ``i``'s generator, asked for only when its stream refills
+    (an owner may create a never-seeded one there, as its plain draw would).
+    """
     position = next_word[envs]
     empty = position >= CHUNK
     if empty.any():
         for i in envs[empty].tolist():
-            generator = generators[i]
-            if generator is None:
-                raise RuntimeError(f"sub-env {i} has no generator yet: its owner sets one before it draws")
-            words[i] = generator.bit_generator.random_raw(CHUNK)
+            words[i] = generator_of(i).bit_generator.random_raw(CHUNK)
         position[empty] = 0
     next_word[envs] = position + 1
     drawn: np.ndarray = (words[envs, position] >> _EXPONENT).astype(np.float64) * _SCALE

@@ -162,10 +162,8 @@ class _TabularBatched(_Batched):
             indices = range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
             return np.array([self.rng(i).random() for i in indices], dtype=np.float64)
         envs = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
-        if None in self.generators:  # never seeded: from OS entropy, as the single env
-            for i in envs.tolist():
-                self.rng(i)
-        return draw_uniforms(self.generators, self.uniform_words, self.uniform_next, envs)
+        # rng(i): a never-seeded sub-env's generator from OS entropy, as the single env's.
+        return draw_uniforms(self.rng, self.uniform_words, self.uniform_next, envs)
 
     def forget(self, i: int) -> None:
         """Sub-env ``i`` has a new generator: drop what its stream read from the old one."""
