@@ -197,6 +197,42 @@ class SuiteEnv(MujocoEnv, EzPickle):
         observations[rows] = started
         return [self._reset_info(positions) for positions in qpos]
 
+    #: Ant's and Humanoid's step info after the position, in the env's own key order.
+    walk_info_keys: tuple[str, ...] = ()
+
+    def _walk_scored(
+        self,
+        before: Any,
+        after: Any,
+        ctrl: Any,
+        contact: Any,
+        healthy: Any,
+        dt: Any,
+        position: dict[str, Any],
+    ) -> tuple[Any, dict[str, Any]]:
+        """Ant's and Humanoid's reward and info: of one env from numbers, of a batch from arrays.
+
+        ``before`` and ``after`` are the tracked x and y (a pair of numbers or of columns):
+        forward speed times ``forward_reward_weight``, plus ``healthy_reward`` while healthy,
+        minus the control and contact costs.
+        """
+        x_velocity = (after[0] - before[0]) / dt
+        y_velocity = (after[1] - before[1]) / dt
+        forward = x_velocity * self._forward_reward_weight
+        survive = healthy * self._healthy_reward
+        terms = {
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": -ctrl,
+            "reward_contact": -contact,
+            "reward_survive": survive,
+        }
+        return (forward + survive) - (ctrl + contact), {
+            **position,
+            **{key: terms[key] for key in self.walk_info_keys},
+        }
+
     def _planar_position(self) -> dict[str, float]:
         qpos = self._qpos
         return {

@@ -52,6 +52,14 @@ class AntEnv(SuiteEnv):
     )  # fmt: skip
 
     uses_body_forces = True  # cfrc_ext is observed and priced
+    walk_info_keys = (
+        "x_velocity",
+        "y_velocity",
+        "reward_forward",
+        "reward_ctrl",
+        "reward_contact",
+        "reward_survive",
+    )
 
     scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
     batch_outputs = ("xpos", "cfrc_ext")
@@ -102,9 +110,13 @@ class AntEnv(SuiteEnv):
     @property
     def is_healthy(self) -> bool:
         """The state is finite and the torso height is inside ``healthy_z_range``."""
-        low, high = self._healthy_z_range
         finite = np.isfinite(self._qpos).all() and np.isfinite(self._qvel).all()
-        return bool(finite and low <= self._qpos.item(2) <= high)
+        return bool(finite and self._high_enough(self._qpos.item(2)))
+
+    def _high_enough(self, z: Any) -> Any:
+        """The torso height inside ``healthy_z_range``: a number gives a bool, an array one per row."""
+        low, high = self._healthy_z_range
+        return (low <= z) & (z <= high)
 
     @property
     def healthy_reward(self) -> float:
@@ -127,29 +139,17 @@ class AntEnv(SuiteEnv):
         self, begun: tuple[list[float], float]
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the progress, the contacts and the posture."""
-        (x_before, y_before), ctrl = begun
-        x_after, y_after = self._main_xy.tolist()
-        dt = self._dt
-        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        before, ctrl = begun
         forces = self.contact_forces
         healthy = self.is_healthy
-        forward = x_velocity * self._forward_reward_weight
-        survive = healthy * self._healthy_reward
         contact = self._contact_cost_of(forces)
-        reward = np.float64((forward + survive) - (ctrl + contact))
-        info = {
-            **self._planar_position(),
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_forward": forward,
-            "reward_ctrl": -ctrl,
-            "reward_contact": -contact,
-            "reward_survive": survive,
-        }
+        reward, info = self._walk_scored(
+            before, self._main_xy.tolist(), ctrl, contact, healthy, self._dt, self._planar_position()
+        )
         if self.render_mode == "human":
             self.render()
         terminated = not healthy and bool(self._terminate_when_unhealthy)
-        return self._observation(forces), reward, terminated, False, info
+        return self._observation(forces), np.float64(reward), terminated, False, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return self._planar_position()
@@ -167,28 +167,17 @@ class AntEnv(SuiteEnv):
         before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         after = sim.outputs["xpos"][:, self._main_body_id, :2]
-        x_velocity = (after[:, 0] - before[:, 0]) / sim.dt
-        y_velocity = (after[:, 1] - before[:, 1]) / sim.dt
         low, high = self._contact_force_range
         forces = np.minimum(np.maximum(sim.outputs["cfrc_ext"], low), high)
-        low_z, high_z = self._healthy_z_range
-        z = qpos[:, 2]
-        healthy = np.isfinite(qpos).all(axis=1) & np.isfinite(qvel).all(axis=1) & (low_z <= z) & (z <= high_z)
-        forward = x_velocity * self._forward_reward_weight
-        survive = healthy * self._healthy_reward
+        finite = np.isfinite(qpos).all(axis=1) & np.isfinite(qvel).all(axis=1)
+        healthy = finite & self._high_enough(qpos[:, 2])
         contact = self._contact_cost_weight * square_sums(forces)
-        rewards = (forward + survive) - (ctrl + contact)
-        info = {
+        position = {
             "x_position": qpos[:, 0].copy(),
             "y_position": qpos[:, 1].copy(),
             "distance_from_origin": row_norms(qpos[:, :2].copy()),
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_forward": forward,
-            "reward_ctrl": -ctrl,
-            "reward_contact": -contact,
-            "reward_survive": survive,
         }
+        rewards, info = self._walk_scored(before.T, after.T, ctrl, contact, healthy, sim.dt, position)
         self.observe_batch(qpos, qvel, observations)
         if self._include_cfrc_ext_in_observation:
             observations[:, observations.shape[1] - forces[0, 1:].size :] = forces[:, 1:].reshape(

@@ -169,6 +169,14 @@ class HumanoidEnv(_HumanoidBody):
         self._total_mass = self._body_mass.sum()
         self._xipos = self.data.xipos
 
+    walk_info_keys = (
+        "x_velocity",
+        "y_velocity",
+        "reward_survive",
+        "reward_forward",
+        "reward_ctrl",
+        "reward_contact",
+    )
     scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
     batch_outputs = ("xipos", "cinert", "cvel", "qfrc_actuator", "cfrc_ext", "ten_length", "ten_velocity")
 
@@ -194,31 +202,19 @@ class HumanoidEnv(_HumanoidBody):
         """:meth:`end_step` of every sub-env of a batch at once."""
         before, ctrl = begun
         qpos = sim.qpos
-        after = self.mass_centers_xy(sim)
-        x_velocity = (after[:, 0] - before[:, 0]) / sim.dt
-        y_velocity = (after[:, 1] - before[:, 1]) / sim.dt
-        low, high = self._healthy_z_range
-        z = qpos[:, 2]
-        healthy = (low < z) & (z < high)
-        forward = self._forward_reward_weight * x_velocity
-        survive = healthy * self._healthy_reward
+        healthy = self._high_enough(qpos[:, 2])
         contact = self._external_force_costs(
             self._contact_cost_weight, self._contact_cost_range, sim.outputs["cfrc_ext"]
         )
-        rewards = (forward + survive) - (ctrl + contact)
-        info = {
+        position = {
             "x_position": qpos[:, 0].copy(),
             "y_position": qpos[:, 1].copy(),
             "distance_from_origin": row_norms(qpos[:, :2].copy()),
             "tendon_length": sim.outputs["ten_length"].copy(),
             "tendon_velocity": sim.outputs["ten_velocity"].copy(),
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_survive": survive,
-            "reward_forward": forward,
-            "reward_ctrl": -ctrl,
-            "reward_contact": -contact,
         }
+        after = self.mass_centers_xy(sim)
+        rewards, info = self._walk_scored(before.T, after.T, ctrl, contact, healthy, sim.dt, position)
         self.observe_batch(qpos, sim.qvel, observations, sim)
         terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
         return rewards, terminated, info
@@ -226,8 +222,12 @@ class HumanoidEnv(_HumanoidBody):
     @property
     def is_healthy(self) -> bool:
         """The torso height is inside ``healthy_z_range`` (open interval)."""
+        return bool(self._high_enough(self._qpos.item(2)))
+
+    def _high_enough(self, z: Any) -> Any:
+        """The torso height inside ``healthy_z_range`` (open): a number gives a bool, an array one per row."""
         low, high = self._healthy_z_range
-        return bool(low < self._qpos.item(2) < high)
+        return (low < z) & (z < high)
 
     @property
     def healthy_reward(self) -> float:
@@ -247,29 +247,16 @@ class HumanoidEnv(_HumanoidBody):
         self, begun: tuple[list[float], float]
     ) -> tuple[np.ndarray, np.float64, bool, bool, dict[str, Any]]:
         """Score the progress, the contacts and the posture."""
-        (x_before, y_before), ctrl = begun
-        x_after, y_after = self.mass_center_xy().tolist()
-        dt = self._dt
-        x_velocity, y_velocity = (x_after - x_before) / dt, (y_after - y_before) / dt
+        before, ctrl = begun
         healthy = self.is_healthy
-        forward = self._forward_reward_weight * x_velocity
-        survive = healthy * self._healthy_reward
-        contact = self.contact_cost
-        reward = np.float64((forward + survive) - (ctrl + contact))
-        info = {
-            **self._planar_position(),
-            **self._tendons(),
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_survive": survive,
-            "reward_forward": forward,
-            "reward_ctrl": -ctrl,
-            "reward_contact": -contact,
-        }
+        position = {**self._planar_position(), **self._tendons()}
+        reward, info = self._walk_scored(
+            before, self.mass_center_xy().tolist(), ctrl, self.contact_cost, healthy, self._dt, position
+        )
         if self.render_mode == "human":
             self.render()
         terminated = not healthy and bool(self._terminate_when_unhealthy)
-        return self._get_obs(), reward, terminated, False, info
+        return self._get_obs(), np.float64(reward), terminated, False, info
 
     def _get_reset_info(self) -> dict[str, Any]:
         return {**self._planar_position(), **self._tendons()}
