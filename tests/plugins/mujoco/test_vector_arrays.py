@@ -46,7 +46,7 @@ def test_envs_that_read_no_contact_forces_step_as_arrays(env_id):
     env.close()
 
 
-@pytest.mark.parametrize("env_id", ["Ant-v5", "Humanoid-v5"])
+@pytest.mark.parametrize("env_id", ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5"])
 def test_envs_that_read_contact_forces_are_scored_as_arrays_of_their_own_data(env_id):
     """mujoco.batch computes no contact forces: each sub-env's data steps on threads, gathered."""
     env = palaestra.make_vec(env_id, 2)
@@ -54,9 +54,7 @@ def test_envs_that_read_contact_forces_are_scored_as_arrays_of_their_own_data(en
     env.close()
 
 
-@pytest.mark.parametrize(
-    "env_id", ["HumanoidStandup-v5", "InvertedDoublePendulum-v4", "Ant-v4", "Reacher-v4"]
-)
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v4", "Ant-v4", "Humanoid-v4", "Reacher-v4"])
 def test_the_others_step_sub_env_by_sub_env(env_id):
     """A step scored by each sub-env itself, or a v4 step of its own: threaded steps."""
     with warnings.catch_warnings():
@@ -122,6 +120,7 @@ def test_a_subclass_that_changes_the_step_does_not_inherit_array_steps():
             },
         ),
         ("Humanoid-v5", {"include_cvel_in_observation": False, "include_cfrc_ext_in_observation": False}),
+        ("HumanoidStandup-v5", {"uph_cost_weight": 2, "impact_cost_range": (0.0, 1e-6), "frame_skip": 3}),
     ],
 )
 def test_arguments_change_both_alike(env_id, kwargs):

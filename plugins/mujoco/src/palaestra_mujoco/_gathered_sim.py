@@ -26,8 +26,9 @@ class GatheredSimulation:
     """The sub-envs' own ``MjData``, stepped by ``crew`` (or the caller) and gathered as rows.
 
     ``qpos``, ``qvel`` and each of ``outputs`` hold every sub-env's field as of its last step
-    or push; ``ctrl`` is written into the sub-envs' controls at each step; ``dt`` holds each
-    sub-env's seconds per env step as of its last reset.
+    or push; ``ctrl`` is written into the sub-envs' controls at each step; ``dt`` and
+    ``timestep`` hold each sub-env's seconds per env step and per physics step as of its
+    last reset.
     """
 
     restarts = False  # episodes start by each sub-env's own reset
@@ -36,6 +37,7 @@ class GatheredSimulation:
         self._envs = envs
         self._crew = crew
         self.dt = np.array([env._dt for env in envs], dtype=np.float64)
+        self.timestep = np.array([env._timestep for env in envs], dtype=np.float64)
         self.ctrl = np.zeros((len(envs), envs[0].model.nu), dtype=np.float64)
         self._controls = [env.data.ctrl for env in envs]
         # Each gathered field: its rows and each sub-env's live view of it (restores copy
@@ -54,6 +56,7 @@ class GatheredSimulation:
     def push(self, i: int) -> None:
         """Take sub-env ``i``'s state into the rows (after its reset, a restore or a call)."""
         self.dt[i] = self._envs[i]._dt
+        self.timestep[i] = self._envs[i]._timestep
         for rows, views in self._gathered:
             rows[i] = views[i]
 

@@ -303,6 +303,9 @@ class HumanoidStandupEnv(_HumanoidBody):
     ) -> None:
         super().__init__(constructor_arguments(locals()), kwargs)
 
+    scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
+    batch_outputs = ("cinert", "cvel", "qfrc_actuator", "cfrc_ext", "ten_length", "ten_velocity")
+
     def begin_step(self, action: np.ndarray) -> float:
         """Set the torques; note the control cost."""
         return self._priced(action)
@@ -311,23 +314,52 @@ class HumanoidStandupEnv(_HumanoidBody):
         """Score the torso height and the impacts."""
         ctrl = begun
         qpos = self._qpos
-        height = qpos.item(2)
-        # Height per physics timestep, as the original task defines it.
-        uph = self._uph_cost_weight * (height / self._timestep)
         impact = self._external_force_cost(self._impact_cost_weight, self._impact_cost_range)
-        reward = np.float64(uph - ctrl - impact + 1)
+        reward, info = self._scored(
+            qpos.item(0), qpos.item(1), qpos.item(2), self._tendons(), ctrl, impact, self._timestep
+        )
+        if self.render_mode == "human":
+            self.render()
+        return self._get_obs(), np.float64(reward), False, False, info
+
+    def _scored(
+        self, x: Any, y: Any, height: Any, tendons: dict[str, Any], ctrl: Any, impact: Any, timestep: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
+        # Height per physics timestep, as the original task defines it.
+        uph = self._uph_cost_weight * (height / timestep)
         info = {
-            "x_position": qpos.item(0),
-            "y_position": qpos.item(1),
+            "x_position": x,
+            "y_position": y,
             "z_distance_from_origin": height - self.init_qpos.item(2),
-            **self._tendons(),
+            **tendons,
             "reward_linup": uph,
             "reward_quadctrl": -ctrl,
             "reward_impact": -impact,
         }
-        if self.render_mode == "human":
-            self.render()
-        return self._get_obs(), reward, False, False, info
+        return uph - ctrl - impact + 1, info
+
+    def begin_batch(self, sim: Any, actions: np.ndarray) -> np.ndarray:
+        """Each control cost."""
+        return self.control_costs(actions)
+
+    def end_batch(
+        self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every sub-env of a batch at once."""
+        qpos = sim.qpos
+        impact = self._external_force_costs(
+            self._impact_cost_weight, self._impact_cost_range, sim.outputs["cfrc_ext"]
+        )
+        tendons = {
+            "tendon_length": sim.outputs["ten_length"].copy(),
+            "tendon_velocity": sim.outputs["ten_velocity"].copy(),
+        }
+        rewards, info = self._scored(
+            qpos[:, 0].copy(), qpos[:, 1].copy(), qpos[:, 2].copy(), tendons, ctrl, impact, sim.timestep
+        )
+        self.observe_batch(qpos, sim.qvel, observations, sim)
+        return rewards, np.zeros(len(rewards), dtype=np.bool_), info
 
     def _get_reset_info(self) -> dict[str, Any]:
         qpos = self._qpos

@@ -9,7 +9,7 @@ Three ways to step, chosen by the env class:
   ``(num_envs, ...)`` arrays with the same formulas its single step uses. Classes that also
   set ``resets_batches`` (HalfCheetah, Hopper, Walker2d, Swimmer, InvertedPendulum v5)
   start their episodes in the batch's rows too (:meth:`MujocoEnv.start_batch`).
-- **Gathered array steps** (Ant and Humanoid v5, whose scoring reads the contact forces
+- **Gathered array steps** (Ant, Humanoid and HumanoidStandup v5, whose scoring reads the contact forces
   ``mujoco.batch`` does not compute): each sub-env's own data steps on helper threads,
   then the fields the scoring reads are gathered into arrays
   (:class:`~palaestra_mujoco._gathered_sim.GatheredSimulation`) and scored as above.
