@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._threads import Crew, physics_job
+from palaestra_mujoco._threads import Crew, run_physics
 
 __all__ = ["GatheredSimulation"]
 
@@ -69,11 +69,7 @@ class GatheredSimulation:
         indices = range(len(envs)) if ids is None else ids.tolist()
         for k in indices:
             controls[k][:] = ctrl[k]
-        work = physics_job(envs, iter(indices))
-        if self._crew is None:
-            work()
-        else:
-            self._crew.run(work)
+        run_physics(self._crew, envs, indices)
         if ids is None:
             for rows, views in self._gathered:
                 np.stack(views, out=rows)

@@ -13,10 +13,10 @@ import os
 import queue
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["Crew", "physics_job"]
+__all__ = ["Crew", "run_physics"]
 
 
 class Crew:
@@ -110,7 +110,7 @@ def _serve(
             done.put(None)
 
 
-def physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]:
+def _physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]:
     """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
 
     Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
@@ -126,3 +126,12 @@ def physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]:
                 env._mj_post(model, data)
 
     return work
+
+
+def run_physics(crew: Crew | None, envs: Sequence[Any], indices: Iterable[int]) -> None:
+    """Step the physics of sub-envs ``indices`` on ``crew`` and the caller (the caller alone: ``None``)."""
+    work = _physics_job(envs, iter(indices))
+    if crew is None:
+        work()
+    else:
+        crew.run(work)

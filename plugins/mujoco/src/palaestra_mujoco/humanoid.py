@@ -116,8 +116,15 @@ class _HumanoidBody(SuiteEnv):
                 observations[:, start : start + size] = rows.reshape(len(rows), -1)
                 start += size
 
-    def _tendons(self) -> dict[str, Any]:
-        return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
+    def _tendons(self, sim: Any = None) -> dict[str, Any]:
+        """The tendons' lengths and velocities: this env's, or each row's of a batch ``sim``."""
+        if sim is None:
+            return {"tendon_length": self._ten_length.copy(), "tendon_velocity": self._ten_velocity.copy()}
+        outputs = sim.outputs
+        return {
+            "tendon_length": outputs["ten_length"].copy(),
+            "tendon_velocity": outputs["ten_velocity"].copy(),
+        }
 
 
 class HumanoidEnv(_HumanoidBody):
@@ -210,8 +217,7 @@ class HumanoidEnv(_HumanoidBody):
             "x_position": qpos[:, 0].copy(),
             "y_position": qpos[:, 1].copy(),
             "distance_from_origin": row_norms(qpos[:, :2].copy()),
-            "tendon_length": sim.outputs["ten_length"].copy(),
-            "tendon_velocity": sim.outputs["ten_velocity"].copy(),
+            **self._tendons(sim),
         }
         after = self.mass_centers_xy(sim)
         rewards, info = self._walk_scored(before.T, after.T, ctrl, contact, healthy, sim.dt, position)
@@ -351,12 +357,14 @@ class HumanoidStandupEnv(_HumanoidBody):
         impact = self._external_force_costs(
             self._impact_cost_weight, self._impact_cost_range, sim.outputs["cfrc_ext"]
         )
-        tendons = {
-            "tendon_length": sim.outputs["ten_length"].copy(),
-            "tendon_velocity": sim.outputs["ten_velocity"].copy(),
-        }
         rewards, info = self._scored(
-            qpos[:, 0].copy(), qpos[:, 1].copy(), qpos[:, 2].copy(), tendons, ctrl, impact, sim.timestep
+            qpos[:, 0].copy(),
+            qpos[:, 1].copy(),
+            qpos[:, 2].copy(),
+            self._tendons(sim),
+            ctrl,
+            impact,
+            sim.timestep,
         )
         self.observe_batch(qpos, sim.qvel, observations, sim)
         return rewards, np.zeros(len(rewards), dtype=np.bool_), info

@@ -46,7 +46,7 @@ from palaestra.plugin import (
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco._gathered_sim import GatheredSimulation
-from palaestra_mujoco._threads import Crew, physics_job
+from palaestra_mujoco._threads import Crew, run_physics
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
 from palaestra_mujoco.hopper import HopperEnv
@@ -294,11 +294,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         envs, observations, infos = self.envs, self._observations, self._infos
         indices = self._all if stepping is None else np.flatnonzero(stepping).tolist()
         begun = [envs[k].begin_step(actions[k]) for k in indices]
-        work = physics_job(envs, iter(indices))
-        if self._crew is None:
-            work()
-        else:
-            self._crew.run(work)
+        run_physics(self._crew, envs, indices)
         for k, before in zip(indices, begun, strict=True):
             observation, reward, ended, _, info = envs[k].end_step(before)
             observations[k] = observation
