@@ -1,14 +1,20 @@
 """The batches' sums of squares: array operations equal to numpy's own sum of each row."""
 
+import math
+
 import numpy as np
 import pytest
 
 from palaestra_mujoco import _row_sums
+from palaestra_mujoco._locomotion import norm, row_norms
 from palaestra_mujoco._row_sums import (
     _pairwise_holds,
     _pairwise_rows,
+    _stacked_dot_holds,
+    plain_row_dots,
     plain_square_sums,
     plain_weighted_rows,
+    row_dots,
     square_sums,
     weighted_rows,
 )
@@ -72,3 +78,27 @@ def _only_per_row(einsum):
         return einsum(subscripts, *operands, **kwargs)
 
     return guarded
+
+
+def test_row_dots_are_each_rows_own_dot_product_bit_for_bit():
+    """The distances (Reacher, Pusher, Swimmer, Humanoid): BLAS's dot of each row, as one env's."""
+    rng = np.random.default_rng(8)
+    assert _stacked_dot_holds()
+    for n in range(1, 40):
+        vectors = rng.standard_normal((300, n)) * rng.uniform(1e-5, 1e5, (300, 1))
+        assert np.array_equal(row_dots(vectors), plain_row_dots(vectors)), n
+        columns = vectors[:, ::2]  # a strided view, as a slice of xpos is
+        assert np.array_equal(row_dots(columns), plain_row_dots(columns)), n
+        backwards = vectors[:, ::-1]  # numpy's own loop, not BLAS, for one such row
+        assert np.array_equal(row_dots(backwards), plain_row_dots(backwards)), n
+    gaps = rng.standard_normal((500, 3))
+    assert row_norms(gaps).tolist() == [norm(gap) for gap in gaps]
+    assert row_norms(gaps).tolist() == [float(np.linalg.norm(gap)) for gap in gaps]
+    assert row_norms(gaps[:, :2]).tolist() == [math.sqrt(gap[:2].dot(gap[:2])) for gap in gaps]
+
+
+def test_a_numpy_whose_stacked_product_rounds_otherwise_gets_the_rows_own(monkeypatch):
+    monkeypatch.setattr(_row_sums, "_dot_verdict", False)
+    monkeypatch.setattr(_row_sums.np, "matmul", lambda *args: pytest.fail("stacked product used"))
+    vectors = np.random.default_rng(9).standard_normal((6, 3))
+    assert row_dots(vectors).tolist() == [row.dot(row) for row in vectors]

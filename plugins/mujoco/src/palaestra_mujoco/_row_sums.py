@@ -11,6 +11,11 @@ right), and is used only when a check against the plain version on this numpy ho
 :func:`weighted_rows` does the same for Humanoid's mass centre (``np.einsum("b,bj->j",
 weights, row)`` of each row): one batched contraction, used where it equals the per-row
 contractions on this numpy for rows of that shape.
+
+:func:`row_dots` gives each row's ``row.dot(row)`` (the dot product ``np.linalg.norm`` takes
+a vector's length by: BLAS, whose fused multiply-adds no elementwise expression rounds
+alike) from one stacked ``matmul`` of each row with itself, which numpy hands to the same
+dot routine row by row; used where a check against the per-row products holds.
 """
 
 from __future__ import annotations
@@ -19,7 +24,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plain_square_sums", "plain_weighted_rows", "square_sums", "weighted_rows"]
+__all__ = [
+    "plain_row_dots",
+    "plain_square_sums",
+    "plain_weighted_rows",
+    "row_dots",
+    "square_sums",
+    "weighted_rows",
+]
 
 # numpy sums a vector of up to this many numbers in one pairwise block (longer ones are
 # split in halves first: left to the plain version).
@@ -106,3 +118,39 @@ def _contraction_holds(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> bool:
         verdict = np.array_equal(batched, plain_weighted_rows(weights, rows))
         _contraction_verdicts[key] = verdict
     return verdict
+
+
+def plain_row_dots(vectors: np.ndarray) -> np.ndarray:
+    """``row.dot(row)`` of each row of ``vectors`` (``(n, k)``)."""
+    return np.array([row.dot(row) for row in vectors], dtype=vectors.dtype)
+
+
+def row_dots(vectors: np.ndarray) -> np.ndarray:
+    """:func:`plain_row_dots`, as one stacked product where it is known equal on this numpy."""
+    # numpy hands a backward or broadcast vector to its own loop rather than BLAS: the plain way.
+    if vectors.ndim != 2 or vectors.strides[1] <= 0 or not _stacked_dot_holds():
+        return plain_row_dots(vectors)
+    return _stacked_dots(vectors)
+
+
+def _stacked_dots(vectors: np.ndarray) -> np.ndarray:
+    """Each row times itself as one stacked ``(1, k) @ (k, 1)`` product."""
+    products: np.ndarray = np.matmul(vectors[:, None, :], vectors[:, :, None])
+    return products.reshape(len(vectors))
+
+
+_dot_verdict: bool | None = None
+
+
+def _stacked_dot_holds() -> bool:
+    """Whether the stacked ``matmul`` equals the per-row dot products here (checked once)."""
+    global _dot_verdict
+    if _dot_verdict is None:
+        rng = np.random.default_rng(0)
+        samples = [
+            rng.standard_normal((64, n)) * rng.uniform(1e-3, 1e3, (64, 1))
+            for n in (1, 2, 3, 4, 7, 16, 17, 33)
+        ]
+        samples.append(samples[-1][:, ::2])  # a strided view, as the envs' slices are
+        _dot_verdict = all(np.array_equal(_stacked_dots(v), plain_row_dots(v)) for v in samples)
+    return _dot_verdict
