@@ -306,6 +306,30 @@ def test_models_load_from_your_files_and_text(tmp_path):
     assert palaestra.make("InvertedPendulum-v5", xml_file=longer_pole).unwrapped.fullpath is None
 
 
+def test_collision_detection_is_skipped_only_where_no_two_geoms_can_touch():
+    """Four models cannot collide (bit-identical without the stage); a model edited to collide does."""
+    import mujoco
+
+    from palaestra_mujoco.mujoco_env import MODELS_DIR
+
+    skipping = set()
+    for env_id in IDS:
+        flags = palaestra.make(env_id).unwrapped.model.opt.disableflags
+        if flags & mujoco.mjtDisableBit.mjDSBL_CONTACT:
+            skipping.add(env_id)
+    assert skipping == {"InvertedPendulum-v5", "InvertedDoublePendulum-v5", "Reacher-v5", "Swimmer-v5"}
+    text = (MODELS_DIR / "inverted_pendulum.xml").read_text()
+    touching_rail = text.replace(
+        '<geom name="rail" class="pendulum"', '<geom name="rail" class="pendulum" contype="1"'
+    )
+    assert touching_rail != text
+    env = palaestra.make("InvertedPendulum-v5", xml_file=touching_rail).unwrapped
+    assert not env.model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT
+    env.reset(seed=0)
+    env.step(np.zeros(1, dtype=np.float32))
+    assert env.data.ncon > 0  # the cart around the rail
+
+
 def test_declared_total_mass_scales_the_model():
     from palaestra_mujoco.mujoco_env import load_model
 

@@ -12,7 +12,7 @@ from palaestra.plugin import EzPickle
 from palaestra_mujoco._row_sums import row_dots, square_sums
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
-__all__ = ["PricedArm", "SuiteEnv", "norm", "row_norms"]
+__all__ = ["PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
 
 
 def norm(vector: np.ndarray) -> float:
@@ -24,6 +24,17 @@ def row_norms(vectors: np.ndarray) -> np.ndarray:
     """:func:`norm` of each row, by the same dot product per row (:func:`row_dots`)."""
     lengths: np.ndarray = np.sqrt(row_dots(vectors))
     return lengths
+
+
+def contacts_possible(model: Any) -> bool:
+    """Whether collision detection could find anything in ``model``.
+
+    True where two geoms' contact type and affinity bits overlap, or the model declares
+    explicit contact pairs or deformable (flex) objects.
+    """
+    types, affinities = model.geom_contype, model.geom_conaffinity
+    overlapping = (types[:, None] & affinities[None, :]) | (affinities[:, None] & types[None, :])
+    return bool(overlapping.any()) or model.npair > 0 or model.nflex > 0
 
 
 _FLOAT32 = np.dtype(np.float32)
@@ -102,6 +113,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
         )
         for stage in self.skipped_stages:
             self.model.opt.disableflags |= int(getattr(self._mujoco.mjtDisableBit, stage))
+        if not contacts_possible(self.model):  # collision detection would find nothing
+            self.model.opt.disableflags |= int(self._mujoco.mjtDisableBit.mjDSBL_CONTACT)
 
     def _layout(self, skipped: int, **extra_sizes: int) -> None:
         """Observation = positions after the first ``skipped``, velocities, then extras."""
