@@ -424,3 +424,23 @@ def test_merged_infos_of_array_columns_and_array_resets_are_add_info(reset_value
     assert list(merged) == list(expected)
     for key, value in expected.items():
         assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+
+
+@pytest.mark.parametrize("healthy_reward", [10.0, 2, -3.5, np.float32(4.0), 2**60])
+def test_the_double_pendulums_array_scores_are_its_row_by_row_scores(healthy_reward):
+    """Squares by C's pow of each number, the rest one operation at a time: the same bits and dtypes."""
+    env = palaestra.make("InvertedDoublePendulum-v5", healthy_reward=healthy_reward).unwrapped
+    rng = np.random.default_rng(12)
+    columns = rng.standard_normal((4, 3000)) * rng.uniform(1e-3, 1e3, (4, 3000))
+    columns[1, :1000] = rng.uniform(0.5, 2.5, 1000)  # tip heights around the 1 m line
+    columns[:, 3000 - 4 :] = [[np.nan, 0.0, -0.0, 1.0]] * 4
+    x, y, w1, w2 = columns
+    fast, plain = env._scored_rows(x, y, w1, w2), env._plain_scored_rows(x, y, w1, w2)
+    for mine, theirs in zip(fast[:2], plain[:2], strict=True):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs, equal_nan=True)
+    assert list(fast[2]) == list(plain[2])
+    for key, column in plain[2].items():
+        assert fast[2][key].dtype == column.dtype and np.array_equal(fast[2][key], column, equal_nan=True), (
+            key
+        )
+    assert fast[1].any() and not fast[1].all()

@@ -115,6 +115,17 @@ class BatchSimulation:
             zeroed[rows] = 0.0
         self._current[rows] = _STARTED
 
+    def forward(self, rows: np.ndarray) -> None:
+        """Compute the derived quantities of simulations ``rows`` at their state (``mj_forward``).
+
+        For an env whose first observation reads them: after :meth:`restart`, the rows'
+        ``outputs`` are then those of a sub-env's own reset.
+        """
+        try:
+            self._batch.forward(rows)
+        except self._mujoco.batch.SimulationError as error:
+            raise self._mujoco.FatalError(str(error)) from error
+
     def _timed(self, i: int) -> Any:
         """Sub-env ``i``, its seconds per step noted after checking its frame skip matches."""
         env = self._envs[i]

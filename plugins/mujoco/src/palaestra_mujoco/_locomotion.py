@@ -203,13 +203,22 @@ class SuiteEnv(MujocoEnv, EzPickle):
         noise = rng.uniform(-scale, scale, nq + nv)
         return self.init_qpos + noise[:nq], self.init_qvel + noise[nq:]
 
+    #: Whether an episode's first observation reads derived quantities (body positions,
+    #: constraint forces): :meth:`start_batch` brings the started rows forward first.
+    observes_derived = False
+
     def start_batch(self, sim: Any, rows: np.ndarray, observations: np.ndarray) -> list[dict[str, Any]]:
-        """Observe the started rows as :meth:`observe_batch` does; each row's reset info."""
-        qpos = sim.qpos[rows]
+        """Observe the started rows as :meth:`observe_rows` does; each row's reset info."""
+        if self.observes_derived:
+            sim.forward(rows)
         started = np.empty((len(rows), observations.shape[1]), dtype=observations.dtype)
-        self.observe_batch(qpos, sim.qvel[rows], started)
+        self.observe_rows(sim, rows, started)
         observations[rows] = started
-        return [self._reset_info(positions) for positions in qpos]
+        return [self._reset_info(positions) for positions in sim.qpos[rows]]
+
+    def observe_rows(self, sim: Any, rows: Any, observations: np.ndarray) -> None:
+        """The observations of simulations ``rows`` (indices, or ``slice(None)`` for all)."""
+        self.observe_batch(sim.qpos[rows], sim.qvel[rows], observations)
 
     #: Ant's and Humanoid's step info after the position, in the env's own key order.
     walk_info_keys: tuple[str, ...] = ()

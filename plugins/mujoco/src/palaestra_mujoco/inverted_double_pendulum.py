@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
-from palaestra_mujoco.mujoco_env import constructor_arguments
+from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, constructor_arguments
 
 __all__ = ["InvertedDoublePendulumEnv"]
+
+# Integers up to this size are exact as floats: a larger healthy reward is scored row by row.
+_EXACT_INTEGERS = 2**53
+
+
+def _squares(values: np.ndarray) -> np.ndarray:
+    """Each number to the power 2 as Python's ``**`` gives it (C's ``pow``), as float64."""
+    return np.fromiter(map(pow, values.tolist(), repeat(2)), dtype=np.float64, count=len(values))
+
 
 # The rail and both poles in view.
 DEFAULT_CAMERA_CONFIG: dict[str, Any] | None = None  # the whole model, from its middle
@@ -42,6 +52,8 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     velocity_noise = "normal"
     velocity_bound = 10.0  # and the constraint force
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
+    observes_derived = True  # the constraint force on the cart
     batch_outputs = ("site_xpos", "qfrc_constraint")
 
     def __init__(
@@ -93,31 +105,58 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     def end_batch(
         self, begun: None, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation: the observations as arrays, the scores row by row.
+        """:meth:`end_step` of every simulation: the observations and scores as arrays."""
+        self.observe_rows(sim, slice(None), observations)
+        tips, rates = sim.outputs["site_xpos"][:, 0], sim.qvel[:, 1:3]
+        rewards, terminated, info = self._scored_rows(tips[:, 0], tips[:, 2], rates[:, 0], rates[:, 1])
+        return rewards, terminated, info
 
-        The penalties square with Python's ``**`` (C's ``pow``, as Gymnasium's numpy scalars
-        do); numpy's array power may round differently, so each row is scored as one env's.
+    def _scored_rows(
+        self, x: np.ndarray, y: np.ndarray, w1: np.ndarray, w2: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`_scored` of each row, the same numbers as arrays.
+
+        The squares are Python's ``**`` of each number (C's ``pow``, as one env's and
+        Gymnasium's numpy scalars square; ``x * x`` and numpy's array power may round
+        differently); the rest is one IEEE operation at a time, as in :meth:`_scored`.
         """
-        qpos, qvel = sim.qpos, sim.qvel
+        alive_reward = self._healthy_reward
+        if alive_reward.__class__ not in _PLAIN_NUMBERS or abs(alive_reward) > _EXACT_INTEGERS:
+            return self._plain_scored_rows(x, y, w1, w2)
+        terminated = y <= 1
+        distance_penalty = 0.01 * _squares(x) + _squares(y - 2)
+        velocity_penalty = 1e-3 * _squares(w1) + 5e-3 * _squares(w2)
+        alive = np.where(terminated, alive_reward * False, alive_reward * True)
+        info = {
+            "reward_survive": alive,
+            "distance_penalty": -distance_penalty,
+            "velocity_penalty": -velocity_penalty,
+        }
+        return alive - distance_penalty - velocity_penalty, terminated, info
+
+    def _plain_scored_rows(
+        self, x: np.ndarray, y: np.ndarray, w1: np.ndarray, w2: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`_scored` row by row: the specification of :meth:`_scored_rows`."""
+        scores = [
+            self._scored(*row) for row in zip(x.tolist(), y.tolist(), w1.tolist(), w2.tolist(), strict=True)
+        ]
+        rewards, terminated, infos = zip(*scores, strict=True)
+        columns = {key: np.array([info[key] for info in infos]) for key in infos[0]}
+        return np.array(rewards, dtype=np.float64), np.array(terminated, dtype=np.bool_), columns
+
+    def observe_rows(self, sim: Any, rows: Any, observations: np.ndarray) -> None:
+        """:meth:`_get_obs` of simulations ``rows`` (indices, or ``slice(None)`` for all)."""
+        qpos, qvel, constraint = sim.qpos[rows], sim.qvel[rows], sim.outputs["qfrc_constraint"][rows]
         angles = np.ascontiguousarray(qpos[:, 1:])  # contiguous: the same sin/cos loop as one env's
         observations[:, 0] = qpos[:, 0]
         observations[:, 1:3] = np.sin(angles)
         observations[:, 3:5] = np.cos(angles)
         observations[:, 5:8] = qvel
-        observations[:, 8] = sim.outputs["qfrc_constraint"][:, 0]
+        observations[:, 8] = constraint[:, 0]
         tail = observations[:, 5:]
         np.maximum(tail, -self.velocity_bound, out=tail)
         np.minimum(tail, self.velocity_bound, out=tail)
-        tips = sim.outputs["site_xpos"][:, 0]
-        scores = [
-            self._scored(x, y, w1, w2)
-            for x, y, (w1, w2) in zip(
-                tips[:, 0].tolist(), tips[:, 2].tolist(), qvel[:, 1:3].tolist(), strict=True
-            )
-        ]
-        rewards, terminated, infos = zip(*scores, strict=True)
-        columns = {key: np.array([info[key] for info in infos]) for key in infos[0]}
-        return np.array(rewards, dtype=np.float64), np.array(terminated, dtype=np.bool_), columns
 
     def _scored(self, x: float, y: float, w1: float, w2: float) -> tuple[float, bool, dict[str, Any]]:
         """Reward, termination and info from the tip position ``(x, y)`` and the pole rates."""

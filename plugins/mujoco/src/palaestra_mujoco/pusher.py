@@ -54,6 +54,8 @@ class PusherEnv(PricedArm):
     skipped_stages = ()
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
+    observes_derived = True  # the fingertip's, the object's and the goal's positions
     batch_outputs = ("xpos",)
 
     def __init__(
@@ -95,19 +97,21 @@ class PusherEnv(PricedArm):
         self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """:meth:`end_step` of every simulation of a batch at once."""
+        self.observe_rows(sim, slice(None), observations)
         tip, cylinder, goal = (sim.outputs["xpos"][:, i] for i in self._body_ids)
-        observations[:, 0:7] = sim.qpos[:, :7]
-        observations[:, 7:14] = sim.qvel[:, :7]
-        observations[:, 14:17] = tip
-        observations[:, 17:20] = cylinder
-        observations[:, 20:23] = goal
         near = -row_norms(cylinder - tip) * self._reward_near_weight
         dist = -row_norms(cylinder - goal) * self._reward_dist_weight
         info = {"reward_dist": dist, "reward_ctrl": ctrl, "reward_near": near}
         return dist + ctrl + near, np.zeros(len(dist), dtype=np.bool_), info
 
-    def reset_model(self) -> np.ndarray:
-        """Place the goal at the origin and the cylinder at a random spot away from it."""
+    def observe_rows(self, sim: Any, rows: Any, observations: np.ndarray) -> None:
+        """:meth:`_get_obs` of simulations ``rows`` (indices, or ``slice(None)`` for all)."""
+        observations[:, 0:7] = sim.qpos[rows, :7]
+        observations[:, 7:14] = sim.qvel[rows, :7]
+        observations[:, 14:23] = sim.outputs["xpos"][rows][:, self._body_ids].reshape(-1, 9)
+
+    def start_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The goal at the origin, the cylinder at a random spot away from it (both kept)."""
         rng = self.np_random
         self.goal_pos = np.zeros(2)
         while True:
@@ -121,5 +125,4 @@ class PusherEnv(PricedArm):
         qpos[-2:] = self.goal_pos
         qvel = self.init_qvel + rng.uniform(low=-0.005, high=0.005, size=self.model.nv)
         qvel[-4:] = 0
-        self.set_state(qpos, qvel)
-        return self._get_obs()
+        return qpos, qvel

@@ -43,6 +43,8 @@ class ReacherEnv(PricedArm):
     snapshot_fields = (*PricedArm.snapshot_fields, "goal")
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
+    resets_batches = True  # ... and starts their episodes in the batch's rows
+    observes_derived = True  # the fingertip's position
     batch_outputs = ("xpos",)
 
     def __init__(
@@ -87,19 +89,23 @@ class ReacherEnv(PricedArm):
         self, ctrl: np.ndarray, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """:meth:`end_step` of every simulation of a batch at once."""
-        qpos, xpos = sim.qpos, sim.outputs["xpos"]
+        self.observe_rows(sim, slice(None), observations)
+        xpos = sim.outputs["xpos"]
+        dist = -row_norms(xpos[:, self._fingertip_id] - xpos[:, self._target_id]) * self._reward_dist_weight
+        return dist + ctrl, np.zeros(len(dist), dtype=np.bool_), {"reward_dist": dist, "reward_ctrl": ctrl}
+
+    def observe_rows(self, sim: Any, rows: Any, observations: np.ndarray) -> None:
+        """:meth:`_get_obs` of simulations ``rows`` (indices, or ``slice(None)`` for all)."""
+        qpos, xpos = sim.qpos[rows], sim.outputs["xpos"][rows]
         angles = np.ascontiguousarray(qpos[:, :2])  # contiguous: the same cos/sin loop as one env's
-        gap = xpos[:, self._fingertip_id] - xpos[:, self._target_id]
         observations[:, 0:2] = np.cos(angles)
         observations[:, 2:4] = np.sin(angles)
         observations[:, 4:6] = qpos[:, 2:]
-        observations[:, 6:8] = sim.qvel[:, :2]
-        observations[:, 8:10] = gap[:, :2]
-        dist = -row_norms(gap) * self._reward_dist_weight
-        return dist + ctrl, np.zeros(len(dist), dtype=np.bool_), {"reward_dist": dist, "reward_ctrl": ctrl}
+        observations[:, 6:8] = sim.qvel[rows, :2]
+        observations[:, 8:10] = xpos[:, self._fingertip_id, :2] - xpos[:, self._target_id, :2]
 
-    def reset_model(self) -> np.ndarray:
-        """Perturb the arm, then draw a target inside the disc of radius 0.2."""
+    def start_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """Perturb the arm, then draw a target inside the disc of radius 0.2 (kept as ``goal``)."""
         rng = self.np_random
         qpos = rng.uniform(low=-0.1, high=0.1, size=self.model.nq) + self.init_qpos
         while True:
@@ -109,5 +115,4 @@ class ReacherEnv(PricedArm):
         qpos[-2:] = self.goal
         qvel = self.init_qvel + rng.uniform(low=-0.005, high=0.005, size=self.model.nv)
         qvel[-2:] = 0
-        self.set_state(qpos, qvel)
-        return self._get_obs()
+        return qpos, qvel

@@ -7,8 +7,8 @@ Three ways to step, chosen by the env class:
   five's v4): all simulations live in one ``mujoco.batch.Batch`` (MuJoCo 4), stepped by
   one C call on MuJoCo's own thread pool; the first sub-env scores the whole batch from
   ``(num_envs, ...)`` arrays with the same formulas its single step uses. Classes that also
-  set ``resets_batches`` (HalfCheetah, Hopper, Walker2d, Swimmer, InvertedPendulum v5)
-  start their episodes in the batch's rows too (:meth:`MujocoEnv.start_batch`).
+  set ``resets_batches`` (all of those v5 ids) start their episodes in the batch's rows too
+  (:meth:`MujocoEnv.start_batch`).
 - **Gathered array steps** (Ant, Humanoid and HumanoidStandup v5, whose scoring reads the contact forces
   ``mujoco.batch`` does not compute): each sub-env's own data steps on helper threads,
   then the fields the scoring reads are gathered into arrays
