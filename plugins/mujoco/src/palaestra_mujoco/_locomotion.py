@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import numpy as np
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
 from palaestra_mujoco._row_sums import row_dots, square_sums
+from palaestra_mujoco._start_draws import uniform_rows, uniform_rows_hold
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
@@ -38,6 +40,8 @@ def contacts_possible(model: Any) -> bool:
 
 
 _FLOAT32 = np.dtype(np.float32)
+# The largest noise half-width whose range (twice it) numpy's ``uniform`` accepts.
+_WIDEST_NOISE = np.finfo(np.float64).max / 2
 _RENDER_OPTIONS = frozenset(
     {"render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options"}
 )
@@ -202,6 +206,38 @@ class SuiteEnv(MujocoEnv, EzPickle):
         # first nq are those a draw of nq would give and the rest those of the next draw.
         noise = rng.uniform(-scale, scale, nq + nv)
         return self.init_qpos + noise[:nq], self.init_qvel + noise[nq:]
+
+    def start_states(self, envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> None:
+        """:meth:`start_state` of each of ``envs`` into its row of ``qpos`` and ``qvel``, as arrays.
+
+        Each sub-env's noise is drawn by its own generator in one call per stream (the
+        numbers its ``uniform`` and ``standard_normal`` would give, see :mod:`._start_draws`);
+        the scaling and the sums are done for all rows at once.
+        """
+        if type(self).start_state is not SuiteEnv.start_state:  # a start of the class's own
+            super().start_states(envs, rows, qpos, qvel)
+            return
+        half_widths = np.array([env._reset_noise_scale for env in envs], dtype=np.float64)
+        usable = all(env._reset_noise_scale.__class__ in _PLAIN_NUMBERS for env in envs) and bool(
+            ((half_widths >= 0) & (half_widths <= _WIDEST_NOISE)).all()  # NaN fails both
+        )
+        if not usable or not uniform_rows_hold():  # numpy's own words for a bad scale, or its own sums
+            super().start_states(envs, rows, qpos, qvel)
+            return
+        nq, nv = qpos.shape[1], qvel.shape[1]
+        normal = self.velocity_noise == "normal"
+        doubles = np.empty((len(envs), nq if normal else nq + nv))
+        normals = np.empty((len(envs), nv))
+        init_qpos, init_qvel = np.empty((len(envs), nq)), np.empty((len(envs), nv))
+        for j, env in enumerate(envs):
+            rng = env.np_random
+            rng.random(out=doubles[j])
+            if normal:
+                rng.standard_normal(out=normals[j])
+            init_qpos[j], init_qvel[j] = env.init_qpos, env.init_qvel
+        noise = uniform_rows(half_widths, doubles)
+        qpos[rows] = init_qpos + noise[:, :nq]
+        qvel[rows] = init_qvel + (half_widths.reshape(-1, 1) * normals if normal else noise[:, nq:])
 
     #: Whether an episode's first observation reads derived quantities (body positions,
     #: constraint forces): :meth:`start_batch` brings the started rows forward first.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -451,6 +451,15 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         :meth:`reset_model` of a class that batches its resets is ``set_state`` of these.
         """
         raise NotImplementedError
+
+    def start_states(self, envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> None:
+        """:meth:`start_state` of each of ``envs`` (sub-envs of this class) into its row ``rows[j]``.
+
+        A class may draw them as arrays (the suite envs do); each sub-env's own generator
+        must give the numbers its :meth:`start_state` would.
+        """
+        for i, env in zip(rows.tolist(), envs, strict=True):
+            qpos[i], qvel[i] = env.start_state()
 
     def start_batch(self, sim: Any, rows: np.ndarray, observations: np.ndarray) -> list[dict[str, Any]]:
         """The reset observations and infos of the simulations ``rows`` after :meth:`start_state`.

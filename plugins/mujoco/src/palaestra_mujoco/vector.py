@@ -258,20 +258,20 @@ class MujocoVectorEnv(BatchedVectorEnv):
     def _start_rows(self, rows: np.ndarray) -> None:
         """Start the episodes of sub-envs ``rows`` in the batch: a sub-env's reset, done as arrays.
 
-        Each sub-env draws its start state with its generator, as its reset would; the rows
-        get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
+        Each sub-env draws its start state with its generator, as its reset would (the first
+        sub-env draws them all as arrays where it can, :meth:`MujocoEnv.start_states`); the
+        rows get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
         """
-        sim, envs = self._sim, self.envs
+        sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
-        qpos, qvel = sim.qpos, sim.qvel
-        for i in rows.tolist():
-            env = envs[i]
+        started = [envs[i] for i in indices]
+        for i, env in zip(indices, started, strict=True):
             env.np_random = self.rng(i)
             env.time_episode()
-            qpos[i], qvel[i] = env.start_state()
+        envs[0].start_states(started, rows, sim.qpos, sim.qvel)
         sim.restart(rows)
         infos = self._infos
-        for i, info in zip(rows.tolist(), envs[0].start_batch(sim, rows, self._observations), strict=True):
+        for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
             infos[i] = info
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
