@@ -444,3 +444,21 @@ def test_the_double_pendulums_array_scores_are_its_row_by_row_scores(healthy_rew
             key
         )
     assert fast[1].any() and not fast[1].all()
+
+
+def test_hoppers_batch_health_is_each_rows_own_health():
+    """Inside the state range by every number (the batch) is inside by the extremes (one env)."""
+    env = palaestra.make("Hopper-v5").unwrapped
+    env.reset(seed=0)
+    rng = np.random.default_rng(13)
+    qpos = env.init_qpos + rng.uniform(-0.3, 0.3, (400, env.model.nq))
+    qvel = rng.uniform(-120, 120, (400, env.model.nv))  # the range is (-100, 100)
+    qpos[:50, 1] = 1.25  # healthy heights, so that the state range decides
+    qvel[:60:5, 2], qvel[1:60:5, 0], qpos[2:60:5, 3] = np.nan, np.inf, -100.0
+    qvel[3:60:5] = np.clip(qvel[3:60:5], -99, 99)
+    expected = []
+    for positions, velocities in zip(qpos, qvel, strict=True):
+        env.set_state(positions, velocities)
+        expected.append(env.is_healthy)
+    assert env.healthy_batch(qpos, qvel).tolist() == expected
+    assert 0 < sum(expected[:60]) < 60

@@ -325,16 +325,16 @@ class MujocoVectorEnv(BatchedVectorEnv):
 
     def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
         """The reported sub-envs' latest infos, batched as ``SyncVectorEnv`` batches them."""
-        chosen = np.flatnonzero(reported).tolist()
-        if not chosen:
-            return {}
         if self._sim is not None:
             # The template reports each sub-env after the step that moved it or the reset
             # that started it: those not reset in this call stepped in it.
             from_step = reported & ~reset
             if from_step.any():
-                resets = [(i, self._infos[i]) for i in chosen if not from_step[i]]
+                resets = [(i, self._infos[i]) for i in np.flatnonzero(reported & reset).tolist()]
                 return _merged_infos(self._columns, from_step, resets, self.num_envs)
+        chosen = np.flatnonzero(reported).tolist()
+        if not chosen:
+            return {}
         return _batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
 
     # -- snapshots -----------------------------------------------------------------------
@@ -500,8 +500,9 @@ def _merged_infos(
             dtype, shape = holders[0][1].dtype, holders[0][1].shape
         else:  # an object in a reset's info: add_info's general path
             return _general_infos(columns, from_step, resets, num_envs)
+        scalar = shape == ()  # then a plain number fits without asking numpy its shape
         if (stepped is not None and stepped.shape[1:] != shape) or any(
-            np.shape(v) != shape for _, v in holders
+            not (scalar and v.__class__ in _PLAIN_SCALARS) and np.shape(v) != shape for _, v in holders
         ):
             return _general_infos(columns, from_step, resets, num_envs)  # rows of other shapes
         column = np.zeros((num_envs, *shape), dtype=dtype)
