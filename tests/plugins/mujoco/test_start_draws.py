@@ -54,7 +54,12 @@ def test_array_starts_are_each_sub_envs_own_start_state(env_id):
 
 @pytest.mark.parametrize(
     ("scale", "error", "words"),
-    [(-0.1, ValueError, "high - low < 0"), (1e308, OverflowError, "high - low range exceeds valid bounds")],
+    [
+        (-0.1, ValueError, "high - low < 0"),
+        (1e308, OverflowError, "high - low range exceeds valid bounds"),
+        (float("nan"), OverflowError, "high - low range exceeds valid bounds"),
+        ("wide", TypeError, "bad operand type for unary -"),
+    ],
 )
 def test_a_scale_numpy_refuses_is_refused_in_numpys_words(scale, error, words):
     envs, _ = sub_envs("Hopper-v5", 3)

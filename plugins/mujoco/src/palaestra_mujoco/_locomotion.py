@@ -217,11 +217,11 @@ class SuiteEnv(MujocoEnv, EzPickle):
         if type(self).start_state is not SuiteEnv.start_state:  # a start of the class's own
             super().start_states(envs, rows, qpos, qvel)
             return
-        half_widths = np.array([env._reset_noise_scale for env in envs], dtype=np.float64)
-        usable = all(env._reset_noise_scale.__class__ in _PLAIN_NUMBERS for env in envs) and bool(
-            ((half_widths >= 0) & (half_widths <= _WIDEST_NOISE)).all()  # NaN fails both
-        )
-        if not usable or not uniform_rows_hold():  # numpy's own words for a bad scale, or its own sums
+        scales = [env._reset_noise_scale for env in envs]
+        plain = all(scale.__class__ in _PLAIN_NUMBERS for scale in scales)
+        half_widths = np.array(scales if plain else [], dtype=np.float64)
+        valid = ((half_widths >= 0) & (half_widths <= _WIDEST_NOISE)).all()  # NaN fails both
+        if not (plain and valid and uniform_rows_hold()):  # numpy's own words for a bad scale
             super().start_states(envs, rows, qpos, qvel)
             return
         nq, nv = qpos.shape[1], qvel.shape[1]
