@@ -105,11 +105,17 @@ class BatchSimulation:
         """Start episodes in simulations ``rows``, from the positions and velocities written there.
 
         What a sub-env's reset does to its data (``mj_resetData``, then ``set_state``), done
-        to the batch's rows: time and the other state fields zeroed (:attr:`restarts` must
+        to the batch's rows: each sub-env's step duration read again from its model
+        (``time_episode``), time and the other state fields zeroed (:attr:`restarts` must
         hold). The sub-envs' own data follow when read (:meth:`pull`).
         """
+        envs, frame_skip, dt = self._envs, self.frame_skip, self.dt
         for i in rows.tolist():
-            self._timed(i)
+            env = envs[i]
+            env.time_episode()
+            if env.frame_skip != frame_skip:
+                self._timed(i)  # raises, naming the sub-env
+            dt[i] = env._dt
         self._time[rows] = 0.0
         for zeroed in self._zeroed:
             zeroed[rows] = 0.0

@@ -267,9 +267,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
         started = [envs[i] for i in indices]
         for i, env in zip(indices, started, strict=True):
             env.np_random = self.rng(i)
-            env.time_episode()
         envs[0].start_states(started, rows, sim.qpos, sim.qvel)
-        sim.restart(rows)
+        sim.restart(rows)  # each sub-env's episode timed as its reset times it
         infos = self._infos
         for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
             infos[i] = info
