@@ -19,7 +19,10 @@ def test_uniform_rows_are_numpys_uniform_of_each_rows_doubles():
 
 
 def sub_envs(env_id, count, **kwargs):
-    """``count`` sub-envs of ``env_id`` and a twin of each, with generators seeded alike."""
+    """``count`` sub-envs of ``env_id`` and a twin of each, with generators seeded alike.
+
+    At least eight starts at once take the array draws (fewer are drawn sub-env by sub-env).
+    """
     made = [palaestra.make(env_id, **kwargs).unwrapped for _ in range(2 * count)]
     for k, env in enumerate(made):
         env.np_random = np.random.default_rng(k % count)
@@ -40,16 +43,21 @@ def drawn(envs, plain):
 
 
 @pytest.mark.parametrize("env_id", ["Hopper-v5", "HalfCheetah-v5", "InvertedDoublePendulum-v5", "Swimmer-v5"])
-def test_array_starts_are_each_sub_envs_own_start_state(env_id):
+def test_array_starts_are_each_sub_envs_own_start_state(env_id, monkeypatch):
     """Uniform and normal velocity noise; sub-envs with their own scales and initial states."""
-    fast, plain = sub_envs(env_id, 5)
+    calls = []
+    monkeypatch.setattr(
+        "palaestra_mujoco._locomotion.uniform_rows", lambda *args: calls.append(1) or uniform_rows(*args)
+    )
+    fast, plain = sub_envs(env_id, 9)
     for group in (fast, plain):
         group[1]._reset_noise_scale, group[2]._reset_noise_scale = 0.5, 3  # set_attr, say
         group[3].init_qpos = group[3].init_qpos + 0.25
     for _ in range(3):  # the generators move on alike
         mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
         assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
-    assert not np.isnan(mine[0]).any() and len({tuple(row) for row in mine[0]}) == 5
+    assert not np.isnan(mine[0]).any() and len({tuple(row) for row in mine[0]}) == 9
+    assert len(calls) == 3  # the array draws, each time
 
 
 @pytest.mark.parametrize(
@@ -62,14 +70,14 @@ def test_array_starts_are_each_sub_envs_own_start_state(env_id):
     ],
 )
 def test_a_scale_numpy_refuses_is_refused_in_numpys_words(scale, error, words):
-    envs, _ = sub_envs("Hopper-v5", 3)
+    envs, _ = sub_envs("Hopper-v5", 8)
     envs[2]._reset_noise_scale = scale
     with pytest.raises(error, match=words):
         drawn(envs, plain=False)
 
 
 def test_unusual_scales_and_a_numpy_that_rounds_otherwise_take_the_plain_draws(monkeypatch):
-    fast, plain = sub_envs("Walker2d-v5", 3)
+    fast, plain = sub_envs("Walker2d-v5", 8)
     for group in (fast, plain):
         group[1]._reset_noise_scale = np.float32(0.3)
     mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
@@ -84,7 +92,16 @@ def test_unusual_scales_and_a_numpy_that_rounds_otherwise_take_the_plain_draws(m
 
 def test_a_class_with_its_own_start_state_draws_its_own_way():
     """Reacher draws its target by rejection: its own start_state, sub-env by sub-env."""
-    fast, plain = sub_envs("Reacher-v5", 4)
+    fast, plain = sub_envs("Reacher-v5", 8)
     mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
     assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
     assert [tuple(env.goal) for env in fast] == [tuple(env.goal) for env in plain]
+
+
+def test_few_starts_at_once_are_drawn_sub_env_by_sub_env(monkeypatch):
+    monkeypatch.setattr(
+        "palaestra_mujoco._locomotion.uniform_rows", lambda *args: pytest.fail("array draws used")
+    )
+    fast, plain = sub_envs("Hopper-v5", 7)
+    mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
+    assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])

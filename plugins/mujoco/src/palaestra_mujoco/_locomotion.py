@@ -40,6 +40,8 @@ def contacts_possible(model: Any) -> bool:
 
 
 _FLOAT32 = np.dtype(np.float32)
+# Below this many starts at once, the arrays' fixed cost outweighs the per-row Python it saves.
+_ARRAY_STARTS_FROM = 8
 # The largest noise half-width whose range (twice it) numpy's ``uniform`` accepts.
 _WIDEST_NOISE = np.finfo(np.float64).max / 2
 _RENDER_OPTIONS = frozenset(
@@ -214,8 +216,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
         numbers its ``uniform`` and ``standard_normal`` would give, see :mod:`._start_draws`);
         the scaling and the sums are done for all rows at once.
         """
-        if type(self).start_state is not SuiteEnv.start_state:  # a start of the class's own
-            super().start_states(envs, rows, qpos, qvel)
+        if len(envs) < _ARRAY_STARTS_FROM or type(self).start_state is not SuiteEnv.start_state:
+            super().start_states(envs, rows, qpos, qvel)  # few, or a start of the class's own
             return
         scales = [env._reset_noise_scale for env in envs]
         plain = all(scale.__class__ in _PLAIN_NUMBERS for scale in scales)
