@@ -13,17 +13,9 @@ from palaestra_mujoco import MujocoEnv
 from palaestra_mujoco.vector import MujocoVectorEnv
 
 from .test_vector import play_side_by_side
+from .test_vector_arrays import ARRAY_IDS
 
-STARTS_IN_ROWS = [
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-]
+STARTS_IN_ROWS = ARRAY_IDS  # every array-stepped v5 env starts its episodes in the rows
 
 # What a step continues from, and what every forward stage derives from it (positions,
 # velocities, accelerations, forces). Not compared: diagnostics (memory high-water marks,
