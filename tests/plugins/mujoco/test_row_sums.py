@@ -47,7 +47,7 @@ def test_integers_and_the_check_on_this_numpy():
 
 def test_a_numpy_that_sums_otherwise_gets_the_plain_sums(monkeypatch):
     """The fast path is taken only on the check's verdict (here: forced false)."""
-    monkeypatch.setattr(_row_sums, "_verdict", False)
+    monkeypatch.setattr(_row_sums, "_pairwise_holds", lambda: False)
     monkeypatch.setattr(_row_sums, "_pairwise_rows", lambda squares: pytest.fail("fast path taken"))
     values = np.random.default_rng(5).standard_normal((4, 9))
     assert np.array_equal(square_sums(values), plain_square_sums(values))
@@ -64,7 +64,6 @@ def test_weighted_rows_are_each_rows_own_contraction():
 
 
 def test_a_contraction_that_rounds_otherwise_gets_the_rows_own(monkeypatch):
-    monkeypatch.setattr(_row_sums, "_contraction_verdicts", {})
     monkeypatch.setattr(_row_sums, "_contraction_holds", lambda shape, *dtypes: False)
     monkeypatch.setattr(_row_sums.np, "einsum", _only_per_row(np.einsum))
     rows = np.random.default_rng(7).standard_normal((5, 4, 3))
@@ -98,7 +97,7 @@ def test_row_dots_are_each_rows_own_dot_product_bit_for_bit():
 
 
 def test_a_numpy_whose_stacked_product_rounds_otherwise_gets_the_rows_own(monkeypatch):
-    monkeypatch.setattr(_row_sums, "_dot_verdict", False)
+    monkeypatch.setattr(_row_sums, "_stacked_dot_holds", lambda: False)
     monkeypatch.setattr(_row_sums.np, "matmul", lambda *args: pytest.fail("stacked product used"))
     vectors = np.random.default_rng(9).standard_normal((6, 3))
     assert row_dots(vectors).tolist() == [row.dot(row) for row in vectors]

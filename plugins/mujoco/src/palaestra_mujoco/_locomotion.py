@@ -302,6 +302,14 @@ class SuiteEnv(MujocoEnv, EzPickle):
             "distance_from_origin": norm(qpos[:2]),
         }
 
+    def _planar_positions(self, qpos: np.ndarray) -> dict[str, np.ndarray]:
+        """:meth:`_planar_position` of each row of a batch's ``qpos``."""
+        return {
+            "x_position": qpos[:, 0].copy(),
+            "y_position": qpos[:, 1].copy(),
+            "distance_from_origin": row_norms(qpos[:, :2].copy()),
+        }
+
     def _box(self, size: int) -> None:
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float64)
 

@@ -20,6 +20,7 @@ dot routine row by row; used where a check against the per-row products holds.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -71,23 +72,18 @@ def _pairwise_rows(squares: np.ndarray) -> np.ndarray:
     return result
 
 
-_verdict: bool | None = None
-
-
+@functools.cache
 def _pairwise_holds() -> bool:
     """Whether :func:`_pairwise_rows` equals the plain sums on this numpy (checked once)."""
-    global _verdict
-    if _verdict is None:
-        rng = np.random.default_rng(0)
-        samples = [
-            (rng.standard_normal((16, n)) * rng.uniform(1e-3, 1e3, (16, 1))).astype(dtype)
-            for dtype in (np.float64, np.float32)
-            for n in (1, 3, 7, 8, 9, 16, 17, 30, 78, 84, 127, 128)
-        ]
-        _verdict = all(
-            np.array_equal(_pairwise_rows(np.square(sample)), plain_square_sums(sample)) for sample in samples
-        )
-    return _verdict
+    rng = np.random.default_rng(0)
+    samples = [
+        (rng.standard_normal((16, n)) * rng.uniform(1e-3, 1e3, (16, 1))).astype(dtype)
+        for dtype in (np.float64, np.float32)
+        for n in (1, 3, 7, 8, 9, 16, 17, 30, 78, 84, 127, 128)
+    ]
+    return all(
+        np.array_equal(_pairwise_rows(np.square(sample)), plain_square_sums(sample)) for sample in samples
+    )
 
 
 def plain_weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -103,21 +99,13 @@ def weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return result
 
 
-_contraction_verdicts: dict[tuple[Any, ...], bool] = {}
-
-
+@functools.cache
 def _contraction_holds(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> bool:
     """Whether the batched contraction equals the per-row ones for rows of ``shape`` (checked once)."""
-    key = (shape, *dtypes)
-    verdict = _contraction_verdicts.get(key)
-    if verdict is None:
-        rng = np.random.default_rng(0)
-        weights = rng.uniform(1e-2, 1e2, shape[0]).astype(dtypes[0])
-        rows = (rng.standard_normal((64, *shape)) * rng.uniform(1e-3, 1e3, (64, 1, 1))).astype(dtypes[1])
-        batched = np.einsum("b,nbj->nj", weights, rows)
-        verdict = np.array_equal(batched, plain_weighted_rows(weights, rows))
-        _contraction_verdicts[key] = verdict
-    return verdict
+    rng = np.random.default_rng(0)
+    weights = rng.uniform(1e-2, 1e2, shape[0]).astype(dtypes[0])
+    rows = (rng.standard_normal((64, *shape)) * rng.uniform(1e-3, 1e3, (64, 1, 1))).astype(dtypes[1])
+    return np.array_equal(np.einsum("b,nbj->nj", weights, rows), plain_weighted_rows(weights, rows))
 
 
 def plain_row_dots(vectors: np.ndarray) -> np.ndarray:
@@ -139,18 +127,12 @@ def _stacked_dots(vectors: np.ndarray) -> np.ndarray:
     return products.reshape(len(vectors))
 
 
-_dot_verdict: bool | None = None
-
-
+@functools.cache
 def _stacked_dot_holds() -> bool:
     """Whether the stacked ``matmul`` equals the per-row dot products here (checked once)."""
-    global _dot_verdict
-    if _dot_verdict is None:
-        rng = np.random.default_rng(0)
-        samples = [
-            rng.standard_normal((64, n)) * rng.uniform(1e-3, 1e3, (64, 1))
-            for n in (1, 2, 3, 4, 7, 16, 17, 33)
-        ]
-        samples.append(samples[-1][:, ::2])  # a strided view, as the envs' slices are
-        _dot_verdict = all(np.array_equal(_stacked_dots(v), plain_row_dots(v)) for v in samples)
-    return _dot_verdict
+    rng = np.random.default_rng(0)
+    samples = [
+        rng.standard_normal((64, n)) * rng.uniform(1e-3, 1e3, (64, 1)) for n in (1, 2, 3, 4, 7, 16, 17, 33)
+    ]
+    samples.append(samples[-1][:, ::2])  # a strided view, as the envs' slices are
+    return all(np.array_equal(_stacked_dots(v), plain_row_dots(v)) for v in samples)

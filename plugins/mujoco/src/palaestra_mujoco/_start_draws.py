@@ -10,6 +10,8 @@ equals ``uniform`` on this numpy (a build that fuses the multiply-add would not)
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = ["uniform_rows", "uniform_rows_hold"]
@@ -22,15 +24,10 @@ def uniform_rows(half_widths: np.ndarray, doubles: np.ndarray) -> np.ndarray:
     return result
 
 
-_verdict: bool | None = None
-
-
+@functools.cache
 def uniform_rows_hold() -> bool:
     """Whether :func:`uniform_rows` equals numpy's ``uniform`` on this numpy (checked once)."""
-    global _verdict
-    if _verdict is None:
-        half_widths = np.array([0.0, 5e-3, 0.01, 0.1, 0.3, 1.0, 3.7, 1e-9, 123.456])
-        expected = np.array([np.random.default_rng(i).uniform(-h, h, 200) for i, h in enumerate(half_widths)])
-        doubles = np.array([np.random.default_rng(i).random(200) for i in range(len(half_widths))])
-        _verdict = bool(np.array_equal(uniform_rows(half_widths, doubles), expected))
-    return _verdict
+    half_widths = np.array([0.0, 5e-3, 0.01, 0.1, 0.3, 1.0, 3.7, 1e-9, 123.456])
+    expected = np.array([np.random.default_rng(i).uniform(-h, h, 200) for i, h in enumerate(half_widths)])
+    doubles = np.array([np.random.default_rng(i).random(200) for i in range(len(half_widths))])
+    return bool(np.array_equal(uniform_rows(half_widths, doubles), expected))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, row_norms
+from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._row_sums import square_sums
 from palaestra_mujoco.mujoco_env import constructor_arguments
 
@@ -172,12 +172,9 @@ class AntEnv(SuiteEnv):
         finite = np.isfinite(qpos).all(axis=1) & np.isfinite(qvel).all(axis=1)
         healthy = finite & self._high_enough(qpos[:, 2])
         contact = self._contact_cost_weight * square_sums(forces)
-        position = {
-            "x_position": qpos[:, 0].copy(),
-            "y_position": qpos[:, 1].copy(),
-            "distance_from_origin": row_norms(qpos[:, :2].copy()),
-        }
-        rewards, info = self._walk_scored(before.T, after.T, ctrl, contact, healthy, sim.dt, position)
+        rewards, info = self._walk_scored(
+            before.T, after.T, ctrl, contact, healthy, sim.dt, self._planar_positions(qpos)
+        )
         self.observe_batch(qpos, qvel, observations)
         if self._include_cfrc_ext_in_observation:
             observations[:, observations.shape[1] - forces[0, 1:].size :] = forces[:, 1:].reshape(

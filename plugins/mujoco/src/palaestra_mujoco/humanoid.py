@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from palaestra_mujoco._locomotion import SuiteEnv, row_norms
+from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._row_sums import square_sums, weighted_rows
 from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
@@ -213,12 +213,7 @@ class HumanoidEnv(_HumanoidBody):
         contact = self._external_force_costs(
             self._contact_cost_weight, self._contact_cost_range, sim.outputs["cfrc_ext"]
         )
-        position = {
-            "x_position": qpos[:, 0].copy(),
-            "y_position": qpos[:, 1].copy(),
-            "distance_from_origin": row_norms(qpos[:, :2].copy()),
-            **self._tendons(sim),
-        }
+        position = {**self._planar_positions(qpos), **self._tendons(sim)}
         after = self.mass_centers_xy(sim)
         rewards, info = self._walk_scored(before.T, after.T, ctrl, contact, healthy, sim.dt, position)
         self.observe_batch(qpos, sim.qvel, observations, sim)
