@@ -1,11 +1,26 @@
 """Start noise of many sub-envs drawn as arrays: each sub-env's own generator, numpy's numbers."""
 
+import threading
+
 import numpy as np
 import pytest
 
 import palaestra
-from palaestra_mujoco._start_draws import uniform_rows, uniform_rows_hold
+from palaestra_mujoco import _start_draws
+from palaestra_mujoco._start_draws import (
+    gather_rows,
+    plain_gather_rows,
+    plain_random_rows,
+    random_rows,
+    uniform_rows,
+    uniform_rows_hold,
+)
 from palaestra_mujoco.mujoco_env import MujocoEnv
+
+compiled = _start_draws.compiled
+needs_compiled = pytest.mark.skipif(
+    compiled is None, reason="palaestra_mujoco._compiled was not built (no C compiler at install)"
+)
 
 
 def test_uniform_rows_are_numpys_uniform_of_each_rows_doubles():
@@ -41,9 +56,14 @@ def drawn(envs, plain):
     return qpos, qvel
 
 
+@pytest.mark.parametrize("row_fills", ["compiled", "plain"])
 @pytest.mark.parametrize("env_id", ["Hopper-v5", "HalfCheetah-v5", "InvertedDoublePendulum-v5", "Swimmer-v5"])
-def test_array_starts_are_each_sub_envs_own_start_state(env_id, monkeypatch):
+def test_array_starts_are_each_sub_envs_own_start_state(env_id, row_fills, monkeypatch):
     """Uniform and normal velocity noise; sub-envs with their own scales and initial states."""
+    if row_fills == "plain":
+        monkeypatch.setattr(_start_draws, "compiled", None)
+    elif compiled is None:
+        pytest.skip("palaestra_mujoco._compiled was not built (no C compiler at install)")
     calls = []
     monkeypatch.setattr(
         "palaestra_mujoco._locomotion.uniform_rows", lambda *args: calls.append(1) or uniform_rows(*args)
@@ -104,3 +124,129 @@ def test_few_starts_at_once_are_drawn_sub_env_by_sub_env(monkeypatch):
     fast, plain = sub_envs("Hopper-v5", 7)
     mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
     assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
+
+
+def test_sub_envs_sharing_a_generator_draw_each_ones_uniforms_then_its_normals():
+    """InvertedDoublePendulum draws uniform positions, then normal velocities, per sub-env."""
+    fast, plain = sub_envs("InvertedDoublePendulum-v5", 8)
+    for group in (fast, plain):
+        shared = np.random.default_rng(42)
+        for env in group[2:5]:
+            env.np_random = shared
+    mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
+    assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
+
+
+# -- the compiled row fills against their plain specification ----------------------------
+
+BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64]
+
+
+@pytest.mark.parametrize("row_fills", ["compiled", "plain"])
+@pytest.mark.parametrize("width", [1, 4, 11])
+def test_random_rows_are_each_generators_random(width, row_fills, monkeypatch):
+    if row_fills == "plain":
+        monkeypatch.setattr(_start_draws, "compiled", None)
+    elif compiled is None:
+        pytest.skip("palaestra_mujoco._compiled was not built (no C compiler at install)")
+    mine = [np.random.Generator(kind(seed)) for seed in range(3) for kind in BIT_GENERATORS]
+    theirs = [np.random.Generator(kind(seed)) for seed in range(3) for kind in BIT_GENERATORS]
+    for _ in range(2):  # each generator moved on as numpy moves it
+        out = np.full((len(mine), width), np.nan)
+        random_rows(mine, out)
+        assert np.array_equal(out, np.array([rng.random(width) for rng in theirs]))
+    assert np.array_equal([rng.random(3) for rng in mine], [rng.random(3) for rng in theirs])
+
+
+@needs_compiled
+def test_the_compiled_draws_leave_a_generator_whose_lock_is_held_to_numpy():
+    """Generators draw under their lock with the GIL released: C must not wait for it with the GIL."""
+    generators = [np.random.default_rng(seed) for seed in range(4)]
+    lock = generators[2].bit_generator.lock
+    holding, go = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock:
+            holding.set()
+            go.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(5)
+    out = np.full((4, 3), np.nan)
+    assert compiled.random_rows(generators, out) == 2  # stops there, without waiting
+    assert np.isnan(out[2:]).all()
+    generators = [np.random.default_rng(seed) for seed in range(4)]
+    threading.Timer(0.05, go.set).start()  # numpy's own wait takes over, then finishes
+    random_rows(generators, out)
+    holder.join()
+    assert np.array_equal(out, np.array([np.random.default_rng(seed).random(3) for seed in range(4)]))
+
+
+def test_a_row_numpy_cannot_draw_raises_numpys_error():
+    generators = [np.random.default_rng(0), np.random.RandomState(1)]
+    with pytest.raises(TypeError, match="out"):
+        random_rows(generators, np.empty((2, 3)))
+
+
+class Holder:
+    def __init__(self, value):
+        self.init_qpos = value
+
+
+@pytest.mark.parametrize("row_fills", ["compiled", "plain"])
+def test_gather_rows_copy_each_objects_array_as_numpy_assigns_it(row_fills, monkeypatch):
+    if row_fills == "plain":
+        monkeypatch.setattr(_start_draws, "compiled", None)
+    elif compiled is None:
+        pytest.skip("palaestra_mujoco._compiled was not built (no C compiler at install)")
+    values = [
+        np.arange(3.0),
+        np.arange(3.0, dtype=np.float32) + 0.1,  # numpy converts: C leaves it to numpy
+        np.arange(6.0)[::2],  # strided
+        np.array([[7.0, 8.0, 9.0]]),  # (1, 3) broadcasts
+        np.arange(3.0).astype(">f8"),  # the other byte order
+        [1, 2, 3],  # a list
+        np.arange(3.0) * 2,
+    ]
+    objects = [Holder(value) for value in values]
+    out, expected = np.full((len(values), 3), np.nan), np.full((len(values), 3), np.nan)
+    gather_rows(objects, "init_qpos", out)
+    plain_gather_rows(objects, "init_qpos", expected)
+    assert np.array_equal(out, expected)
+    assert np.array_equal(out[-1], [0.0, 2.0, 4.0])
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "words"),
+    [
+        (np.arange(4.0), ValueError, "could not broadcast"),
+        (np.arange(3.0).reshape(3, 1), ValueError, "could not broadcast"),
+        ("abc", ValueError, "could not convert string to float"),
+    ],
+)
+def test_a_value_numpy_refuses_is_refused_in_numpys_words(value, error, words):
+    objects = [Holder(np.arange(3.0)), Holder(value)]
+    with pytest.raises(error, match=words):
+        gather_rows(objects, "init_qpos", np.empty((2, 3)))
+    with pytest.raises(AttributeError, match="init_qvel"):
+        gather_rows(objects, "init_qvel", np.empty((2, 3)))
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    "out", [np.empty((3, 2)), np.empty((2, 2), dtype=np.float32), np.empty((4, 2))[::2], np.empty(2)]
+)
+def test_the_compiled_fills_refuse_an_out_that_is_not_their_rows(out):
+    with pytest.raises(TypeError, match="writable C-contiguous float64 array of 2 rows"):
+        compiled.random_rows([np.random.default_rng(0)] * 2, out)
+    with pytest.raises(TypeError, match="writable C-contiguous float64 array of 2 rows"):
+        compiled.gather_rows([Holder(np.zeros(2))] * 2, "init_qpos", out)
+
+
+def test_the_plain_fills_are_the_loops_they_specify():
+    generators = [np.random.default_rng(seed) for seed in range(3)]
+    out = np.zeros((3, 2))
+    plain_random_rows(generators, out, start=1)
+    assert np.array_equal(out[0], [0, 0])
+    assert np.array_equal(out[1:], [np.random.default_rng(seed).random(2) for seed in (1, 2)])

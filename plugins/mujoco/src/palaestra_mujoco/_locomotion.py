@@ -11,7 +11,7 @@ import numpy as np
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
 from palaestra_mujoco._row_sums import row_dots, square_sums
-from palaestra_mujoco._start_draws import uniform_rows, uniform_rows_hold
+from palaestra_mujoco._start_draws import gather_rows, random_rows, uniform_rows, uniform_rows_hold
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
@@ -231,12 +231,18 @@ class SuiteEnv(MujocoEnv, EzPickle):
         doubles = np.empty((len(envs), nq if normal else nq + nv))
         normals = np.empty((len(envs), nv))
         init_qpos, init_qvel = np.empty((len(envs), nq)), np.empty((len(envs), nv))
-        for j, env in enumerate(envs):
-            rng = env.np_random
-            rng.random(out=doubles[j])
-            if normal:
-                rng.standard_normal(out=normals[j])
-            init_qpos[j], init_qvel[j] = env.init_qpos, env.init_qvel
+        generators = [env.np_random for env in envs]
+        if normal and len(set(map(id, generators))) < len(generators):
+            # Sub-envs sharing a generator: each one's uniforms, then its normals, in turn.
+            for rng, row, normals_row in zip(generators, doubles, normals, strict=True):
+                rng.random(out=row)
+                rng.standard_normal(out=normals_row)
+        else:
+            random_rows(generators, doubles)
+            for rng, row in zip(generators if normal else (), normals, strict=False):
+                rng.standard_normal(out=row)  # a generator's normals come after its uniforms
+        gather_rows(envs, "init_qpos", init_qpos)
+        gather_rows(envs, "init_qvel", init_qvel)
         noise = uniform_rows(half_widths, doubles)
         qpos[rows] = init_qpos + noise[:, :nq]
         qvel[rows] = init_qvel + (half_widths.reshape(-1, 1) * normals if normal else noise[:, nq:])
@@ -252,6 +258,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
         started = np.empty((len(rows), observations.shape[1]), dtype=observations.dtype)
         self.observe_rows(sim, rows, started)
         observations[rows] = started
+        if type(self)._reset_info is MujocoEnv._reset_info:  # an empty info each
+            return [{} for _ in range(len(rows))]
         return [self._reset_info(positions) for positions in sim.qpos[rows]]
 
     def observe_rows(self, sim: Any, rows: Any, observations: np.ndarray) -> None:

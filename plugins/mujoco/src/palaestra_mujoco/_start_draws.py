@@ -6,15 +6,61 @@ some envs, ``scale * rng.standard_normal(nv)``). numpy's ``uniform`` is ``low + 
 gives those doubles. So :func:`uniform_rows` takes each sub-env's doubles by one call of its
 own generator and scales all rows at once, where :func:`uniform_rows_hold` finds that it
 equals ``uniform`` on this numpy (a build that fuses the multiply-add would not).
+
+The per-row Python of a start, each row's draw (:func:`random_rows`) and its copy of the
+sub-env's initial state (:func:`gather_rows`), runs as one C loop where the optional
+``_compiled`` module was built; the ``plain_`` functions are its specification (tests check
+the two equal) and finish any row the C loop leaves to them.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["uniform_rows", "uniform_rows_hold"]
+__all__ = [
+    "gather_rows",
+    "plain_gather_rows",
+    "plain_random_rows",
+    "random_rows",
+    "uniform_rows",
+    "uniform_rows_hold",
+]
+
+try:
+    from palaestra_mujoco import _compiled
+except ImportError:  # built without a C compiler: the plain loops, the same numbers
+    _compiled = None  # type: ignore[assignment]
+compiled: Any = _compiled
+
+
+def plain_random_rows(generators: Sequence[Any], out: np.ndarray, start: int = 0) -> None:
+    """Row ``j`` of ``out`` from ``generators[j].random(out=out[j])``, from row ``start`` on."""
+    for j in range(start, len(generators)):
+        generators[j].random(out=out[j])
+
+
+def random_rows(generators: Sequence[Any], out: np.ndarray) -> None:
+    """:func:`plain_random_rows`, in C where it can (``out``: C-contiguous float64 rows)."""
+    done = 0 if compiled is None else compiled.random_rows(generators, out)
+    if done < len(generators):  # a generator C leaves to numpy (its lock taken, say)
+        plain_random_rows(generators, out, done)
+
+
+def plain_gather_rows(objects: Sequence[Any], name: str, out: np.ndarray, start: int = 0) -> None:
+    """Row ``j`` of ``out`` set to ``getattr(objects[j], name)``, from row ``start`` on."""
+    for j in range(start, len(objects)):
+        out[j] = getattr(objects[j], name)
+
+
+def gather_rows(objects: Sequence[Any], name: str, out: np.ndarray) -> None:
+    """:func:`plain_gather_rows`, in C where it can (``out``: C-contiguous float64 rows)."""
+    done = 0 if compiled is None else compiled.gather_rows(objects, name, out)
+    if done < len(objects):  # a value numpy must convert (another dtype, say) or refuse
+        plain_gather_rows(objects, name, out, done)
 
 
 def uniform_rows(half_widths: np.ndarray, doubles: np.ndarray) -> np.ndarray:

@@ -214,7 +214,8 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
         # MjData objects of dropped snapshots, reused: making one costs ~0.4 ms, copying into it ~4 us.
         self._spare_data: list[Any] = []
         # Refreshed on reset: a changed timestep or frame_skip counts from the next episode.
-        self._timestep = float(self.model.opt.timestep)
+        self._options = self.model.opt  # a live view of the model's options, fetched once
+        self._timestep = float(self._options.timestep)
         self._dt = self.dt
         self.mujoco_renderer = SceneRenderer(
             self.model,
@@ -361,7 +362,7 @@ class MujocoEnv(Env[np.ndarray, np.ndarray]):
 
     def time_episode(self) -> None:
         """Read the step's duration from the model again (domain randomization may change it)."""
-        self._timestep = float(self.model.opt.timestep)
+        self._timestep = float(self._options.timestep)
         self._dt = self._timestep * self.frame_skip
 
     def reset_model(self) -> np.ndarray:

@@ -265,8 +265,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
         sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
         started = [envs[i] for i in indices]
+        generators = self.generators
         for i, env in zip(indices, started, strict=True):
-            env.np_random = self.rng(i)
+            generator = generators[i] or self.rng(i)  # None until seeded or first used
+            if env._np_random is not generator:  # the same one after a first episode
+                env.np_random = generator
         envs[0].start_states(started, rows, sim.qpos, sim.qvel)
         sim.restart(rows)  # each sub-env's episode timed as its reset times it
         infos = self._infos

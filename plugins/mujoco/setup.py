@@ -1,0 +1,20 @@
+"""The optional C module of palaestra-mujoco (the rest is in pyproject.toml).
+
+``_compiled``: the row fills of a batch's episode starts (see ``_start_draws.py``). Without
+a compiler the package installs without it and the starts are filled in Python, with the
+same numbers. (Declared here, not in pyproject.toml, where setuptools still calls extension
+modules experimental.)
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "palaestra_mujoco._compiled",
+            sources=["src/palaestra_mujoco/_compiled.c"],
+            extra_compile_args=["-ffp-contract=off"],
+            optional=True,
+        )
+    ]
+)
