@@ -255,6 +255,68 @@ def test_each_simulation_runs_on_its_sub_envs_own_model():
     batched.close(), sync.close()
 
 
+def pair(env_id, num_envs, autoreset_mode=AutoresetMode.NEXT_STEP):
+    """The batched env and SyncVectorEnv of ``env_id`` in ``autoreset_mode``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched = palaestra.make_vec(env_id, num_envs, autoreset_mode=autoreset_mode)
+        sync = palaestra.make_vec(
+            env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": autoreset_mode}
+        )
+    return batched, sync
+
+
+@pytest.mark.parametrize("autoreset_mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize(
+    ("env_id", "name", "change"),
+    [
+        ("Hopper-v5", "init_qpos", lambda k, old: old + 0.05 * k),  # its z info reads it
+        ("Hopper-v5", "_healthy_reward", lambda k, old: old + k),
+        ("Ant-v5", "_ctrl_cost_weight", lambda k, old: old * (k + 1)),
+        ("InvertedPendulum-v5", "_reset_noise_scale", lambda k, old: old * (k + 1)),
+        ("Reacher-v5", "frame_skip", lambda k, old: old + k),
+    ],
+)
+def test_sub_envs_set_apart_step_each_on_their_own_as_in_sync(env_id, name, change, autoreset_mode):
+    """Array steps score every row with sub-env 0's settings: differing values leave them."""
+    batched, sync = pair(env_id, 3, autoreset_mode)
+    batched.reset(seed=5), sync.reset(seed=5)
+    actions = np.random.default_rng(5).uniform(-0.3, 0.3, (40, *batched.action_space.shape))
+    assert_steps_alike(batched, sync, actions[:5])
+    values = [change(k, getattr(env, name)) for k, env in enumerate(batched.envs)]
+    with pytest.warns(
+        UserWarning, match=f"sub-envs now differ in '{name}'.*each sub-env steps on its own"
+    ) as seen:
+        batched.set_attr(name, values)
+    assert seen[0].filename == __file__  # said where set_attr was called
+    sync.set_attr(name, values)
+    assert not batched.steps_arrays and not batched.resets_arrays
+    assert_steps_alike(batched, sync, actions[5:])
+    assert np.array_equal(batched.reset(seed=6)[0], sync.reset(seed=6)[0])
+    assert_steps_alike(batched, sync, actions[:10])
+    batched.close(), sync.close()
+
+
+def test_one_value_for_all_sub_envs_keeps_the_array_steps():
+    batched, sync = pair("Hopper-v5", 3)
+    batched.reset(seed=1), sync.reset(seed=1)
+    for env in (batched, sync):
+        env.set_attr("_healthy_reward", 2.5)
+        env.set_attr("init_qpos", [e.init_qpos.copy() for e in batched.envs])  # equal copies
+    assert batched.steps_arrays
+    assert_steps_alike(batched, sync, np.random.default_rng(1).uniform(-1, 1, (30, 3, 3)))
+
+
+def test_a_generator_set_on_a_sub_env_starts_its_next_episodes():
+    batched, sync = pair("InvertedPendulum-v5", 3)
+    batched.reset(seed=2), sync.reset(seed=2)
+    for env in (batched, sync):
+        env.set_attr("np_random", [np.random.default_rng(100 + k) for k in range(3)])
+    assert batched.steps_arrays  # generators are each sub-env's own in the batch too
+    assert_steps_alike(batched, sync, np.random.default_rng(2).uniform(-3, 3, (40, 3, 1)))
+    assert batched.get_attr("np_random_seed") == (-1, -1, -1)
+
+
 def test_sub_envs_with_another_frame_skip_are_refused_at_reset():
     env = palaestra.make_vec("Swimmer-v5", 2)
     env.envs[1].frame_skip = 2
@@ -389,12 +451,16 @@ def test_call_get_attr_and_set_attr_work_as_in_sync(env_id):
     batched.close(), sync.close()
 
 
-def test_a_frame_skip_set_on_one_sub_env_is_refused_by_name():
-    env = palaestra.make_vec("Hopper-v5", 2)
-    env.reset(seed=0)
-    with pytest.raises(ValueError, match="sub-env 1 has frame_skip 7 and sub-env 0 4"):
-        env.set_attr("frame_skip", [4, 7])
-    env.close()
+def test_a_frame_skip_set_on_one_sub_env_through_set_attr_takes_it_out_of_the_batch():
+    """Set behind the vector env's back, it is refused at reset (above); set_attr says so and steps it."""
+    batched, sync = pair("Hopper-v5", 2)
+    batched.reset(seed=0), sync.reset(seed=0)
+    with pytest.warns(UserWarning, match="differ in 'frame_skip'"):
+        batched.set_attr("frame_skip", [4, 7])
+    sync.set_attr("frame_skip", [4, 7])
+    assert not batched.steps_arrays
+    assert_steps_alike(batched, sync, np.random.default_rng(0).uniform(-1, 1, (20, 2, 3)))
+    batched.close(), sync.close()
 
 
 @pytest.mark.parametrize("num_workers", [1, 3])

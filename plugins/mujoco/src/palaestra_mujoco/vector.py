@@ -39,6 +39,7 @@ from palaestra.plugin import (
     check_num_envs,
     check_num_workers,
     invalid_actions,
+    logger,
     per_env_values,
     render_before_reset,
     usable_cores,
@@ -223,6 +224,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
 
         Their physics runs in one ``mujoco.batch.Batch``, or, for envs that read contact
         forces, in each sub-env's own data on threads, gathered into arrays after the step.
+        ``set_attr`` with values that differ between sub-envs turns this off for good.
         """
         return self._sim is not None
 
@@ -389,11 +391,34 @@ class MujocoVectorEnv(BatchedVectorEnv):
         return tuple(getattr(env, name) for env in self.envs)
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
-        """Set ``name`` on every sub-env (one value for all, or one per sub-env)."""
+        """Set ``name`` on every sub-env (one value for all, or one per sub-env).
+
+        A sub-env's ``np_random`` is the generator its next episodes start from. Array
+        steps score every row with sub-env 0's settings: values that differ between
+        sub-envs make each sub-env step on its own from then on (see :attr:`steps_arrays`).
+        """
         self.sync_envs()
-        for env, value in zip(self.envs, per_env_values(values, self.num_envs), strict=True):
+        values = per_env_values(values, self.num_envs)
+        for env, value in zip(self.envs, values, strict=True):
             setattr(env, name, value)
+        if name == "np_random":  # the generators the sub-envs' starts draw from
+            self.generators[:] = values
+        elif self._sim is not None and not all(_same(value, values[0]) for value in values):
+            self._step_each_on_its_own(name)
         self._push_all()
+
+    def _step_each_on_its_own(self, name: str) -> None:
+        """Leave the array steps: each sub-env steps and resets as its own env (sub-envs synced)."""
+        logger.warn(
+            f"{type(self).__name__}: the sub-envs now differ in {name!r}, and array steps score every "
+            "sub-env with sub-env 0's settings; from now on each sub-env steps on its own, as in "
+            "SyncVectorEnv (the same numbers, slower). Give every sub-env the same value to keep array steps",
+            stacklevel=3,  # the caller of set_attr
+        )
+        self._sim, self._starts_rows, self._columns = None, False, {}
+        if self.physics_threads > 1 and self._crew is None:
+            self._crew = Crew(self.physics_threads - 1)
+            weakref.finalize(self, self._crew.close)
 
     def _push_all(self) -> None:
         if self._sim is not None:
@@ -425,6 +450,20 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._sim = None
         for env in self.envs:
             env.close()
+
+
+def _same(value: Any, first: Any) -> bool:
+    """Whether a sub-env's value is sub-env 0's (arrays by their numbers; ``False`` when unsure)."""
+    if value is first:
+        return True
+    if type(value) is not type(first):
+        return False
+    try:
+        if isinstance(value, np.ndarray):
+            return value.dtype == first.dtype and bool(np.array_equal(value, first))
+        return bool(value == first)
+    except Exception:  # a value that does not compare: treat it as different
+        return False
 
 
 def _batched_infos(
