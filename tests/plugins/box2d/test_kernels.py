@@ -157,6 +157,38 @@ def test_blocks_the_kernel_cannot_step_are_stepped_the_plain_way(kwargs, compile
         envs.close()
 
 
+@pytest.mark.parametrize(("n", "num_workers"), [(3, 2), (10, 10)], ids=["one block", "a worker's block too"])
+def test_sub_envs_set_so_the_kernel_cannot_step_them_step_the_plain_way(n, num_workers):
+    """Wind set on some landers after they were made: the kernel (made for none) gives way."""
+    batched, plain = pair(n, limit=90, num_workers=num_workers)
+    windy = [k % 2 == 1 for k in range(n)]
+    try:
+        with pytest.warns(
+            UserWarning, match="LanderBlock: the sub-envs were set so that the LanderKernel cannot"
+        ):
+            batched.set_attr("enable_wind", windy)
+        plain.set_attr("enable_wind", windy)
+        assert not batched._local.block.compiled
+        assert_same_tree(batched.reset(seed=8), plain.reset(seed=8), "reset")
+        rng = np.random.default_rng(8)
+        for t in range(150):
+            actions = rng.integers(0, 4, n)
+            assert_same_bits(batched.step(actions), plain.step(actions), f"t={t}")
+    finally:
+        batched.close()
+        plain.close()
+
+
+def test_one_setting_for_all_that_the_kernel_takes_keeps_it():
+    envs = palaestra.make_vec("LunarLander-v3", 3, vector_kwargs={"num_workers": 2})
+    try:
+        envs.set_attr("enable_wind", False)
+        envs.set_attr("gravity", [-9.0, -8.0, -7.0])  # the world's, which the kernel steps
+        assert envs._local.block.compiled
+    finally:
+        envs.close()
+
+
 @SUB_ENV_ERRORS_LOGGED
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
 def test_an_action_the_kernel_cannot_take_gets_the_plain_steps_error(bad):

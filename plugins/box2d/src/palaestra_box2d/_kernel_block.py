@@ -99,7 +99,7 @@ class KernelBlock(WorkerBlock):
         self._kernel: Any = None
         self._attached = [False] * n
         self._parts = [split_time_limit(env) for env in envs]
-        if self._views is None or self.actions is None or not all(self.takes(env) for env, _ in self._parts):
+        if self._views is None or self.actions is None or not self.fits():
             return
         module, reason = self.verdict()  # the checks run once a block could use the kernel
         if module is None:
@@ -196,9 +196,47 @@ class KernelBlock(WorkerBlock):
         """Whether the kernel can step ``env`` (the sub-env inside its time limit)."""
         raise NotImplementedError
 
+    def fits(self) -> bool:
+        """Whether one kernel can step this block's sub-envs as they are set now."""
+        return all(self.takes(env) for env, _ in self._parts)
+
     def make_kernel(self, module: Any, n: int) -> Any:
         """The kernel for ``n`` sub-envs (from the ``_stepping`` module), or None."""
         raise NotImplementedError
+
+    # -- commands that may change what the kernel was made for ----------------------------------
+
+    def call(self, payload: tuple[str, tuple[Any, ...], dict[str, Any]]) -> list[Any]:
+        try:
+            return super().call(payload)
+        finally:
+            self._check_fit()
+
+    def set_attr(self, payload: tuple[str, list[Any]]) -> None:
+        try:
+            super().set_attr(payload)
+        finally:
+            self._check_fit()
+
+    def restore(self, payload: tuple[list[Any], list[bool]]) -> None:
+        try:
+            super().restore(payload)
+        finally:
+            self._check_fit()
+
+    def _check_fit(self) -> None:
+        """Step the plain way from now on if the sub-envs no longer fit the kernel (wind set, say)."""
+        if self._kernel is None or self.fits():
+            return
+        self.settle()
+        self._kernel = None  # its helper threads end with it
+        _CREWED.discard(self)
+        if self.conn is None:  # in the parent only: the user sees it once
+            logger.warn(
+                f"{type(self).__name__}: the sub-envs were set so that the {self.kernel_name} cannot step "
+                f"them ({type(self).__name__}.fits); they step in Python from now on, with the same "
+                "numbers, about half as fast"
+            )
 
     def handover(self, env: Any, limit: TimeLimit | None) -> tuple[Any, ...] | None:
         """What the kernel's ``attach`` takes after the sub-env's index; None if not now."""

@@ -83,11 +83,12 @@ class LanderBlock(KernelBlock):
     def takes(cls, env: Any) -> bool:
         return type(env) is LunarLander and env.render_mode is None and not env.enable_wind
 
+    def fits(self) -> bool:
+        """Landers the kernel takes, all with discrete actions or all continuous."""
+        return super().fits() and len({env.continuous for env, _ in self._parts}) == 1
+
     def make_kernel(self, module: Any, n: int) -> Any:
-        continuous = {env.continuous for env, _ in self._parts}
-        if len(continuous) != 1:
-            return None
-        return module.LanderKernel(n, KERNEL_RULES, KERNEL_THROTTLES, continuous.pop())
+        return module.LanderKernel(n, KERNEL_RULES, KERNEL_THROTTLES, self._parts[0][0].continuous)
 
     def handover(self, env: LunarLander, limit: TimeLimit | None) -> tuple[Any, ...] | None:
         world, hull = env.world, env.lander
