@@ -93,23 +93,24 @@ random_row(PyObject *generator, double *row, Py_ssize_t width)
 }
 
 static PyObject *
-random_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+random_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "random_rows(generators, out)");
         return NULL;
     }
-    PyObject *generators = PySequence_Fast(args[0], "generators must be a sequence");
+    /* A tuple of its own: Python run by an attribute lookup cannot change what is looped over. */
+    PyObject *generators = PySequence_Tuple(args[0]);
     if (generators == NULL) {
         return NULL;
     }
-    Py_ssize_t rows = PySequence_Fast_GET_SIZE(generators), width, j = 0;
+    Py_ssize_t rows = PyTuple_GET_SIZE(generators), width, j = 0;
     Py_buffer view;
     if (take_rows(args[1], &view, rows, &width) < 0) {
         Py_DECREF(generators);
         return NULL;
     }
-    PyObject **items = PySequence_Fast_ITEMS(generators);
+    PyObject **items = &PyTuple_GET_ITEM(generators, 0);
     int done = 1;
     for (; j < rows; j++) {
         done = random_row(items[j], (double *)view.buf + j * width, width);
@@ -123,23 +124,23 @@ random_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-gather_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+gather_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3 || !PyUnicode_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "gather_rows(objects, name: str, out)");
         return NULL;
     }
-    PyObject *objects = PySequence_Fast(args[0], "objects must be a sequence");
+    PyObject *objects = PySequence_Tuple(args[0]); /* see random_rows */
     if (objects == NULL) {
         return NULL;
     }
-    Py_ssize_t rows = PySequence_Fast_GET_SIZE(objects), width, j = 0;
+    Py_ssize_t rows = PyTuple_GET_SIZE(objects), width, j = 0;
     Py_buffer view;
     if (take_rows(args[2], &view, rows, &width) < 0) {
         Py_DECREF(objects);
         return NULL;
     }
-    PyObject **items = PySequence_Fast_ITEMS(objects);
+    PyObject **items = &PyTuple_GET_ITEM(objects, 0);
     for (; j < rows; j++) {
         PyObject *value = PyObject_GetAttr(items[j], args[1]);
         if (value == NULL) {
