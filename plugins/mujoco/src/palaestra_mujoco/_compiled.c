@@ -37,27 +37,49 @@ typedef struct bitgen {
 
 static PyObject *s_bit_generator, *s_capsule, *s_lock, *s_acquire, *s_release;
 
-/* `out` as a writable C-contiguous (rows, width) float64 buffer, or a TypeError. */
-static int
-take_rows(PyObject *out, Py_buffer *view, Py_ssize_t rows, Py_ssize_t *width)
+/* Fill `row` (of `width` doubles) from `item`: 1 done, 0 left to Python (no error set), -1 error. */
+typedef int (*fill_row)(PyObject *item, PyObject *name, double *row, Py_ssize_t width);
+
+/*
+ * Row j of `out` from items[j] by `fill` until one is left to Python: how many rows were
+ * filled. The items are taken as a tuple of their own (Python run by an attribute lookup
+ * cannot change what is looped over), `out` as a writable C-contiguous (len(items), width)
+ * float64 buffer, or a TypeError.
+ */
+static PyObject *
+fill_rows(PyObject *items, PyObject *name, PyObject *out, fill_row fill)
 {
-    int taken = PyObject_GetBuffer(out, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0;
-    if (!taken || view->ndim != 2 || view->shape[0] != rows || view->itemsize != 8 ||
-        strcmp(view->format, "d") != 0) {
-        if (taken) {
-            PyBuffer_Release(view);
-        }
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "out must be a writable C-contiguous float64 array of %zd rows", rows);
-        return -1;
+    PyObject *tuple = PySequence_Tuple(items);
+    if (tuple == NULL) {
+        return NULL;
     }
-    *width = view->shape[1];
-    return 0;
+    Py_ssize_t rows = PyTuple_GET_SIZE(tuple), j = 0;
+    Py_buffer view;
+    int taken = PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) == 0;
+    if (!taken || view.ndim != 2 || view.shape[0] != rows || view.itemsize != 8 || strcmp(view.format, "d") != 0) {
+        if (taken) {
+            PyBuffer_Release(&view);
+        }
+        Py_DECREF(tuple);
+        PyErr_Clear();
+        return PyErr_Format(PyExc_TypeError, "out must be a writable C-contiguous float64 array of %zd rows", rows);
+    }
+    Py_ssize_t width = view.shape[1];
+    int done = 1;
+    for (; j < rows; j++) {
+        done = fill(PyTuple_GET_ITEM(tuple, j), name, (double *)view.buf + j * width, width);
+        if (done != 1) {
+            break;
+        }
+    }
+    PyBuffer_Release(&view);
+    Py_DECREF(tuple);
+    return done < 0 ? NULL : PyLong_FromSsize_t(j);
 }
 
-/* Fill `row` from `generator`: 1 done, 0 not done (no error set), -1 error. */
+/* A generator's doubles, as its random(out=row) draws them. */
 static int
-random_row(PyObject *generator, double *row, Py_ssize_t width)
+random_row(PyObject *generator, PyObject *Py_UNUSED(name), double *row, Py_ssize_t width)
 {
     PyObject *bit_generator = PyObject_GetAttr(generator, s_bit_generator);
     if (bit_generator == NULL) {
@@ -92,6 +114,30 @@ random_row(PyObject *generator, double *row, Py_ssize_t width)
     return done;
 }
 
+/* An object's attribute `name`, when it is a 1-D C-contiguous native float64 array of `width`. */
+static int
+gather_row(PyObject *object, PyObject *name, double *row, Py_ssize_t width)
+{
+    PyObject *value = PyObject_GetAttr(object, name);
+    if (value == NULL) {
+        PyErr_Clear(); /* the Python spec raises it */
+        return 0;
+    }
+    Py_buffer source;
+    int taken = PyObject_GetBuffer(value, &source, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0;
+    Py_DECREF(value);
+    if (!taken) {
+        PyErr_Clear();
+        return 0;
+    }
+    int exact = source.ndim == 1 && source.shape[0] == width && source.itemsize == 8 && strcmp(source.format, "d") == 0;
+    if (exact) {
+        memcpy(row, source.buf, (size_t)width * sizeof(double));
+    }
+    PyBuffer_Release(&source);
+    return exact;
+}
+
 static PyObject *
 random_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
@@ -99,28 +145,7 @@ random_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "random_rows(generators, out)");
         return NULL;
     }
-    /* A tuple of its own: Python run by an attribute lookup cannot change what is looped over. */
-    PyObject *generators = PySequence_Tuple(args[0]);
-    if (generators == NULL) {
-        return NULL;
-    }
-    Py_ssize_t rows = PyTuple_GET_SIZE(generators), width, j = 0;
-    Py_buffer view;
-    if (take_rows(args[1], &view, rows, &width) < 0) {
-        Py_DECREF(generators);
-        return NULL;
-    }
-    PyObject **items = &PyTuple_GET_ITEM(generators, 0);
-    int done = 1;
-    for (; j < rows; j++) {
-        done = random_row(items[j], (double *)view.buf + j * width, width);
-        if (done != 1) {
-            break;
-        }
-    }
-    PyBuffer_Release(&view);
-    Py_DECREF(generators);
-    return done < 0 ? NULL : PyLong_FromSsize_t(j);
+    return fill_rows(args[0], NULL, args[1], random_row);
 }
 
 static PyObject *
@@ -130,43 +155,7 @@ gather_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "gather_rows(objects, name: str, out)");
         return NULL;
     }
-    PyObject *objects = PySequence_Tuple(args[0]); /* see random_rows */
-    if (objects == NULL) {
-        return NULL;
-    }
-    Py_ssize_t rows = PyTuple_GET_SIZE(objects), width, j = 0;
-    Py_buffer view;
-    if (take_rows(args[2], &view, rows, &width) < 0) {
-        Py_DECREF(objects);
-        return NULL;
-    }
-    PyObject **items = &PyTuple_GET_ITEM(objects, 0);
-    for (; j < rows; j++) {
-        PyObject *value = PyObject_GetAttr(items[j], args[1]);
-        if (value == NULL) {
-            PyErr_Clear(); /* the Python spec raises it */
-            break;
-        }
-        Py_buffer source;
-        int taken = PyObject_GetBuffer(value, &source, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0;
-        Py_DECREF(value);
-        if (!taken) {
-            PyErr_Clear();
-            break;
-        }
-        int exact = source.ndim == 1 && source.shape[0] == width && source.itemsize == 8 &&
-                    strcmp(source.format, "d") == 0;
-        if (exact) {
-            memcpy((double *)view.buf + j * width, source.buf, (size_t)width * sizeof(double));
-        }
-        PyBuffer_Release(&source);
-        if (!exact) {
-            break;
-        }
-    }
-    PyBuffer_Release(&view);
-    Py_DECREF(objects);
-    return PyLong_FromSsize_t(j);
+    return fill_rows(args[0], args[1], args[2], gather_row);
 }
 
 static PyMethodDef methods[] = {
