@@ -10,9 +10,10 @@ import palaestra
 from palaestra.plugin import add_info
 from palaestra.vector import AutoresetMode, SyncVectorEnv
 from palaestra_mujoco import v4
+from palaestra_mujoco._batch_infos import merged_infos
 from palaestra_mujoco._gathered_sim import GatheredSimulation
 from palaestra_mujoco.hopper import HopperEnv
-from palaestra_mujoco.vector import MujocoVectorEnv, _merged_infos
+from palaestra_mujoco.vector import MujocoVectorEnv
 
 from .test_vector import assert_same_info, play_side_by_side
 
@@ -231,7 +232,7 @@ def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
     from_step = np.ones(4, dtype=np.bool_)
     from_step[reset_row] = False
     from_step[3] = False  # not reported
-    merged = _merged_infos(columns, from_step, resets, 4)
+    merged = merged_infos(columns, from_step, resets, 4)
     rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
     expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
     assert list(merged) == list(expected)
@@ -400,7 +401,7 @@ def test_merged_infos_with_columns_of_arrays_are_add_info_too():
     columns = {"contacts": np.arange(8.0).reshape(4, 2), "x": np.arange(4.0)}
     resets = [(1, {"x": 7.5})]
     from_step = np.array([True, False, True, True])
-    merged = _merged_infos(columns, from_step, resets, 4)
+    merged = merged_infos(columns, from_step, resets, 4)
     rows = [(i, {key: column[i] for key, column in columns.items()}) for i in (0, 2, 3)]
     expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
     assert list(merged) == list(expected)
@@ -484,9 +485,9 @@ def test_merged_infos_of_array_columns_and_array_resets_are_add_info(reset_value
         expected = add_info_one_by_one(ordered, 4)
     except ValueError as refusal:  # add_info itself refuses rows of another shape: so does the merge
         with pytest.raises(ValueError, match=re.escape(str(refusal))):
-            _merged_infos(columns, from_step, resets, 4)
+            merged_infos(columns, from_step, resets, 4)
         return
-    merged = _merged_infos(columns, from_step, resets, 4)
+    merged = merged_infos(columns, from_step, resets, 4)
     assert list(merged) == list(expected)
     for key, value in expected.items():
         assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key

@@ -35,7 +35,6 @@ from palaestra.error import InvalidEnvArgumentValue, UnsupportedMode
 from palaestra.plugin import (
     AutoresetMode,
     BatchedVectorEnv,
-    add_info,
     check_num_envs,
     check_num_workers,
     invalid_actions,
@@ -45,6 +44,7 @@ from palaestra.plugin import (
     usable_cores,
 )
 from palaestra_mujoco import v4
+from palaestra_mujoco._batch_infos import batched_infos, merged_infos
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco._gathered_sim import GatheredSimulation
 from palaestra_mujoco._threads import Crew, run_physics
@@ -93,7 +93,6 @@ __all__ = [
 available_cores = usable_cores
 
 
-_PLAIN_SCALARS = (int, float, bool)
 # What mj_rnePostConstraint computes after a step and mujoco.batch does not.
 _BODY_FORCES = frozenset({"cacc", "cfrc_int", "cfrc_ext"})
 
@@ -335,11 +334,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
             from_step = reported & ~reset
             if from_step.any():
                 resets = [(i, self._infos[i]) for i in np.flatnonzero(reported & reset).tolist()]
-                return _merged_infos(self._columns, from_step, resets, self.num_envs)
+                return merged_infos(self._columns, from_step, resets, self.num_envs)
         chosen = np.flatnonzero(reported).tolist()
         if not chosen:
             return {}
-        return _batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
+        return batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
 
     # -- snapshots -----------------------------------------------------------------------
 
@@ -464,116 +463,6 @@ def _same(value: Any, first: Any) -> bool:
         return bool(value == first)
     except Exception:  # a value that does not compare: treat it as different
         return False
-
-
-def _batched_infos(
-    infos: list[dict[str, Any]], reported: np.ndarray, chosen: list[int], num_envs: int
-) -> dict[str, Any]:
-    """``add_info`` of each info in turn, computed a column at a time.
-
-    Column by column gives the same dict: keys in the order they first appear sub-env by
-    sub-env (each followed by its ``_key`` mask), each column's dtype from its first value
-    as ``add_info`` decides it, the other values cast into it as ``add_info`` casts them.
-    Nested dicts and other objects take ``add_info`` itself.
-    """
-    keys = infos[0].keys()
-    if all(info.keys() == keys for info in infos):
-        order, shared = list(keys), True
-    else:  # some sub-envs report other keys (a reset's info among steps' infos)
-        order, shared = list(dict.fromkeys(key for info in infos for key in info)), False
-    everyone = len(chosen) == num_envs
-    batched: dict[str, Any] = {}
-    for key in order:
-        if shared:
-            holders, values, mask = chosen, [info[key] for info in infos], reported.copy()
-        else:
-            pairs = [(i, info[key]) for i, info in zip(chosen, infos, strict=True) if key in info]
-            holders, values = [i for i, _ in pairs], [v for _, v in pairs]
-            mask = np.zeros(num_envs, dtype=np.bool_)
-            mask[holders] = True
-        first = values[0]
-        if type(first) in _PLAIN_SCALARS or isinstance(first, np.number):
-            if shared and everyone:
-                column = np.array(values, dtype=type(first))
-            else:
-                column = np.zeros(num_envs, dtype=type(first))
-                column[holders] = values
-        elif isinstance(first, np.ndarray):
-            column = np.zeros((num_envs, *first.shape), dtype=first.dtype)
-            column[holders] = values
-        else:  # nested dicts, objects: the general path
-            general: dict[str, Any] = {}
-            for i, info in zip(chosen, infos, strict=True):
-                add_info(general, info, i, num_envs)
-            return general
-        batched[key], batched[f"_{key}"] = column, mask
-    return batched
-
-
-def _merged_infos(
-    columns: dict[str, np.ndarray],
-    from_step: np.ndarray,
-    resets: list[tuple[int, dict[str, Any]]],
-    num_envs: int,
-) -> dict[str, Any]:
-    """``add_info`` of each reported sub-env in turn: step infos as columns, reset infos as dicts.
-
-    ``from_step`` marks the sub-envs whose info is their row of ``columns``; ``resets`` holds
-    the others' infos. Keys come in the order they first appear sub-env by sub-env, each
-    column's dtype from its first holder's value, as ``add_info`` decides them.
-    """
-    batched: dict[str, Any] = {}
-    if not resets and from_step.all():  # the common step: the columns are the info (new arrays)
-        for key, column in columns.items():
-            batched[key], batched[f"_{key}"] = column, from_step.copy()
-        return batched
-    first_step = int(np.argmax(from_step))
-    sources = sorted([(first_step, columns), *resets], key=lambda pair: pair[0])
-    order = dict.fromkeys(key for _, source in sources for key in source)
-    for key in order:
-        holders = [(i, info[key]) for i, info in resets if key in info]
-        stepped = columns.get(key)
-        if stepped is not None and (not holders or first_step < holders[0][0]):
-            dtype, shape = stepped.dtype, stepped.shape[1:]
-        elif type(holders[0][1]) in _PLAIN_SCALARS or isinstance(holders[0][1], np.number):
-            dtype, shape = np.dtype(type(holders[0][1])), ()
-        elif isinstance(holders[0][1], np.ndarray):
-            dtype, shape = holders[0][1].dtype, holders[0][1].shape
-        else:  # an object in a reset's info: add_info's general path
-            return _general_infos(columns, from_step, resets, num_envs)
-        scalar = shape == ()  # then a plain number fits without asking numpy its shape
-        if (stepped is not None and stepped.shape[1:] != shape) or any(
-            not (scalar and v.__class__ in _PLAIN_SCALARS) and np.shape(v) != shape for _, v in holders
-        ):
-            return _general_infos(columns, from_step, resets, num_envs)  # rows of other shapes
-        column = np.zeros((num_envs, *shape), dtype=dtype)
-        if stepped is not None:
-            rows = from_step.reshape(-1, *(1,) * len(shape))
-            np.copyto(column, stepped, casting="unsafe", where=rows)  # as add_info's item assignment
-            mask = from_step.copy()
-        else:
-            mask = np.zeros(num_envs, dtype=np.bool_)
-        for i, value in holders:
-            column[i] = value
-            mask[i] = True
-        batched[key], batched[f"_{key}"] = column, mask
-    return batched
-
-
-def _general_infos(
-    columns: dict[str, np.ndarray],
-    from_step: np.ndarray,
-    resets: list[tuple[int, dict[str, Any]]],
-    num_envs: int,
-) -> dict[str, Any]:
-    """:func:`_merged_infos` by ``add_info`` itself, each step row made a dict again."""
-    infos = dict(resets)
-    for i in np.flatnonzero(from_step).tolist():
-        infos[i] = {key: column[i] for key, column in columns.items()}
-    batched: dict[str, Any] = {}
-    for i in sorted(infos):
-        add_info(batched, infos[i], i, num_envs)
-    return batched
 
 
 def _batched(env_class: type[MujocoEnv], env_id: str) -> type[MujocoVectorEnv]:
