@@ -109,13 +109,9 @@ class BatchSimulation:
         (``time_episode``), time and the other state fields zeroed (:attr:`restarts` must
         hold). The sub-envs' own data follow when read (:meth:`pull`).
         """
-        envs, dt, frame_skip = self._envs, self.dt, self.frame_skip
         for i in rows.tolist():
-            env = envs[i]
-            env.time_episode()
-            if env.frame_skip != frame_skip:
-                self._timed(i)  # raises, naming the sub-env
-            dt[i] = env._dt
+            self._envs[i].time_episode()
+            self._timed(i)
         self._time[rows] = 0.0
         for zeroed in self._zeroed:
             zeroed[rows] = 0.0

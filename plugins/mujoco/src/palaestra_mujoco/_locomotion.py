@@ -232,15 +232,12 @@ class SuiteEnv(MujocoEnv, EzPickle):
         normals = np.empty((len(envs), nv))
         init_qpos, init_qvel = np.empty((len(envs), nq)), np.empty((len(envs), nv))
         generators = [env.np_random for env in envs]
-        if normal and len(set(map(id, generators))) < len(generators):
-            # Sub-envs sharing a generator: each one's uniforms, then its normals, in turn.
+        if normal:  # each generator's uniforms, then its normals, sub-env by sub-env (they may share one)
             for rng, row, normals_row in zip(generators, doubles, normals, strict=True):
                 rng.random(out=row)
                 rng.standard_normal(out=normals_row)
         else:
             random_rows(generators, doubles)
-            for rng, row in zip(generators if normal else (), normals, strict=False):
-                rng.standard_normal(out=row)  # a generator's normals come after its uniforms
         gather_rows(envs, "init_qpos", init_qpos)
         gather_rows(envs, "init_qvel", init_qvel)
         noise = uniform_rows(half_widths, doubles)

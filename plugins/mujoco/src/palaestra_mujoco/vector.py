@@ -202,9 +202,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
         scores_batches = vars(self.env_class).get("scores_batches") is True
         reads_body_forces = not _BODY_FORCES.isdisjoint(first.batch_outputs)
         in_one_batch = scores_batches and not reads_body_forces and batch_available()
-        if self.physics_threads > 1 and not in_one_batch:
-            self._crew = Crew(self.physics_threads - 1)
-            weakref.finalize(self, self._crew.close)
+        if not in_one_batch:
+            self._start_crew()
         if in_one_batch:
             self._sim = BatchSimulation(self.envs, self.physics_threads, first.batch_outputs)
         elif scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
@@ -266,11 +265,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
         sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
         started = [envs[i] for i in indices]
-        generators = self.generators
         for i, env in zip(indices, started, strict=True):
-            generator = generators[i] or self.rng(i)  # None until seeded or first used
-            if env._np_random is not generator:  # the same one after a first episode
-                env.np_random = generator
+            env.np_random = self.rng(i)
         envs[0].start_states(started, rows, sim.qpos, sim.qvel)
         sim.restart(rows)  # each sub-env's episode timed as its reset times it
         infos = self._infos
@@ -415,6 +411,10 @@ class MujocoVectorEnv(BatchedVectorEnv):
             stacklevel=3,  # the caller of set_attr
         )
         self._sim, self._starts_rows, self._columns = None, False, {}
+        self._start_crew()
+
+    def _start_crew(self) -> None:
+        """Helper threads for the sub-envs' own physics steps, where there are threads to spare."""
         if self.physics_threads > 1 and self._crew is None:
             self._crew = Crew(self.physics_threads - 1)
             weakref.finalize(self, self._crew.close)
