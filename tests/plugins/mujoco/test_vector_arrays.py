@@ -240,6 +240,34 @@ def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
         assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
 
 
+@pytest.mark.parametrize(
+    "resets",
+    [
+        [(1, {}), (3, {})],
+        [],
+        [(1, {"x": 7.5}), (3, {"x": np.float64(-2.0), "y": 0.25})],
+        [(0, {"x": 7.5, "y": 1.0}), (1, {"x": 1.5})],
+        [(1, {"y": 7.5})],  # not the columns' first key: the general merge
+        [(1, {"x": 7})],  # an int: add_info's own dtype rule
+    ],
+    ids=["starts report nothing", "rows not reported", "the columns' first keys", "a start first", "other order",
+         "an int"],
+)  # fmt: skip
+def test_merged_infos_of_starts_that_report_the_columns_first_keys_are_add_info(resets):
+    """The MuJoCo starts report none or the first keys of a step's info: merged a column at a time."""
+    columns = {"x": np.array([10.0, 0.0, 10.0, 1.0]), "y": np.arange(4.0), "n": np.array([1, 2, 3, 4])}
+    kept = {key: column.copy() for key, column in columns.items()}
+    from_step = np.array([True, False, True, False])
+    from_step[[i for i, _ in resets]] = False
+    merged = merged_infos(columns, from_step, resets, 4)
+    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
+    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
+    assert list(merged) == list(expected)
+    for key, value in expected.items():
+        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+    assert all(np.array_equal(columns[key], kept[key]) for key in kept)  # asked again in SAME_STEP
+
+
 def test_each_simulation_runs_on_its_sub_envs_own_model():
     """Domain randomization: edits to one sub-env's model (gravity, timestep) act as in Sync."""
     with warnings.catch_warnings():

@@ -16,6 +16,8 @@ from palaestra.plugin import add_info
 __all__ = ["batched_infos", "merged_infos"]
 
 _PLAIN_SCALARS = (int, float, bool)
+_FLOATS = (float, np.float64)
+_FLOAT64 = np.dtype(np.float64)
 
 
 def batched_infos(
@@ -79,6 +81,9 @@ def merged_infos(
         for key, column in columns.items():
             batched[key], batched[f"_{key}"] = column, from_step.copy()
         return batched
+    keys, reporting = list(columns), [(i, info) for i, info in resets if info]
+    if all(_leads_columns(info, keys, columns) for _, info in reporting):  # every MuJoCo env's starts
+        return _merged_by_column(columns, from_step, reporting)
     first_step = int(np.argmax(from_step))
     sources = sorted([(first_step, columns), *resets], key=lambda pair: pair[0])
     order = dict.fromkeys(key for _, source in sources for key in source)
@@ -108,6 +113,40 @@ def merged_infos(
         for i, value in holders:
             column[i] = value
             mask[i] = True
+        batched[key], batched[f"_{key}"] = column, mask
+    return batched
+
+
+def _leads_columns(info: dict[str, Any], keys: list[str], columns: dict[str, np.ndarray]) -> bool:
+    """Whether a start's info merges a column at a time (:func:`_merged_by_column`).
+
+    Its keys must be the columns' first ones in their order (then the merged order is the
+    columns'), each value a float for a float64 column of numbers (then the column's dtype
+    is the one ``add_info`` picks, whichever row holds the key first).
+    """
+    return list(info) == keys[: len(info)] and all(
+        value.__class__ in _FLOATS and columns[key].dtype == _FLOAT64 and columns[key].ndim == 1
+        for key, value in info.items()
+    )
+
+
+def _merged_by_column(
+    columns: dict[str, np.ndarray], from_step: np.ndarray, reporting: list[tuple[int, dict[str, Any]]]
+) -> dict[str, Any]:
+    """:func:`merged_infos` where every start's info passes :func:`_leads_columns`.
+
+    Each column as the step left it, the rows not from the step zeroed, then each start's
+    values in its row (``reporting``: the starts whose info has keys).
+    """
+    batched: dict[str, Any] = {}
+    others = ~from_step
+    for key, stepped in columns.items():
+        column = stepped.copy()  # the columns may be asked for again (SAME_STEP asks twice)
+        column[others] = 0
+        mask = from_step.copy()
+        for i, info in reporting:
+            if key in info:
+                column[i], mask[i] = info[key], True
         batched[key], batched[f"_{key}"] = column, mask
     return batched
 
