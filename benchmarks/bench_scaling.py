@@ -17,6 +17,19 @@ For palaestra it also prints:
   cores (``rate_1w / (s + (1 - s) / n)``). Only meaningful where the machine has at least
   2 free cores; an env that does not parallelise (the array-batched classic-control and
   toy-text envs step in one thread) shows ``s`` near 1.
+- ``measured X + own Y``: the serial share measured instead of fitted. ``X = T_out / T_1``:
+  the calling thread's time per step outside the parts that run in parallel, over the
+  1-worker step time; ``Y = T_own / T_1``: its own work inside them, which the workers
+  overlap but more workers would not shorten (a Box2D block's resets), both from the
+  1-worker run. The rates they imply on 16 and 64 cores take a step as ``T_out + max(T_own /
+  blocks, T_par / cores)``, ``T_par`` the rest of the 1-worker step and ``blocks`` the
+  processes that share the own work (Box2D: a block per ``THREADS_PER_BLOCK`` cores). The parallel parts are timed
+  where each vector env runs them (:func:`parallel_parts`): the MuJoCo batch's physics call
+  (``mujoco.batch``, or the sub-envs' own steps on threads; their episode starts are outside
+  it), the Box2D blocks' compiled step (its threads) or, with worker processes, the parent's
+  wait for all blocks.
+  An env with none (the array-batched classic-control and toy-text envs) is all serial:
+  ``1.00``. This does not move with one worker's rate from run to run as the fit does.
 - ``parent busy``: the calling thread's CPU time over the wall time of the steps with the
   most workers (1.0: the caller never waits, e.g. it steps a block of its own).
 
@@ -39,7 +52,7 @@ import numpy as np
 
 import palaestra
 from bench_envpool import ENVPOOL_ID, actions_for, envpool
-from palaestra.plugin import usable_cores
+from palaestra.plugin import THREADS_PER_BLOCK, usable_cores
 
 IDS = [
     "CartPole-v1",
@@ -70,49 +83,186 @@ def default_workers() -> list[int]:
     return sorted(counts)
 
 
-def timed(env: Any, actions: list[np.ndarray], steps: int) -> tuple[float, float]:
-    """``(wall seconds, calling thread's CPU seconds)`` of ``steps`` steps after a warm-up."""
+class ParallelClock:
+    """Wall seconds the calling thread spends inside the parallel parts of steps.
+
+    :meth:`watch` wraps a callable of an object (an instance attribute shadows the method);
+    a call inside another watched call counts once. :meth:`own` wraps one whose calls
+    inside a watched call are the calling thread's own work (a reset that the workers'
+    steps overlap but that more workers would not shorten): their time is :attr:`own_seconds`.
+    """
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.own_seconds = 0.0
+        self._depth = 0
+        self._watched: set[tuple[int, str]] = set()
+
+    def watch(self, owner: Any, name: str) -> None:
+        """Time every call of ``owner.name`` from now on (once, however often asked)."""
+        if (id(owner), name) in self._watched:
+            return
+        self._watched.add((id(owner), name))
+        inner = getattr(owner, name)
+
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            if self._depth:
+                return inner(*args, **kwargs)
+            self._depth += 1
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self._depth -= 1
+
+        setattr(owner, name, timed_call)
+
+    def own(self, owner: Any, name: str) -> None:
+        """Add the time of ``owner.name``'s calls inside watched calls to :attr:`own_seconds`."""
+        if (id(owner), name) in self._watched:
+            return
+        self._watched.add((id(owner), name))
+        inner = getattr(owner, name)
+
+        def serial_call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                if self._depth:
+                    self.own_seconds += time.perf_counter() - start
+
+        setattr(owner, name, serial_call)
+
+
+def parallel_parts(env: Any) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:
+    """Where ``env`` (a palaestra vector env) runs its workers: ``(windows, own work inside them)``.
+
+    The windows are the callables inside which its workers run; the others, called inside
+    them, are the calling thread's alone.
+
+    MuJoCo: the batch's physics call (and its forward of started rows), or, for sub-envs
+    stepped on their own, the threaded ``mj_step`` calls; its starts run outside them. Box2D
+    and other block vector envs: with worker processes, the wait for every block's step (the
+    parent's own block runs meanwhile); with the parent's block alone, its compiled step
+    (threads); either way less the parent block's resets (its own thread's, even where the
+    threads' steps overlap them). Anything else has none: all its work is in the calling
+    thread.
+    """
+    sim = getattr(env, "_sim", None)
+    if sim is not None:
+        return [(sim, name) for name in ("step", "forward") if hasattr(sim, name)], []
+    if hasattr(env, "steps_arrays"):  # a MuJoCo vector env whose sub-envs step on their own
+        import palaestra_mujoco.vector
+
+        return [(palaestra_mujoco.vector, "run_physics")], []
+    local = getattr(env, "_local", None)
+    own = [(local.block, "_restart")] if local is not None and hasattr(local.block, "_restart") else []
+    if getattr(env, "_workers", None):
+        return [(env, "_gather")], own
+    if local is not None and hasattr(local.block, "_compiled_step"):
+        return [(local.block, "_compiled_step")], own
+    return [], []
+
+
+def timed(
+    env: Any, actions: list[np.ndarray], steps: int, clock: ParallelClock | None = None
+) -> tuple[float, ...]:
+    """Seconds of ``steps`` steps after a warm-up.
+
+    Wall time, the calling thread's CPU time, and (with a ``clock``) its time inside the
+    parallel parts and its own work inside them.
+    """
     for k in range(WARMUP):
         env.step(actions[k % len(actions)])
+    inside, own = (clock.seconds, clock.own_seconds) if clock is not None else (0.0, 0.0)
     wall, cpu = time.perf_counter(), time.thread_time()
     for k in range(steps):
         env.step(actions[k % len(actions)])
-    return time.perf_counter() - wall, time.thread_time() - cpu
+    wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+    if clock is None:
+        return wall, cpu, 0.0, 0.0
+    return wall, cpu, clock.seconds - inside, clock.own_seconds - own
 
 
-def measure(
-    env_id: str, n: int, workers: list[int], rounds: int
-) -> dict[tuple[str, int], tuple[float, float]]:
-    """Median env-steps/s and parent-busy share per (contender, k), rounds alternating."""
+Results = dict[tuple[str, int], tuple[float, float, float, float]]
+
+
+def measure(env_id: str, n: int, workers: list[int], rounds: int) -> tuple[Results, int | None]:
+    """Medians of rounds alternating, per (contender, k).
+
+    Each is ``(env-steps/s, parent busy, T_out, T_own)``: the calling thread's seconds per
+    step outside the parallel parts and its own work inside them (palaestra only; NaN for
+    EnvPool). Also the most threads a block takes where the env's own work is its blocks'
+    (each block's process does its own), else None.
+    """
     actions = actions_for(env_id, n, 64)
     as_envpool = [a.astype(np.int32) if a.dtype.kind in "iu" else a for a in actions]
     envs: dict[tuple[str, int], Any] = {}
+    clock = ParallelClock()
+    per_block = None
     for k in workers:
         envs["palaestra", k] = palaestra.make_vec(env_id, n, vector_kwargs={"num_workers": k})
         if envpool is not None:
             envs["envpool", k] = envpool.make_gymnasium(
                 ENVPOOL_ID.get(env_id, env_id), num_envs=n, num_threads=k
             )
-    results: dict[tuple[str, int], list[tuple[float, float]]] = {key: [] for key in envs}
+    results: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {key: [] for key in envs}
     try:
         steps = {}
         for key, env in envs.items():
             env.reset(seed=0) if key[0] == "palaestra" else env.reset()
+            if key[0] == "palaestra":
+                windows, own = parallel_parts(env)
+                for owner, name in windows:
+                    clock.watch(owner, name)
+                for owner, name in own:
+                    clock.own(owner, name)
+                    per_block = THREADS_PER_BLOCK
             batches = as_envpool if key[0] == "envpool" else actions
-            wall, _ = timed(env, batches, 10)
+            wall, *_ = timed(env, batches, 10)
             steps[key] = max(10, int(ROUND_SECONDS / max(wall / 10, 1e-7)))
         for _ in range(rounds):
             for key, env in envs.items():
                 batches = as_envpool if key[0] == "envpool" else actions
-                wall, cpu = timed(env, batches, steps[key])
-                results[key].append((steps[key] * n / wall, cpu / wall))
+                wall, cpu, inside, own = timed(env, batches, steps[key], clock)
+                ours = key[0] == "palaestra"
+                outside = (wall - inside) / steps[key] if ours else float("nan")
+                results[key].append((steps[key] * n / wall, cpu / wall, outside, own / steps[key]))
     finally:
         for env in envs.values():
             env.close()
-    return {
-        key: (statistics.median(r for r, _ in values), statistics.median(b for _, b in values))
+    medians = {
+        key: tuple(statistics.median(column) for column in zip(*values, strict=True))
         for key, values in results.items()
     }
+    return medians, per_block  # type: ignore[return-value]
+
+
+def measured_share(
+    n: int, workers: list[int], results: Results, per_block: int | None
+) -> tuple[float, float, dict[int, float]] | None:
+    """``T_out / T_1``, ``T_own / T_1`` and the rates they imply on 16 and 64 cores.
+
+    All three times come from the 1-worker run (one run: no noise between runs in the
+    ratios). On ``c`` cores a step is taken to last ``T_out + max(T_own / b, T_par / c)``,
+    with ``T_par = T_1 - T_out - T_own``: the workers share the parallel work while each
+    block's process does its own, ``b`` blocks of up to ``per_block`` threads sharing
+    ``T_own`` (one block where ``per_block`` is None). None without a 1-worker run.
+    """
+    if 1 not in workers:
+        return None
+    step_1 = n / results["palaestra", 1][0]
+    outside, own = results["palaestra", 1][2:]
+    outside = min(outside, step_1)
+    own = min(own, step_1 - outside)
+    parallel = step_1 - outside - own
+    implied = {}
+    for cores in (16, 64):
+        blocks = 1 if per_block is None else min(n, -(-cores // per_block))
+        implied[cores] = n / (outside + max(own / blocks, parallel / cores))
+    return outside / step_1, own / step_1, implied
 
 
 def amdahl(rate_1: float, rate_2: float) -> float:
@@ -121,9 +271,7 @@ def amdahl(rate_1: float, rate_2: float) -> float:
     return min(1.0, max(0.0, 2.0 / speedup - 1.0))
 
 
-def report(
-    env_id: str, n: int, workers: list[int], results: dict[tuple[str, int], tuple[float, float]]
-) -> None:
+def report(env_id: str, n: int, workers: list[int], results: Results, per_block: int | None) -> None:
     """One line per id and N: rates by k, ratios to EnvPool, the proxies and the serial share."""
     cells = []
     for k in workers:
@@ -140,6 +288,10 @@ def report(
         if 8 in rates:
             line += f"  8w/2w {rates[8] / rates[2]:.2f}"
         line += f"  serial {s:.2f} (16c {implied[16]:.0f}/s, 64c {implied[64]:.0f}/s)"
+    measured = measured_share(n, workers, results, per_block)
+    if measured is not None:
+        share, own, implied = measured
+        line += f"  measured {share:.2f} + own {own:.2f} (16c {implied[16]:.0f}/s, 64c {implied[64]:.0f}/s)"
     line += f"  parent busy {results['palaestra', max(workers)][1]:.2f}"
     print(line, flush=True)
 
@@ -159,7 +311,8 @@ def main() -> None:
     )
     for env_id in args.ids.split(","):
         for n in (int(x) for x in args.n.split(",")):
-            report(env_id, n, workers, measure(env_id, n, workers, args.rounds))
+            results, per_block = measure(env_id, n, workers, args.rounds)
+            report(env_id, n, workers, results, per_block)
 
 
 if __name__ == "__main__":
