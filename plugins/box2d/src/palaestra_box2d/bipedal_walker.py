@@ -41,6 +41,7 @@ LEG_W, LEG_H = 8 / SCALE, 34 / SCALE
 TERRAIN_LENGTH = 200  # points
 TERRAIN_GRASS = 10  # how long grass spells last, at most
 TERRAIN_STARTPAD = 20  # flat points at the start
+CLOUDS = TERRAIN_LENGTH // 20
 FRICTION = 2.5
 FINISH_X = (TERRAIN_LENGTH - TERRAIN_GRASS) * TERRAIN_STEP
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 6 * 30, 2 * 30
@@ -142,6 +143,8 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self._edge = Box2D.b2FixtureDef(
             shape=Box2D.b2EdgeShape(vertices=[(0, 0), (1, 1)]), friction=FRICTION, categoryBits=0x0001
         )
+        # The shapes the two definitions hold (each read of .shape makes a new proxy of it).
+        self._block_shape, self._edge_shape = self._block.shape, self._edge.shape
         self._hull_fixture = Box2D.b2FixtureDef(
             shape=Box2D.b2PolygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in HULL_POLY]),
             density=5.0,
@@ -179,7 +182,10 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
 
         Each carries its colours as ``color1``/``color2`` (fill, edge), as Gymnasium's bodies do.
         """
-        fixture.shape.vertices = vertices
+        if fixture is self._edge:  # its vertex0 and vertex3 stay unused (set so at construction)
+            self._edge_shape.vertex1, self._edge_shape.vertex2 = vertices
+        else:
+            self._block_shape.vertices = vertices
         # CreateStaticBody(fixtures=fixture) without building a body definition each time:
         # the same two engine calls.
         body = self.world.CreateBody(self._static_body)
@@ -253,15 +259,24 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
         self.terrain.reverse()
 
     def _generate_clouds(self) -> None:
-        rng = self.np_random
+        """Ten clouds, each five points around a centre.
+
+        The centre is ``uniform(0, TERRAIN_LENGTH)`` terrain steps along; each point is
+        ``uniform(0, 5 * TERRAIN_STEP)`` off a pentagon's corner, in x and then in y.
+        """
+        # All their numbers in one draw: numpy's uniform(0, high) is 0.0 + high * u of the
+        # stream's next double u, and the doubles of random(n) are the next n of the stream.
+        # (Adding 0.0 to a product is exact, so a fused multiply-add would give the same.)
+        doubles = iter(self.np_random.random(CLOUDS * 11).tolist())
+        offset = 5 * TERRAIN_STEP
+        y = VIEWPORT_H / SCALE * 3 / 4
         self.cloud_poly = []
-        for _ in range(TERRAIN_LENGTH // 20):
-            x = rng.uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
-            y = VIEWPORT_H / SCALE * 3 / 4
+        for _ in range(CLOUDS):
+            x = (0.0 + TERRAIN_LENGTH * next(doubles)) * TERRAIN_STEP
             poly = []
             for a in range(5):
-                px = x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + rng.uniform(0, 5 * TERRAIN_STEP)
-                py = y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + rng.uniform(0, 5 * TERRAIN_STEP)
+                px = x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + (0.0 + offset * next(doubles))
+                py = y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + (0.0 + offset * next(doubles))
                 poly.append((px, py))
             self.cloud_poly.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
 
