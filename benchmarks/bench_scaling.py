@@ -46,6 +46,7 @@ import argparse
 import statistics
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -100,40 +101,46 @@ class ParallelClock:
 
     def watch(self, owner: Any, name: str) -> None:
         """Time every call of ``owner.name`` from now on (once, however often asked)."""
-        if (id(owner), name) in self._watched:
-            return
-        self._watched.add((id(owner), name))
-        inner = getattr(owner, name)
 
-        def timed_call(*args: Any, **kwargs: Any) -> Any:
-            if self._depth:
-                return inner(*args, **kwargs)
-            self._depth += 1
-            start = time.perf_counter()
-            try:
-                return inner(*args, **kwargs)
-            finally:
-                self.seconds += time.perf_counter() - start
-                self._depth -= 1
+        def timed(inner: Callable[..., Any]) -> Callable[..., Any]:
+            def timed_call(*args: Any, **kwargs: Any) -> Any:
+                if self._depth:
+                    return inner(*args, **kwargs)
+                self._depth += 1
+                start = time.perf_counter()
+                try:
+                    return inner(*args, **kwargs)
+                finally:
+                    self.seconds += time.perf_counter() - start
+                    self._depth -= 1
 
-        setattr(owner, name, timed_call)
+            return timed_call
+
+        self._wrap(owner, name, timed)
 
     def own(self, owner: Any, name: str) -> None:
         """Add the time of ``owner.name``'s calls inside watched calls to :attr:`own_seconds`."""
-        if (id(owner), name) in self._watched:
-            return
-        self._watched.add((id(owner), name))
-        inner = getattr(owner, name)
 
-        def serial_call(*args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return inner(*args, **kwargs)
-            finally:
-                if self._depth:
-                    self.own_seconds += time.perf_counter() - start
+        def timed(inner: Callable[..., Any]) -> Callable[..., Any]:
+            def serial_call(*args: Any, **kwargs: Any) -> Any:
+                start = time.perf_counter()
+                try:
+                    return inner(*args, **kwargs)
+                finally:
+                    if self._depth:
+                        self.own_seconds += time.perf_counter() - start
 
-        setattr(owner, name, serial_call)
+            return serial_call
+
+        self._wrap(owner, name, timed)
+
+    def _wrap(
+        self, owner: Any, name: str, wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]
+    ) -> None:
+        """Replace ``owner.name`` by ``wrapper`` of it, the first time it is asked for."""
+        if (id(owner), name) not in self._watched:
+            self._watched.add((id(owner), name))
+            setattr(owner, name, wrapper(getattr(owner, name)))
 
 
 def parallel_parts(env: Any) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:

@@ -223,6 +223,16 @@ def add_info_one_by_one(infos, num_envs):
     return batched
 
 
+def assert_merged_like_add_info(columns, from_step, resets):
+    """merged_infos gives add_info's dict of the step rows and the starts, sub-env by sub-env."""
+    merged = merged_infos(columns, from_step, resets, len(from_step))
+    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
+    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), len(from_step))
+    assert list(merged) == list(expected)
+    for key, value in expected.items():
+        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+
+
 @pytest.mark.parametrize("first_is_reset", [True, False])
 def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
     """Keys in first-appearance order, dtypes from each key's first holder, masks of holders."""
@@ -232,12 +242,7 @@ def test_merged_infos_are_add_info_sub_env_by_sub_env(first_is_reset):
     from_step = np.ones(4, dtype=np.bool_)
     from_step[reset_row] = False
     from_step[3] = False  # not reported
-    merged = merged_infos(columns, from_step, resets, 4)
-    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
-    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
-    assert list(merged) == list(expected)
-    for key, value in expected.items():
-        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+    assert_merged_like_add_info(columns, from_step, resets)
 
 
 @pytest.mark.parametrize(
@@ -259,12 +264,7 @@ def test_merged_infos_of_starts_that_report_the_columns_first_keys_are_add_info(
     kept = {key: column.copy() for key, column in columns.items()}
     from_step = np.array([True, False, True, False])
     from_step[[i for i, _ in resets]] = False
-    merged = merged_infos(columns, from_step, resets, 4)
-    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in np.flatnonzero(from_step)]
-    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
-    assert list(merged) == list(expected)
-    for key, value in expected.items():
-        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+    assert_merged_like_add_info(columns, from_step, resets)
     assert all(np.array_equal(columns[key], kept[key]) for key in kept)  # asked again in SAME_STEP
 
 
@@ -428,13 +428,7 @@ def test_your_own_env_steps_as_arrays_when_it_scores_batches():
 def test_merged_infos_with_columns_of_arrays_are_add_info_too():
     columns = {"contacts": np.arange(8.0).reshape(4, 2), "x": np.arange(4.0)}
     resets = [(1, {"x": 7.5})]
-    from_step = np.array([True, False, True, True])
-    merged = merged_infos(columns, from_step, resets, 4)
-    rows = [(i, {key: column[i] for key, column in columns.items()}) for i in (0, 2, 3)]
-    expected = add_info_one_by_one(sorted(rows + resets, key=lambda pair: pair[0]), 4)
-    assert list(merged) == list(expected)
-    for key, value in expected.items():
-        assert merged[key].dtype == value.dtype and np.array_equal(merged[key], value), key
+    assert_merged_like_add_info(columns, np.array([True, False, True, True]), resets)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
