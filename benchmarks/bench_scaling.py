@@ -23,13 +23,14 @@ For palaestra it also prints:
   overlap but more workers would not shorten (a Box2D block's resets), both from the
   1-worker run. The rates they imply on 16 and 64 cores take a step as ``T_out + max(T_own /
   blocks, T_par / cores)``, ``T_par`` the rest of the 1-worker step and ``blocks`` the
-  processes that share the own work (Box2D: a block per ``THREADS_PER_BLOCK`` cores). The parallel parts are timed
-  where each vector env runs them (:func:`parallel_parts`): the MuJoCo batch's physics call
-  (``mujoco.batch``, or the sub-envs' own steps on threads; their episode starts are outside
-  it), the Box2D blocks' compiled step (its threads) or, with worker processes, the parent's
-  wait for all blocks.
-  An env with none (the array-batched classic-control and toy-text envs) is all serial:
-  ``1.00``. This does not move with one worker's rate from run to run as the fit does.
+  processes that share the own work (Box2D: a block per ``THREADS_PER_BLOCK`` cores). The
+  parallel parts are timed where each vector env runs them (:func:`parallel_parts`): the
+  MuJoCo batch's physics call (``mujoco.batch``, or the sub-envs' own steps on threads;
+  their episode starts are outside it), the step of the parent's block (a Box2D block's
+  threads, or the worker processes more workers would add) or, with worker processes, the
+  parent's wait for all blocks. An env with none (the array-batched classic-control and
+  toy-text envs) is all serial: ``1.00``. This does not move with one worker's rate from run
+  to run as the fit does.
 - ``parent busy``: the calling thread's CPU time over the wall time of the steps with the
   most workers (1.0: the caller never waits, e.g. it steps a block of its own).
 
@@ -152,10 +153,11 @@ def parallel_parts(env: Any) -> tuple[list[tuple[Any, str]], list[tuple[Any, str
     MuJoCo: the batch's physics call (and its forward of started rows), or, for sub-envs
     stepped on their own, the threaded ``mj_step`` calls; its starts run outside them. Box2D
     and other block vector envs: with worker processes, the wait for every block's step (the
-    parent's own block runs meanwhile); with the parent's block alone, its compiled step
-    (threads); either way less the parent block's resets (its own thread's, even where the
-    threads' steps overlap them). Anything else has none: all its work is in the calling
-    thread.
+    parent's own block runs meanwhile); with the parent's block alone (one worker), that
+    block's step, which more workers would share out (to threads in a compiled block, to
+    processes otherwise); either way less the parent block's resets in a compiled step
+    (its own thread's, even where the threads' steps overlap them). Anything else has none:
+    all its work is in the calling thread.
     """
     sim = getattr(env, "_sim", None)
     if sim is not None:
@@ -168,8 +170,8 @@ def parallel_parts(env: Any) -> tuple[list[tuple[Any, str]], list[tuple[Any, str
     own = [(local.block, "_restart")] if local is not None and hasattr(local.block, "_restart") else []
     if getattr(env, "_workers", None):
         return [(env, "_gather")], own
-    if local is not None and hasattr(local.block, "_compiled_step"):
-        return [(local.block, "_compiled_step")], own
+    if local is not None:
+        return [(local.block, "step")], own
     return [], []
 
 

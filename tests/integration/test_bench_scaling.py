@@ -28,7 +28,7 @@ def test_mujoco_batches_run_in_parallel_inside_their_physics_call():
     envs.close()
 
 
-def test_box2d_blocks_run_in_parallel_inside_their_compiled_step_less_their_resets():
+def test_box2d_blocks_run_in_parallel_inside_their_step_less_their_resets():
     pytest.importorskip("palaestra_box2d", reason="needs palaestra-box2d")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a build without the kernels says so
@@ -37,7 +37,17 @@ def test_box2d_blocks_run_in_parallel_inside_their_compiled_step_less_their_rese
     if not block.compiled:
         envs.close()
         pytest.skip("the Box2D kernels were not built here")
-    assert bench_scaling.parallel_parts(envs) == ([(block, "_compiled_step")], [(block, "_restart")])
+    assert bench_scaling.parallel_parts(envs) == ([(block, "step")], [(block, "_restart")])
+    envs.close()
+
+
+@pytest.mark.parametrize("num_workers", [1, 2])
+def test_blocks_in_processes_run_in_parallel_inside_the_parents_block_or_the_wait_for_all(num_workers):
+    """CarRacing's blocks step in Python, a process each: one worker's block is what more would share."""
+    pytest.importorskip("palaestra_box2d", reason="needs palaestra-box2d")
+    envs = palaestra.make_vec("CarRacing-v3", 2, vector_kwargs={"num_workers": num_workers})
+    expected = [(envs._local.block, "step")] if num_workers == 1 else [(envs, "_gather")]
+    assert bench_scaling.parallel_parts(envs) == (expected, [])
     envs.close()
 
 
