@@ -109,13 +109,9 @@ class BatchSimulation:
         (``time_episode``), time and the other state fields zeroed (:attr:`restarts` must
         hold). The sub-envs' own data follow when read (:meth:`pull`).
         """
-        envs, dt, frame_skip = self._envs, self.dt, self.frame_skip
-        for i in rows.tolist():  # _timed's work, inlined: this loop runs for every start
-            env = envs[i]
-            env.time_episode()
-            if env.frame_skip != frame_skip:
-                raise self._other_frame_skip(i)
-            dt[i] = env._dt
+        for i in rows.tolist():
+            self._envs[i].time_episode()
+            self._timed(i)
         self._time[rows] = 0.0
         for zeroed in self._zeroed:
             zeroed[rows] = 0.0
@@ -136,16 +132,12 @@ class BatchSimulation:
         """Sub-env ``i``, its seconds per step noted after checking its frame skip matches."""
         env = self._envs[i]
         if env.frame_skip != self.frame_skip:
-            raise self._other_frame_skip(i)
+            raise ValueError(
+                f"sub-env {i} has frame_skip {env.frame_skip} and sub-env 0 {self.frame_skip}: a batch "
+                "steps all its simulations alike; give every sub-env the same frame_skip"
+            )
         self.dt[i] = env._dt
         return env
-
-    def _other_frame_skip(self, i: int) -> ValueError:
-        """The error for sub-env ``i``'s frame skip differing from sub-env 0's."""
-        return ValueError(
-            f"sub-env {i} has frame_skip {self._envs[i].frame_skip} and sub-env 0 {self.frame_skip}: a batch "
-            "steps all its simulations alike; give every sub-env the same frame_skip"
-        )
 
     @property
     def frame_skip(self) -> int:
