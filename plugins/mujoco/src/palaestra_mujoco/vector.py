@@ -202,12 +202,12 @@ class MujocoVectorEnv(BatchedVectorEnv):
         scores_batches = vars(self.env_class).get("scores_batches") is True
         reads_body_forces = not _BODY_FORCES.isdisjoint(first.batch_outputs)
         in_one_batch = scores_batches and not reads_body_forces and batch_available()
-        if not in_one_batch:
-            self._start_crew()
         if in_one_batch:
             self._sim = BatchSimulation(self.envs, self.physics_threads, first.batch_outputs)
-        elif scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
-            self._sim = GatheredSimulation(self.envs, self._crew, first.batch_outputs)
+        else:  # the sub-envs' own data step, on helper threads
+            self._start_crew()
+            if scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
+                self._sim = GatheredSimulation(self.envs, self._crew, first.batch_outputs)
         self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
         # Episodes start in the batch's rows (MujocoEnv.start_batch) where class and model allow.
         self._starts_rows = (
