@@ -1,10 +1,12 @@
 """The optional C module of palaestra-mujoco (the rest is in pyproject.toml).
 
-``_compiled``: the row fills of a batch's episode starts (see ``_start_draws.py``). Without
-a compiler the package installs without it and the starts are filled in Python, with the
-same numbers. (Declared here, not in pyproject.toml, where setuptools still calls extension
-modules experimental.)
+``_compiled``: the row fills of a batch's episode starts (see ``_start_draws.py``) and
+Python's squares of a column (``_powers.py``). Without a compiler the package installs
+without it and both are done in Python, with the same numbers. (Declared here, not in
+pyproject.toml, where setuptools still calls extension modules experimental.)
 """
+
+import sys
 
 from setuptools import Extension, setup
 
@@ -14,6 +16,7 @@ setup(
             "palaestra_mujoco._compiled",
             sources=["src/palaestra_mujoco/_compiled.c"],
             extra_compile_args=["-ffp-contract=off"],
+            libraries=[] if sys.platform == "win32" else ["m"],  # pow, as Python's float power calls it
             optional=True,
         )
     ]

@@ -76,7 +76,8 @@ def test_array_starts_are_each_sub_envs_own_start_state(env_id, row_fills, monke
         mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
         assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
     assert not np.isnan(mine[0]).any() and len({tuple(row) for row in mine[0]}) == 9
-    assert len(calls) == 3  # the array draws, each time
+    whole_starts_in_c = row_fills == "compiled" and fast[0].velocity_noise != "normal"
+    assert len(calls) == (0 if whole_starts_in_c else 3)  # else the array draws, each time
 
 
 @pytest.mark.parametrize(
@@ -135,6 +136,103 @@ def test_sub_envs_sharing_a_generator_draw_each_ones_uniforms_then_its_normals()
             env.np_random = shared
     mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
     assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
+
+
+# -- whole starts in C (uniform velocity noise) against each sub-env's own start_state ------
+
+
+@needs_compiled
+@pytest.mark.parametrize("count", [1, 3, 9])
+def test_whole_starts_in_c_are_each_sub_envs_start_state(count):
+    fast, plain = sub_envs("Hopper-v5", count)
+    for group in (fast, plain):
+        group[0]._reset_noise_scale = 2  # an int, as numpy converts it
+        group[-1].init_qpos = group[-1].init_qpos - 0.5
+        if count > 2:
+            group[1]._reset_noise_scale = 0.0
+            group[2].np_random = group[0].np_random  # a shared generator: rows drawn in order
+    rows = np.arange(count)[::-1].copy()  # rows in any order
+    qpos, qvel = np.full((count, 6), np.nan), np.full((count, 6), np.nan)
+    for _ in range(2):
+        assert _start_draws.uniform_starts(fast, rows, qpos, qvel) == count
+        spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
+        MujocoEnv.start_states(plain[0], plain, rows, spec_qpos, spec_qvel)
+        assert np.array_equal(qpos, spec_qpos) and np.array_equal(qvel, spec_qvel)
+    assert [rng.random() for rng in (env.np_random for env in fast)] == [
+        rng.random() for rng in (env.np_random for env in plain)
+    ]
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    "unusual",
+    [
+        "float32 scale",
+        "bool scale",
+        "negative scale",
+        "float32 init_qpos",
+        "short init_qvel",
+        "held generator",
+    ],
+)
+def test_whole_starts_in_c_stop_before_a_row_they_cannot_do_and_draw_nothing_for_it(unusual):
+    fast, plain = sub_envs("Walker2d-v5", 5)
+    for group in (fast, plain):
+        env = group[3]
+        if unusual == "float32 scale":
+            env._reset_noise_scale = np.float32(0.3)
+        elif unusual == "bool scale":
+            env._reset_noise_scale = True
+        elif unusual == "negative scale":
+            env._reset_noise_scale = -0.1
+        elif unusual == "float32 init_qpos":
+            env.init_qpos = env.init_qpos.astype(np.float32)
+        elif unusual == "short init_qvel":
+            env.init_qvel = env.init_qvel[:-1]
+    rows = np.arange(5)
+    qpos, qvel = np.full((5, 9), np.nan), np.full((5, 9), np.nan)
+    holding, go = threading.Event(), threading.Event()
+
+    def hold() -> None:  # numpy draws under this lock with the GIL released
+        with fast[3].np_random.bit_generator.lock:
+            holding.set()
+            go.wait(5)
+
+    holder = threading.Thread(target=hold)
+    if unusual == "held generator":
+        holder.start()
+        holding.wait(5)
+    try:
+        assert _start_draws.uniform_starts(fast, rows, qpos, qvel) == 3
+    finally:
+        go.set()
+        if unusual == "held generator":
+            holder.join()
+    assert fast[3].np_random.random() == plain[3].np_random.random()  # nothing drawn for row 3
+    spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
+    MujocoEnv.start_states(plain[0], plain[:3], rows[:3], spec_qpos, spec_qvel)
+    assert np.array_equal(qpos[:3], spec_qpos[:3]) and np.array_equal(qvel[:3], spec_qvel[:3])
+    assert np.isnan(qpos[3:]).all()
+
+
+def test_whole_starts_in_c_need_the_module_and_numpys_uniform(monkeypatch):
+    envs, _ = sub_envs("Hopper-v5", 2)
+    qpos = qvel = np.full((2, 6), np.nan)
+    monkeypatch.setattr(_start_draws, "uniform_rows_hold", lambda: False)
+    assert _start_draws.uniform_starts(envs, np.arange(2), qpos, qvel) == 0
+    monkeypatch.undo()
+    monkeypatch.setattr(_start_draws, "compiled", None)
+    assert _start_draws.uniform_starts(envs, np.arange(2), qpos, qvel) == 0
+    assert np.isnan(qpos).all()
+
+
+@needs_compiled
+def test_whole_starts_in_c_refuse_outputs_that_do_not_fit():
+    envs, _ = sub_envs("Hopper-v5", 2)
+    with pytest.raises(TypeError, match="writable C-contiguous float64 arrays of 2 rows"):
+        compiled.uniform_starts(envs, [env.np_random for env in envs], np.empty((3, 6)), np.empty((2, 6)))
+    with pytest.raises(TypeError, match="one per env"):
+        compiled.uniform_starts(envs, [envs[0].np_random], np.empty((2, 6)), np.empty((2, 6)))
 
 
 # -- the compiled row fills against their plain specification ----------------------------

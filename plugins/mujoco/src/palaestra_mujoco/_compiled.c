@@ -1,6 +1,6 @@
 /*
- * Compiled row fills of the MuJoCo suite (the fast path of _start_draws.py): the per-row
- * Python of a batch's episode starts, one C loop each.
+ * Compiled loops of the MuJoCo suite: the per-row Python of a batch's episode starts (the
+ * fast path of _start_draws.py) and Python's squares of a column (of _powers.py), one C loop each.
  *
  * random_rows(generators, out): row j of `out` gets what `generators[j].random(out=out[j])`
  * writes. numpy's Generator.random fills a float64 array with its bit generator's
@@ -10,7 +10,12 @@
  *
  * gather_rows(objects, name, out): row j of `out` gets `getattr(objects[j], name)`.
  *
- * Each stops at the first row it cannot do exactly as numpy would and returns how many
+ * squares(values, out): out[k] = values[k] ** 2 as Python's float power gives it (CPython's
+ * float_pow: libm's pow of the absolute value, a NaN returned as it is), the specification
+ * being plain_squares in _powers.py. It stops before a square that overflows (Python raises
+ * OverflowError there) and returns how many it wrote.
+ *
+ * Each row fill stops at the first row it cannot do exactly as numpy would and returns how many
  * rows it filled; the Python spec in _start_draws.py does the rest, numpy's errors
  * included. random_rows stops at a generator whose lock another thread holds (numpy draws
  * under that lock with the GIL released, and a blocking wait here, holding the GIL, could
@@ -18,11 +23,13 @@
  * one-dimensional C-contiguous native float64 array of the row's width.
  *
  * The module is optional: without a C compiler the package installs without it and
- * _start_draws.py fills the rows in Python, with the same numbers.
+ * _start_draws.py and _powers.py do the same in Python, with the same numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -36,6 +43,7 @@ typedef struct bitgen {
 } bitgen_t;
 
 static PyObject *s_bit_generator, *s_capsule, *s_lock, *s_acquire, *s_release;
+static PyObject *s_reset_noise_scale, *s_init_qpos, *s_init_qvel;
 
 /* Fill `row` (of `width` doubles) from `item`: 1 done, 0 left to Python (no error set), -1 error. */
 typedef int (*fill_row)(PyObject *item, PyObject *name, double *row, Py_ssize_t width);
@@ -138,6 +146,109 @@ gather_row(PyObject *object, PyObject *name, double *row, Py_ssize_t width)
     return exact;
 }
 
+/* A writable C-contiguous (rows, width) float64 buffer, or 0 (no error set). */
+static int
+float64_rows(PyObject *object, Py_ssize_t rows, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (view->ndim == 2 && view->shape[0] == rows && view->itemsize == 8 && strcmp(view->format, "d") == 0) {
+        return 1;
+    }
+    PyBuffer_Release(view);
+    return 0;
+}
+
+/* An env's noise half-width when the array path may use it (an exact float or int in [0, DBL_MAX / 2]): 1, else 0. */
+static int
+noise_half_width(PyObject *env, double *half_width)
+{
+    PyObject *scale = PyObject_GetAttr(env, s_reset_noise_scale);
+    if (scale == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int plain = PyFloat_CheckExact(scale) || PyLong_CheckExact(scale);
+    *half_width = plain ? PyFloat_AsDouble(scale) : NAN; /* an int as numpy converts it */
+    Py_DECREF(scale);
+    if (PyErr_Occurred()) {
+        PyErr_Clear(); /* an int too large for a float: numpy's error, raised by Python */
+        return 0;
+    }
+    return *half_width >= 0.0 && *half_width <= DBL_MAX / 2; /* NaN fails both */
+}
+
+/*
+ * uniform_starts(envs, generators, qpos, qvel): row j of qpos and qvel gets
+ *     noise = generators[j].uniform(-h, h, nq + nv)      h = envs[j]._reset_noise_scale
+ *     envs[j].init_qpos + noise[:nq], envs[j].init_qvel + noise[nq:]
+ * (SuiteEnv.start_state with uniform velocity noise), numpy's uniform being low + (high - low) * u
+ * of the generator's next doubles u. A row is left to Python, and the loop stops there, when its
+ * scale or initial state is not what the loop reads or its generator is not free; nothing is
+ * drawn for it. Returns how many rows were filled.
+ */
+static PyObject *
+uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "uniform_starts(envs, generators, qpos, qvel)");
+        return NULL;
+    }
+    PyObject *envs = PySequence_Tuple(args[0]);
+    PyObject *generators = envs == NULL ? NULL : PySequence_Tuple(args[1]);
+    if (generators == NULL) {
+        Py_XDECREF(envs);
+        return NULL;
+    }
+    Py_ssize_t rows = PyTuple_GET_SIZE(envs), j = 0;
+    Py_buffer qpos, qvel;
+    int fits = PyTuple_GET_SIZE(generators) == rows && float64_rows(args[2], rows, &qpos);
+    if (fits && !float64_rows(args[3], rows, &qvel)) {
+        PyBuffer_Release(&qpos);
+        fits = 0;
+    }
+    if (!fits) {
+        Py_DECREF(envs);
+        Py_DECREF(generators);
+        return PyErr_Format(PyExc_TypeError, "generators, qpos and qvel must be one per env, "
+                            "qpos and qvel writable C-contiguous float64 arrays of %zd rows", rows);
+    }
+    Py_ssize_t nq = qpos.shape[1], nv = qvel.shape[1];
+    double *noise = PyMem_Malloc((size_t)(nq + nv + 1) * sizeof(double));
+    int done = noise == NULL ? -1 : 1;
+    for (; done == 1 && j < rows; j++) {
+        PyObject *env = PyTuple_GET_ITEM(envs, j);
+        double *positions = (double *)qpos.buf + j * nq, *velocities = (double *)qvel.buf + j * nv, high;
+        /* Checked and gathered first: a row left to Python must not have drawn. */
+        done = noise_half_width(env, &high) && gather_row(env, s_init_qpos, positions, nq) &&
+               gather_row(env, s_init_qvel, velocities, nv);
+        if (done == 1) {
+            done = random_row(PyTuple_GET_ITEM(generators, j), NULL, noise, nq + nv);
+        }
+        if (done != 1) {
+            break;
+        }
+        double low = -high, range = high - low;
+        for (Py_ssize_t k = 0; k < nq; k++) {
+            positions[k] = positions[k] + (low + range * noise[k]);
+        }
+        for (Py_ssize_t k = 0; k < nv; k++) {
+            velocities[k] = velocities[k] + (low + range * noise[nq + k]);
+        }
+    }
+    PyMem_Free(noise);
+    PyBuffer_Release(&qpos);
+    PyBuffer_Release(&qvel);
+    Py_DECREF(envs);
+    Py_DECREF(generators);
+    if (done < 0) {
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    return PyLong_FromSsize_t(j);
+}
+
 static PyObject *
 random_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
@@ -158,18 +269,72 @@ gather_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
     return fill_rows(args[0], args[1], args[2], gather_row);
 }
 
+/* The exponent, read at run time: a compiler may turn pow(x, 2.0) into x * x, and libm's pow
+ * (what Python's ** calls) need not round every square as the product does. */
+static volatile double two = 2.0;
+
+/* Python's a ** 2 of a float (CPython's float_pow, whose own ranges left aside: not NaN, finite
+ * result): pow of the absolute value. */
+static PyObject *
+squares(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "squares(values, out)");
+        return NULL;
+    }
+    Py_buffer in, out;
+    if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[1], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    Py_ssize_t n = in.len / 8, k = 0;
+    int fits = in.ndim == 1 && out.ndim == 1 && in.itemsize == 8 && out.itemsize == 8 && strcmp(in.format, "d") == 0 &&
+               strcmp(out.format, "d") == 0 && out.len == in.len;
+    if (fits) {
+        const double *values = in.buf;
+        double *squared = out.buf;
+        double exponent = two;
+        for (; k < n; k++) {
+            double value = values[k];
+            if (isnan(value)) {
+                squared[k] = value; /* float_pow returns a NaN base itself */
+                continue;
+            }
+            double square = pow(fabs(value), exponent);
+            if (isinf(square) && !isinf(value)) {
+                break; /* Python raises OverflowError: left to it */
+            }
+            squared[k] = square;
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&in);
+    if (!fits) {
+        PyErr_SetString(PyExc_TypeError, "values and out must be C-contiguous float64 vectors of one length");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(k);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
     {"gather_rows", (PyCFunction)(void (*)(void))gather_rows, METH_FASTCALL,
      "gather_rows(objects, name, out) -> rows filled: row j as getattr(objects[j], name)."},
+    {"squares", (PyCFunction)(void (*)(void))squares, METH_FASTCALL,
+     "squares(values, out) -> how many written: out[k] as float(values[k]) ** 2 (stops before an overflow)."},
+    {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
+     "uniform_starts(envs, generators, qpos, qvel) -> rows filled: each env's start state with uniform noise."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef compiled_module = {
     PyModuleDef_HEAD_INIT,
     "palaestra_mujoco._compiled",
-    "Compiled row fills of the MuJoCo suite's batch starts (see _start_draws.py).",
+    "Compiled row fills of the MuJoCo suite's batch starts (_start_draws.py) and Python's squares (_powers.py).",
     -1,
     methods,
 };
@@ -182,7 +347,11 @@ PyInit__compiled(void)
     s_lock = PyUnicode_InternFromString("lock");
     s_acquire = PyUnicode_InternFromString("acquire");
     s_release = PyUnicode_InternFromString("release");
-    if (!s_bit_generator || !s_capsule || !s_lock || !s_acquire || !s_release) {
+    s_reset_noise_scale = PyUnicode_InternFromString("_reset_noise_scale");
+    s_init_qpos = PyUnicode_InternFromString("init_qpos");
+    s_init_qvel = PyUnicode_InternFromString("init_qvel");
+    if (!s_bit_generator || !s_capsule || !s_lock || !s_acquire || !s_release || !s_reset_noise_scale || !s_init_qpos ||
+        !s_init_qvel) {
         return NULL;
     }
     return PyModule_Create(&compiled_module);

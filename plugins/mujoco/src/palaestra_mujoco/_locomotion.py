@@ -11,7 +11,13 @@ import numpy as np
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
 from palaestra_mujoco._row_sums import row_dots, square_sums
-from palaestra_mujoco._start_draws import gather_rows, random_rows, uniform_rows, uniform_rows_hold
+from palaestra_mujoco._start_draws import (
+    gather_rows,
+    random_rows,
+    uniform_rows,
+    uniform_rows_hold,
+    uniform_starts,
+)
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
 __all__ = ["PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
@@ -214,10 +220,18 @@ class SuiteEnv(MujocoEnv, EzPickle):
 
         Each sub-env's noise is drawn by its own generator in one call per stream (the
         numbers its ``uniform`` and ``standard_normal`` would give, see :mod:`._start_draws`);
-        the scaling and the sums are done for all rows at once.
+        the scaling and the sums are done for all rows at once. With uniform velocity noise a
+        C loop does whole starts where the compiled module was built.
         """
-        if len(envs) < _ARRAY_STARTS_FROM or type(self).start_state is not SuiteEnv.start_state:
-            super().start_states(envs, rows, qpos, qvel)  # few, or a start of the class's own
+        if type(self).start_state is not SuiteEnv.start_state:
+            super().start_states(envs, rows, qpos, qvel)  # a start of the class's own
+            return
+        if self.velocity_noise != "normal":  # whole starts in one C loop, as many as it can
+            done = uniform_starts(envs, rows, qpos, qvel)
+            envs, rows = envs[done:], rows[done:]
+        if len(envs) < _ARRAY_STARTS_FROM:
+            if envs:  # few left: each env's own start_state
+                super().start_states(envs, rows, qpos, qvel)
             return
         scales = [env._reset_noise_scale for env in envs]
         plain = all(scale.__class__ in _PLAIN_NUMBERS for scale in scales)

@@ -10,7 +10,9 @@ equals ``uniform`` on this numpy (a build that fuses the multiply-add would not)
 The per-row Python of a start, each row's draw (:func:`random_rows`) and its copy of the
 sub-env's initial state (:func:`gather_rows`), runs as one C loop where the optional
 ``_compiled`` module was built; the ``plain_`` functions are its specification (tests check
-the two equal) and finish any row the C loop leaves to them.
+the two equal) and finish any row the C loop leaves to them. For envs with uniform
+velocity noise, :func:`uniform_starts` does a whole start in one C loop, checks, draws,
+scaling and sums, and leaves to the caller what it cannot do as ``start_state`` would.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "plain_random_rows",
     "random_rows",
     "uniform_rows",
+    "uniform_starts",
     "uniform_rows_hold",
 ]
 
@@ -77,3 +80,22 @@ def uniform_rows_hold() -> bool:
     expected = np.array([np.random.default_rng(i).uniform(-h, h, 200) for i, h in enumerate(half_widths)])
     doubles = np.array([np.random.default_rng(i).random(200) for i in range(len(half_widths))])
     return bool(np.array_equal(uniform_rows(half_widths, doubles), expected))
+
+
+def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> int:
+    """Each env's ``start_state`` with uniform noise into row ``rows[j]``, in C: how many it did.
+
+    The envs from the first on, up to one whose scale or initial state is not a plain float
+    vector or whose generator another thread holds (nothing drawn from it): the caller starts
+    the rest. ``0`` without the compiled module, or when numpy's ``uniform`` is not
+    ``low + (high - low) * u`` on this build (:func:`uniform_rows_hold`).
+    """
+    if compiled is None or not uniform_rows_hold():
+        return 0
+    positions, velocities = np.empty((len(envs), qpos.shape[1])), np.empty((len(envs), qvel.shape[1]))
+    done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], positions, velocities)
+    if done == len(envs):
+        qpos[rows], qvel[rows] = positions, velocities
+    else:
+        qpos[rows[:done]], qvel[rows[:done]] = positions[:done], velocities[:done]
+    return done

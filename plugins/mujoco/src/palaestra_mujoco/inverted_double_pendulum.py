@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._powers import squares
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, constructor_arguments
 
 __all__ = ["InvertedDoublePendulumEnv"]
 
 # Integers up to this size are exact as floats: a larger healthy reward is scored row by row.
 _EXACT_INTEGERS = 2**53
-
-
-def _squares(values: np.ndarray) -> np.ndarray:
-    """Each number to the power 2 as Python's ``**`` gives it (C's ``pow``), as float64."""
-    return np.fromiter(map(pow, values.tolist(), repeat(2)), dtype=np.float64, count=len(values))
 
 
 # The rail and both poles in view.
@@ -116,16 +111,15 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """:meth:`_scored` of each row, the same numbers as arrays.
 
-        The squares are Python's ``**`` of each number (C's ``pow``, as one env's and
-        Gymnasium's numpy scalars square; ``x * x`` and numpy's array power may round
-        differently); the rest is one IEEE operation at a time, as in :meth:`_scored`.
+        The squares are Python's ``**`` of each number (:func:`~palaestra_mujoco._powers.squares`);
+        the rest is one IEEE operation at a time, as in :meth:`_scored`.
         """
         alive_reward = self._healthy_reward
         if alive_reward.__class__ not in _PLAIN_NUMBERS or abs(alive_reward) > _EXACT_INTEGERS:
             return self._plain_scored_rows(x, y, w1, w2)
         terminated = y <= 1
-        distance_penalty = 0.01 * _squares(x) + _squares(y - 2)
-        velocity_penalty = 1e-3 * _squares(w1) + 5e-3 * _squares(w2)
+        distance_penalty = 0.01 * squares(x) + squares(y - 2)
+        velocity_penalty = 1e-3 * squares(w1) + 5e-3 * squares(w2)
         alive = np.where(terminated, alive_reward * False, alive_reward * True)
         info = {
             "reward_survive": alive,

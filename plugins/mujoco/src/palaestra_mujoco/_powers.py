@@ -1,0 +1,47 @@
+"""Squares of a column of numbers as Python's ``**`` gives them, for InvertedDoublePendulum's scores.
+
+A single env squares Python floats (``x**2``: CPython calls libm's ``pow``), and Gymnasium
+numpy scalars (``pow`` too). ``x * x`` and numpy's array power may round some squares
+differently, so a batch squares each number with ``pow`` as well. :func:`plain_squares`
+does it number by number in Python: the specification. :func:`squares` does the same in
+one C loop where the optional ``_compiled`` module was built (tests check the two equal);
+the loop leaves a square that overflows to the plain version, which raises Python's
+``OverflowError`` there.
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+
+import numpy as np
+
+__all__ = ["plain_squares", "squares"]
+
+try:
+    from palaestra_mujoco import _compiled
+except ImportError:  # built without a C compiler: the plain loop, the same numbers
+    _compiled = None  # type: ignore[assignment]
+compiled = _compiled
+
+
+def plain_squares(values: np.ndarray, start: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+    """Each number of ``values`` to the power 2 as Python's ``**`` gives it, as float64.
+
+    With ``out``, numbers ``start`` on are written into it (and it is returned).
+    """
+    if out is None:
+        return np.fromiter(map(pow, values.tolist(), repeat(2)), dtype=np.float64, count=len(values))
+    out[start:] = np.fromiter(map(pow, values[start:].tolist(), repeat(2)), dtype=np.float64)
+    return out
+
+
+def squares(values: np.ndarray) -> np.ndarray:
+    """:func:`plain_squares`, in C where it can (``values``: a float64 vector)."""
+    if compiled is None:
+        return plain_squares(values)
+    column = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty(len(column))
+    done = compiled.squares(column, out)
+    if done < len(column):  # an overflow: Python's own error
+        plain_squares(column, done, out)
+    return out
