@@ -24,15 +24,9 @@ except ImportError:  # built without a C compiler: the plain loop, the same numb
 compiled = _compiled
 
 
-def plain_squares(values: np.ndarray, start: int = 0, out: np.ndarray | None = None) -> np.ndarray:
-    """Each number of ``values`` to the power 2 as Python's ``**`` gives it, as float64.
-
-    With ``out``, numbers ``start`` on are written into it (and it is returned).
-    """
-    if out is None:
-        return np.fromiter(map(pow, values.tolist(), repeat(2)), dtype=np.float64, count=len(values))
-    out[start:] = np.fromiter(map(pow, values[start:].tolist(), repeat(2)), dtype=np.float64)
-    return out
+def plain_squares(values: np.ndarray) -> np.ndarray:
+    """Each number of ``values`` to the power 2 as Python's ``**`` gives it, as float64."""
+    return np.fromiter(map(pow, values.tolist(), repeat(2)), dtype=np.float64, count=len(values))
 
 
 def squares(values: np.ndarray) -> np.ndarray:
@@ -43,5 +37,5 @@ def squares(values: np.ndarray) -> np.ndarray:
     out = np.empty(len(column))
     done = compiled.squares(column, out)
     if done < len(column):  # an overflow: Python's own error
-        plain_squares(column, done, out)
+        out[done:] = plain_squares(column[done:])
     return out

@@ -94,8 +94,5 @@ def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel
         return 0
     positions, velocities = np.empty((len(envs), qpos.shape[1])), np.empty((len(envs), qvel.shape[1]))
     done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], positions, velocities)
-    if done == len(envs):
-        qpos[rows], qvel[rows] = positions, velocities
-    else:
-        qpos[rows[:done]], qvel[rows[:done]] = positions[:done], velocities[:done]
+    qpos[rows[:done]], qvel[rows[:done]] = positions[:done], velocities[:done]
     return done
