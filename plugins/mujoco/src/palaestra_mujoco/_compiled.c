@@ -1,6 +1,7 @@
 /*
  * Compiled loops of the MuJoCo suite: the per-row Python of a batch's episode starts (the
- * fast path of _start_draws.py) and Python's squares of a column (of _powers.py), one C loop each.
+ * fast path of _start_draws.py), Python's squares of a column (of _powers.py) and the end of
+ * Hopper's and Walker2d's array steps (of _planar.py), one C loop each.
  *
  * random_rows(generators, out): row j of `out` gets what `generators[j].random(out=out[j])`
  * writes. numpy's Generator.random fills a float64 array with its bit generator's
@@ -22,13 +23,17 @@
  * deadlock), or one that is not a numpy Generator; gather_rows at a value that is not a
  * one-dimensional C-contiguous native float64 array of the row's width.
  *
+ * upright_ends(buffers, rules, skipped, terminate): UprightWalker.end_batch of every row, its
+ * numpy code being the specification (see the function).
+ *
  * The module is optional: without a C compiler the package installs without it and
- * _start_draws.py and _powers.py do the same in Python, with the same numbers.
+ * _start_draws.py, _powers.py and _planar.py do the same in Python, with the same numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -319,6 +324,186 @@ squares(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(k);
 }
 
+/* A rule's number as the array path uses it: an exact float, or an exact int of at most 2**53 (which numpy
+ * converts without rounding). 1, else 0 (no error set). */
+static int
+plain_number(PyObject *value, double *number)
+{
+    if (PyFloat_CheckExact(value)) {
+        *number = PyFloat_AS_DOUBLE(value);
+        return 1;
+    }
+    if (!PyLong_CheckExact(value)) {
+        return 0;
+    }
+    *number = PyLong_AsDouble(value);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return fabs(*number) <= 9007199254740992.0;
+}
+
+/* A writable array of `ndim` dimensions, items of `format` ("d" or "?") side by side in its last dimension (its
+ * rows may lie apart, as a batch's fields do), or 0 (no error set). */
+static int
+array_of(PyObject *object, int ndim, const char *format, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_ssize_t itemsize = format[0] == 'd' ? 8 : 1;
+    if (view->ndim == ndim && view->itemsize == itemsize && strcmp(view->format, format) == 0 &&
+        view->strides[ndim - 1] == itemsize && (ndim == 1 || view->strides[0] >= view->shape[1] * itemsize)) {
+        return 1;
+    }
+    PyBuffer_Release(view);
+    return 0;
+}
+
+/* Row r of a two-dimensional buffer taken by array_of. */
+static double *
+row_of(Py_buffer *view, Py_ssize_t r)
+{
+    return (double *)((char *)view->buf + r * view->strides[0]);
+}
+
+/* upright_ends' buffers, in the order given. */
+enum { QPOS, QVEL, OBSERVATIONS, X_BEFORE, CTRL, DT, REWARDS, TERMINATED, X_POSITION, Z_DISTANCE, X_VELOCITY,
+       FORWARD, CTRL_REWARD, SURVIVE, BUFFERS };
+/* upright_ends' rules, in the order given. */
+enum { FORWARD_WEIGHT, HEALTHY_REWARD, Z_LOW, Z_HIGH, ANGLE_LOW, ANGLE_HIGH, STATE_LOW, STATE_HIGH, INIT_Z,
+       VELOCITY_BOUND, RULES };
+
+/* The rules as numbers (rule[k]); 0 when one is not a number the loop reads as numpy would. */
+static int
+upright_rules(PyObject *rules, double *rule, int *state_range, int *clipped)
+{
+    *state_range = PyTuple_GET_ITEM(rules, STATE_LOW) != Py_None;
+    *clipped = PyTuple_GET_ITEM(rules, VELOCITY_BOUND) != Py_None;
+    if (!PyFloat_CheckExact(PyTuple_GET_ITEM(rules, HEALTHY_REWARD))) {
+        return 0; /* an int's survive column would be int64 */
+    }
+    for (int k = 0; k < RULES; k++) {
+        PyObject *value = PyTuple_GET_ITEM(rules, k);
+        int unused = ((k == STATE_LOW || k == STATE_HIGH) && !*state_range) || (k == VELOCITY_BOUND && !*clipped);
+        if (unused ? value != Py_None : !plain_number(value, &rule[k])) {
+            return 0;
+        }
+    }
+    return !*clipped || rule[VELOCITY_BOUND] > 0.0; /* a positive bound: no signed zeros to tell apart */
+}
+
+/* Take the buffers: 1 when all are of upright_ends' shapes for `skipped` positions left out, else 0 (none held). */
+static int
+upright_buffers(PyObject *objects, Py_ssize_t skipped, Py_buffer *view)
+{
+    int k = 0;
+    for (; k < BUFFERS; k++) {
+        int ndim = k <= OBSERVATIONS ? 2 : 1;
+        if (!array_of(PyTuple_GET_ITEM(objects, k), ndim, k == TERMINATED ? "?" : "d", &view[k])) {
+            break;
+        }
+    }
+    int fits = k == BUFFERS;
+    if (fits) {
+        Py_ssize_t n = view[QPOS].shape[0], nq = view[QPOS].shape[1], nv = view[QVEL].shape[1];
+        fits = nq >= 3 && skipped >= 0 && skipped <= nq && view[QVEL].shape[0] == n && view[OBSERVATIONS].shape[0] == n &&
+               view[OBSERVATIONS].shape[1] == nq - skipped + nv;
+        for (int j = X_BEFORE; fits && j < BUFFERS; j++) {
+            fits = view[j].shape[0] == n;
+        }
+    }
+    if (!fits) {
+        while (k > 0) {
+            PyBuffer_Release(&view[--k]);
+        }
+    }
+    return fits;
+}
+
+/*
+ * upright_ends(buffers, rules, skipped, terminate) -> bool: UprightWalker.end_batch of every row (Hopper
+ * and Walker2d), whose numpy code is the specification (_planar.py, hopper.py, _locomotion.py):
+ *
+ *   healthy_batch: (z_low < z) & (z < z_high) & (angle_low < angle) & (angle < angle_high), z and angle
+ *                  being qpos[:, 1] and qpos[:, 2]; with a state range (Hopper's), every number of
+ *                  qpos[:, 2:] and qvel strictly inside it too (a NaN fails).
+ *   _scored:       x_velocity = (x_after - x_before) / dt, forward = forward_weight * x_velocity,
+ *                  survive = healthy * healthy_reward, reward = (forward + survive) - ctrl; the columns
+ *                  x_position = x_after, z_distance = z_after - init_z and reward_ctrl = -ctrl.
+ *   observe_batch: qpos[:, skipped:], then qvel through np.maximum(v, -bound) and np.minimum(v, bound),
+ *                  which keep a NaN as it is.
+ *   terminated:    ~healthy when terminate, else False.
+ *
+ * buffers: the BUFFERS arrays: qpos, qvel and observations float64 rows (a row's numbers side by side, the
+ * rows anywhere), the others vectors of N, terminated bool, the rest float64. rules: the RULES numbers,
+ * STATE_LOW and STATE_HIGH None without a state range, VELOCITY_BOUND None without clipping.
+ * Returns False having written nothing when a rule is not a number read as numpy reads it (an int healthy
+ * reward makes an int64 column) or a buffer is not of those shapes: the caller's numpy does the batch then.
+ */
+static PyObject *
+upright_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != BUFFERS || !PyTuple_Check(args[1]) ||
+        PyTuple_GET_SIZE(args[1]) != RULES || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "upright_ends(buffers: 14-tuple, rules: 10-tuple, skipped: int, terminate)");
+        return NULL;
+    }
+    double rule[RULES];
+    int state_range, clipped;
+    Py_ssize_t skipped = PyLong_AsSsize_t(args[2]);
+    int terminate = PyObject_IsTrue(args[3]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer view[BUFFERS];
+    if (!upright_rules(args[1], rule, &state_range, &clipped) || !upright_buffers(args[0], skipped, view)) {
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[QPOS].shape[0], nq = view[QPOS].shape[1], nv = view[QVEL].shape[1], split = nq - skipped;
+    const double *x_before = view[X_BEFORE].buf, *ctrl = view[CTRL].buf, *dt = view[DT].buf;
+    double *rewards = view[REWARDS].buf, *x_position = view[X_POSITION].buf, *z_distance = view[Z_DISTANCE].buf;
+    double *x_velocity = view[X_VELOCITY].buf, *forward = view[FORWARD].buf, *ctrl_reward = view[CTRL_REWARD].buf;
+    double *survive = view[SURVIVE].buf, low = rule[STATE_LOW], high = rule[STATE_HIGH], bound = rule[VELOCITY_BOUND];
+    bool *terminated = view[TERMINATED].buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const double *positions = row_of(&view[QPOS], r), *velocities = row_of(&view[QVEL], r);
+        double *observation = row_of(&view[OBSERVATIONS], r);
+        double z = positions[1], angle = positions[2];
+        /* healthy_batch */
+        bool healthy = (rule[Z_LOW] < z) & (z < rule[Z_HIGH]) & (rule[ANGLE_LOW] < angle) & (angle < rule[ANGLE_HIGH]);
+        for (Py_ssize_t k = 2; state_range && healthy && k < nq + nv; k++) {
+            double value = k < nq ? positions[k] : velocities[k - nq];
+            healthy = low < value && value < high;
+        }
+        /* _scored */
+        x_position[r] = positions[0];
+        x_velocity[r] = (positions[0] - x_before[r]) / dt[r];
+        forward[r] = rule[FORWARD_WEIGHT] * x_velocity[r];
+        survive[r] = (healthy ? 1.0 : 0.0) * rule[HEALTHY_REWARD];
+        z_distance[r] = z - rule[INIT_Z];
+        ctrl_reward[r] = -ctrl[r];
+        rewards[r] = (forward[r] + survive[r]) - ctrl[r];
+        /* observe_batch */
+        memcpy(observation, positions + skipped, (size_t)split * sizeof(double));
+        for (Py_ssize_t k = 0; k < nv; k++) {
+            double value = velocities[k];
+            if (clipped && !isnan(value)) {
+                value = value < -bound ? -bound : value;
+                value = value > bound ? bound : value;
+            }
+            observation[split + k] = value;
+        }
+        terminated[r] = terminate && !healthy;
+    }
+    for (int k = 0; k < BUFFERS; k++) {
+        PyBuffer_Release(&view[k]);
+    }
+    return Py_NewRef(Py_True);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
@@ -328,6 +513,8 @@ static PyMethodDef methods[] = {
      "squares(values, out) -> how many written: out[k] as float(values[k]) ** 2 (stops before an overflow)."},
     {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
      "uniform_starts(envs, generators, qpos, qvel) -> rows filled: each env's start state with uniform noise."},
+    {"upright_ends", (PyCFunction)(void (*)(void))upright_ends, METH_FASTCALL,
+     "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker.end_batch of every row."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,8 +7,20 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._native import compiled
 
-__all__ = ["UprightWalker", "side_camera"]
+__all__ = ["SCORE_COLUMNS", "UprightWalker", "side_camera"]
+
+#: The info of a step, key by key, in the order :meth:`UprightWalker._scored` writes them
+#: (the C end of a batch step fills the columns in this order).
+SCORE_COLUMNS = (
+    "x_position",
+    "z_distance_from_origin",
+    "x_velocity",
+    "reward_forward",
+    "reward_ctrl",
+    "reward_survive",
+)
 
 
 def side_camera(body: int, distance: float) -> dict[str, Any]:
@@ -84,7 +96,22 @@ class UprightWalker(SuiteEnv):
     def end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once."""
+        """:meth:`end_step` of every simulation of a batch at once.
+
+        In one C loop where the class says its rules are this class's (``ends_in_c`` in its own
+        body: a subclass that changes one is scored by numpy unless it says so again) and the
+        compiled module was built; :meth:`plain_end_batch` is the specification.
+        """
+        if compiled is not None and vars(type(self)).get("ends_in_c") is True:
+            ended = self.compiled_end_batch(begun, sim, observations)
+            if ended is not None:
+                return ended
+        return self.plain_end_batch(begun, sim, observations)
+
+    def plain_end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_batch` with numpy: :meth:`healthy_batch`, :meth:`_scored` and ``observe_batch``."""
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         healthy = self.healthy_batch(qpos, qvel)
@@ -93,10 +120,45 @@ class UprightWalker(SuiteEnv):
         terminated = ~healthy if self._terminate_when_unhealthy else np.zeros(len(healthy), dtype=np.bool_)
         return rewards, terminated, info
 
+    def compiled_end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop; ``None`` (nothing written) where it leaves the batch to numpy.
+
+        The loop reads the rules as numbers (a rule numpy would read otherwise, an int healthy
+        reward or a numpy scalar bound, say, leaves the batch to numpy) and the batch's arrays
+        as C-contiguous rows.
+        """
+        x_before, ctrl = begun
+        n = len(x_before)
+        rewards, terminated = np.empty(n), np.empty(n, dtype=np.bool_)
+        columns = [np.empty(n) for _ in SCORE_COLUMNS]
+        low_z, high_z = self._healthy_z_range
+        low_angle, high_angle = self._healthy_angle_range
+        state_range = self.healthy_state_range()
+        low_state, high_state = (None, None) if state_range is None else state_range
+        rules = (self._forward_reward_weight, self._healthy_reward, low_z, high_z, low_angle, high_angle,
+                 low_state, high_state, self.init_qpos.item(1), self.velocity_bound)  # fmt: skip
+        buffers = (sim.qpos, sim.qvel, observations, x_before, ctrl, sim.dt, rewards, terminated, *columns)
+        skipped = self.observation_structure.get("skipped_qpos", 0)
+        if not compiled.upright_ends(buffers, rules, skipped, self._terminate_when_unhealthy):
+            return None
+        return rewards, terminated, dict(zip(SCORE_COLUMNS, columns, strict=True))
+
+    def healthy_state_range(self) -> tuple[Any, Any] | None:
+        """The open range the state after the height must stay in to be healthy (Hopper's), or ``None``.
+
+        The C end of a batch step checks it in place of the numpy :meth:`healthy_batch`.
+        """
+        return None
+
     def _scored(
         self, x_before: Any, x_after: Any, z_after: Any, ctrl: Any, healthy: Any, dt: Any
     ) -> tuple[Any, dict[str, Any]]:
-        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
+        """The reward and info of a step: of one env from numbers, of a batch from arrays.
+
+        The info's keys are :data:`SCORE_COLUMNS`, in that order (a test holds the two equal).
+        """
         x_velocity = (x_after - x_before) / dt
         forward = self._forward_reward_weight * x_velocity
         survive = healthy * self._healthy_reward

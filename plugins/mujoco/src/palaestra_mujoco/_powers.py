@@ -15,13 +15,9 @@ from itertools import repeat
 
 import numpy as np
 
-__all__ = ["plain_squares", "squares"]
+from palaestra_mujoco._native import compiled
 
-try:
-    from palaestra_mujoco import _compiled
-except ImportError:  # built without a C compiler: the plain loop, the same numbers
-    _compiled = None  # type: ignore[assignment]
-compiled = _compiled
+__all__ = ["plain_squares", "squares"]
 
 
 def plain_squares(values: np.ndarray) -> np.ndarray:

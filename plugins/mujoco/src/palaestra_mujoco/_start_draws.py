@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from palaestra_mujoco._native import compiled
+
 __all__ = [
     "gather_rows",
     "plain_gather_rows",
@@ -32,12 +34,6 @@ __all__ = [
     "uniform_starts",
     "uniform_rows_hold",
 ]
-
-try:
-    from palaestra_mujoco import _compiled
-except ImportError:  # built without a C compiler: the plain loops, the same numbers
-    _compiled = None  # type: ignore[assignment]
-compiled: Any = _compiled
 
 
 def plain_random_rows(generators: Sequence[Any], out: np.ndarray, start: int = 0) -> None:

@@ -44,6 +44,7 @@ class HopperEnv(UprightWalker):
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     resets_batches = True  # ... and starts their episodes in the batch's rows
+    ends_in_c = True  # ... and ends their steps in one C loop (UprightWalker.end_batch)
 
     def __init__(
         self,
@@ -87,6 +88,11 @@ class HopperEnv(UprightWalker):
             columns, columns
         ).all(axis=0)
         return healthy
+
+    def healthy_state_range(self) -> tuple[Any, Any]:
+        """``healthy_state_range``: what :meth:`healthy_batch` checks the rest of the state against."""
+        low, high = self._healthy_state_range
+        return low, high
 
     def _state_in_range(self, lowest: Any, highest: Any) -> Any:
         """The state's extremes inside ``healthy_state_range``; min/max propagate NaN, which fails it."""

@@ -142,6 +142,7 @@ class HopperEnv(_V4Info, hopper.HopperEnv):
     """Hopper-v4: v5's hop with v4's healthy reward and info."""
 
     info_keys = _UPRIGHT_INFO_KEYS
+    ends_in_c = True  # v5's rules, renamed after the C loop (UprightWalker.end_batch)
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
         return _upright_v4_reward(self, reward, info)
@@ -173,6 +174,7 @@ class Walker2dEnv(_V4Info, walker2d.Walker2dEnv):
     """Walker2d-v4: v5's walk on v4's model (right foot friction 0.9), v4's healthy reward and info."""
 
     info_keys = _UPRIGHT_INFO_KEYS
+    ends_in_c = True  # v5's rules, renamed after the C loop (UprightWalker.end_batch)
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
         return _upright_v4_reward(self, reward, info)
