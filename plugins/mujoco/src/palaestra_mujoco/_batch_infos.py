@@ -81,8 +81,8 @@ def merged_infos(
         for key, column in columns.items():
             batched[key], batched[f"_{key}"] = column, from_step.copy()
         return batched
-    keys, reporting = list(columns), [(i, info) for i, info in resets if info]
-    if all(_leads_columns(info, keys, columns) for _, info in reporting):  # every MuJoCo env's starts
+    reporting = [(i, info) for i, info in resets if info]
+    if _lead_columns([info for _, info in reporting], columns):  # every MuJoCo env's starts
         return _merged_by_column(columns, from_step, reporting)
     first_step = int(np.argmax(from_step))
     sources = sorted([(first_step, columns), *resets], key=lambda pair: pair[0])
@@ -117,36 +117,40 @@ def merged_infos(
     return batched
 
 
-def _leads_columns(info: dict[str, Any], keys: list[str], columns: dict[str, np.ndarray]) -> bool:
-    """Whether a start's info merges a column at a time (:func:`_merged_by_column`).
+def _lead_columns(infos: list[dict[str, Any]], columns: dict[str, np.ndarray]) -> bool:
+    """Whether starts' infos merge a column at a time (:func:`_merged_by_column`).
 
-    Its keys must be the columns' first ones in their order (then the merged order is the
-    columns'), each value a float for a float64 column of numbers (then the column's dtype
-    is the one ``add_info`` picks, whichever row holds the key first).
+    Each info's keys must be the columns' first ones in their order (then the merged order
+    is the columns'), each value a float for a float64 column of numbers (then the column's
+    dtype is the one ``add_info`` picks, whichever row holds the key first).
     """
-    return list(info) == keys[: len(info)] and all(
-        value.__class__ in _FLOATS and columns[key].dtype == _FLOAT64 and columns[key].ndim == 1
-        for key, value in info.items()
-    )
+    if not infos:  # the starts of envs whose reset info is empty
+        return True
+    keys = list(columns)
+    floats = {key for key, column in columns.items() if column.dtype == _FLOAT64 and column.ndim == 1}
+    return all(
+        list(layout) == keys[: len(layout)] and floats.issuperset(layout)
+        for layout in {tuple(info) for info in infos}
+    ) and all(value.__class__ in _FLOATS for info in infos for value in info.values())
 
 
 def _merged_by_column(
     columns: dict[str, np.ndarray], from_step: np.ndarray, reporting: list[tuple[int, dict[str, Any]]]
 ) -> dict[str, Any]:
-    """:func:`merged_infos` where every start's info passes :func:`_leads_columns`.
+    """:func:`merged_infos` where every start's info passes :func:`_lead_columns`.
 
     Each column as the step left it, the rows not from the step zeroed, then each start's
     values in its row (``reporting``: the starts whose info has keys).
     """
-    batched: dict[str, Any] = {}
     others = ~from_step
-    for key, stepped in columns.items():
-        column = stepped.copy()  # the columns may be asked for again (SAME_STEP asks twice)
+    merged = [(column.copy(), from_step.copy()) for column in columns.values()]  # they may be asked for again
+    for column, _ in merged:
         column[others] = 0
-        mask = from_step.copy()
-        for i, info in reporting:
-            if key in info:
-                column[i], mask[i] = info[key], True
+    for i, info in reporting:
+        for (column, mask), value in zip(merged, info.values(), strict=False):  # its keys lead the columns'
+            column[i], mask[i] = value, True
+    batched: dict[str, Any] = {}
+    for key, (column, mask) in zip(columns, merged, strict=True):
         batched[key], batched[f"_{key}"] = column, mask
     return batched
 

@@ -1,7 +1,7 @@
 /*
  * Compiled loops of the MuJoCo suite: the per-row Python of a batch's episode starts (the
  * fast path of _start_draws.py), Python's squares of a column (of _powers.py) and the end of
- * Hopper's and Walker2d's array steps (of _planar.py), one C loop each.
+ * some envs' array steps (of their plain_end_batch), one C loop each.
  *
  * random_rows(generators, out): row j of `out` gets what `generators[j].random(out=out[j])`
  * writes. numpy's Generator.random fills a float64 array with its bit generator's
@@ -23,11 +23,12 @@
  * deadlock), or one that is not a numpy Generator; gather_rows at a value that is not a
  * one-dimensional C-contiguous native float64 array of the row's width.
  *
- * upright_ends(buffers, rules, skipped, terminate): UprightWalker.end_batch of every row, its
- * numpy code being the specification (see the function).
+ * upright_ends, forward_ends and balanced_ends: the end of an array step of Hopper and Walker2d,
+ * of HalfCheetah and of InvertedPendulum, each row as the env's numpy plain_end_batch computes it
+ * (the specification; see each function).
  *
  * The module is optional: without a C compiler the package installs without it and
- * _start_draws.py, _powers.py and _planar.py do the same in Python, with the same numbers.
+ * _start_draws.py, _powers.py and the envs' plain_end_batch do the same in Python, with the same numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -344,88 +345,128 @@ plain_number(PyObject *value, double *number)
     return fabs(*number) <= 9007199254740992.0;
 }
 
-/* A writable array of `ndim` dimensions, items of `format` ("d" or "?") side by side in its last dimension (its
- * rows may lie apart, as a batch's fields do), or 0 (no error set). */
+/* A velocity bound numpy's clipping and the loop's agree on: None (no clipping) or a positive plain number, so
+ * that no signed zeros are told apart. 1 with *clipped set, else 0. */
 static int
-array_of(PyObject *object, int ndim, const char *format, Py_buffer *view)
+velocity_bound(PyObject *value, double *bound, int *clipped)
 {
-    if (PyObject_GetBuffer(object, view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
-        PyErr_Clear();
+    *clipped = value != Py_None;
+    return !*clipped || (plain_number(value, bound) && *bound > 0.0);
+}
+
+/*
+ * Take objects[k] as layout[k] says, every one writable with its numbers side by side in its last dimension
+ * (a batch's rows lie apart): 'r' float64 rows (N, width), 'd' float64 vector of N, '?' bool vector of N,
+ * 'q' int64 vector of N, N the same for all. 1 when all fit, else 0 with none held (no error set).
+ */
+static int
+take_batch(PyObject *objects, const char *layout, Py_buffer *view)
+{
+    Py_ssize_t count = (Py_ssize_t)strlen(layout), k = 0, n = -1;
+    if (!PyTuple_Check(objects) || PyTuple_GET_SIZE(objects) != count) {
         return 0;
     }
-    Py_ssize_t itemsize = format[0] == 'd' ? 8 : 1;
-    if (view->ndim == ndim && view->itemsize == itemsize && strcmp(view->format, format) == 0 &&
-        view->strides[ndim - 1] == itemsize && (ndim == 1 || view->strides[0] >= view->shape[1] * itemsize)) {
+    for (; k < count; k++) {
+        char kind = layout[k];
+        int ndim = kind == 'r' ? 2 : 1;
+        Py_ssize_t itemsize = kind == '?' ? 1 : 8;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(objects, k), &view[k], PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+            PyErr_Clear();
+            break;
+        }
+        const char *format = view[k].format;
+        int typed = kind == 'q' ? strcmp(format, "q") == 0 || strcmp(format, "l") == 0
+                                : strcmp(format, kind == '?' ? "?" : "d") == 0;
+        if (n < 0 && view[k].ndim == ndim) {
+            n = view[k].shape[0];
+        }
+        if (!typed || view[k].ndim != ndim || view[k].itemsize != itemsize || view[k].shape[0] != n ||
+            view[k].strides[ndim - 1] != itemsize || (ndim == 2 && view[k].strides[0] < view[k].shape[1] * itemsize)) {
+            PyBuffer_Release(&view[k]);
+            break;
+        }
+    }
+    if (k == count) {
         return 1;
     }
-    PyBuffer_Release(view);
+    while (k > 0) {
+        PyBuffer_Release(&view[--k]);
+    }
     return 0;
 }
 
-/* Row r of a two-dimensional buffer taken by array_of. */
+static void
+release_batch(Py_buffer *view, Py_ssize_t count)
+{
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyBuffer_Release(&view[k]);
+    }
+}
+
+/* Row r of a two-dimensional buffer taken by take_batch. */
 static double *
 row_of(Py_buffer *view, Py_ssize_t r)
 {
     return (double *)((char *)view->buf + r * view->strides[0]);
 }
 
-/* upright_ends' buffers, in the order given. */
-enum { QPOS, QVEL, OBSERVATIONS, X_BEFORE, CTRL, DT, REWARDS, TERMINATED, X_POSITION, Z_DISTANCE, X_VELOCITY,
-       FORWARD, CTRL_REWARD, SURVIVE, BUFFERS };
-/* upright_ends' rules, in the order given. */
-enum { FORWARD_WEIGHT, HEALTHY_REWARD, Z_LOW, Z_HIGH, ANGLE_LOW, ANGLE_HIGH, STATE_LOW, STATE_HIGH, INIT_Z,
-       VELOCITY_BOUND, RULES };
+/*
+ * SuiteEnv.observe_batch of one row: positions[skipped:nq], then the nv velocities through
+ * np.maximum(v, -bound) and np.minimum(v, bound) when clipped (which keep a NaN as it is).
+ */
+static void
+observe_row(const double *positions, const double *velocities, double *observation, Py_ssize_t skipped, Py_ssize_t nq,
+            Py_ssize_t nv, int clipped, double bound)
+{
+    memcpy(observation, positions + skipped, (size_t)(nq - skipped) * sizeof(double));
+    observation += nq - skipped;
+    for (Py_ssize_t k = 0; k < nv; k++) {
+        double value = velocities[k];
+        if (clipped && !isnan(value)) {
+            value = value < -bound ? -bound : value;
+            value = value > bound ? bound : value;
+        }
+        observation[k] = value;
+    }
+}
 
-/* The rules as numbers (rule[k]); 0 when one is not a number the loop reads as numpy would. */
+/* Whether a batch's observations are [qpos[:, skipped:], qvel] of its positions and velocities (all taken). */
+static int
+observes(Py_buffer *qpos, Py_buffer *qvel, Py_buffer *observations, Py_ssize_t skipped)
+{
+    Py_ssize_t nq = qpos->shape[1];
+    return skipped >= 0 && skipped <= nq && observations->shape[1] == nq - skipped + qvel->shape[1];
+}
+
+/* upright_ends' buffers and rules, in the order given. */
+enum { U_QPOS, U_QVEL, U_OBSERVATIONS, U_X_BEFORE, U_CTRL, U_DT, U_REWARDS, U_TERMINATED, U_X_POSITION, U_Z_DISTANCE,
+       U_X_VELOCITY, U_FORWARD, U_CTRL_REWARD, U_SURVIVE, U_BUFFERS };
+static const char upright_layout[] = "rrrdddd?dddddd";
+enum { FORWARD_WEIGHT, HEALTHY_REWARD, Z_LOW, Z_HIGH, ANGLE_LOW, ANGLE_HIGH, STATE_LOW, STATE_HIGH, INIT_Z,
+       U_VELOCITY_BOUND, U_RULES };
+
+/* upright_ends' rules as numbers (rule[k]); 0 when one is not a number the loop reads as numpy would. */
 static int
 upright_rules(PyObject *rules, double *rule, int *state_range, int *clipped)
 {
     *state_range = PyTuple_GET_ITEM(rules, STATE_LOW) != Py_None;
-    *clipped = PyTuple_GET_ITEM(rules, VELOCITY_BOUND) != Py_None;
-    if (!PyFloat_CheckExact(PyTuple_GET_ITEM(rules, HEALTHY_REWARD))) {
-        return 0; /* an int's survive column would be int64 */
+    if (!PyFloat_CheckExact(PyTuple_GET_ITEM(rules, HEALTHY_REWARD)) ||
+        !velocity_bound(PyTuple_GET_ITEM(rules, U_VELOCITY_BOUND), &rule[U_VELOCITY_BOUND], clipped)) {
+        return 0; /* an int healthy reward: numpy's survive column would be int64 */
     }
-    for (int k = 0; k < RULES; k++) {
+    for (int k = 0; k < U_VELOCITY_BOUND; k++) {
         PyObject *value = PyTuple_GET_ITEM(rules, k);
-        int unused = ((k == STATE_LOW || k == STATE_HIGH) && !*state_range) || (k == VELOCITY_BOUND && !*clipped);
+        int unused = (k == STATE_LOW || k == STATE_HIGH) && !*state_range;
         if (unused ? value != Py_None : !plain_number(value, &rule[k])) {
             return 0;
         }
     }
-    return !*clipped || rule[VELOCITY_BOUND] > 0.0; /* a positive bound: no signed zeros to tell apart */
-}
-
-/* Take the buffers: 1 when all are of upright_ends' shapes for `skipped` positions left out, else 0 (none held). */
-static int
-upright_buffers(PyObject *objects, Py_ssize_t skipped, Py_buffer *view)
-{
-    int k = 0;
-    for (; k < BUFFERS; k++) {
-        int ndim = k <= OBSERVATIONS ? 2 : 1;
-        if (!array_of(PyTuple_GET_ITEM(objects, k), ndim, k == TERMINATED ? "?" : "d", &view[k])) {
-            break;
-        }
-    }
-    int fits = k == BUFFERS;
-    if (fits) {
-        Py_ssize_t n = view[QPOS].shape[0], nq = view[QPOS].shape[1], nv = view[QVEL].shape[1];
-        fits = nq >= 3 && skipped >= 0 && skipped <= nq && view[QVEL].shape[0] == n && view[OBSERVATIONS].shape[0] == n &&
-               view[OBSERVATIONS].shape[1] == nq - skipped + nv;
-        for (int j = X_BEFORE; fits && j < BUFFERS; j++) {
-            fits = view[j].shape[0] == n;
-        }
-    }
-    if (!fits) {
-        while (k > 0) {
-            PyBuffer_Release(&view[--k]);
-        }
-    }
-    return fits;
+    return 1;
 }
 
 /*
- * upright_ends(buffers, rules, skipped, terminate) -> bool: UprightWalker.end_batch of every row (Hopper
- * and Walker2d), whose numpy code is the specification (_planar.py, hopper.py, _locomotion.py):
+ * upright_ends(buffers, rules, skipped, terminate) -> bool: UprightWalker.plain_end_batch of every row
+ * (Hopper and Walker2d), whose numpy code is the specification (_planar.py, hopper.py, _locomotion.py):
  *
  *   healthy_batch: (z_low < z) & (z < z_high) & (angle_low < angle) & (angle < angle_high), z and angle
  *                  being qpos[:, 1] and qpos[:, 2]; with a state range (Hopper's), every number of
@@ -433,44 +474,45 @@ upright_buffers(PyObject *objects, Py_ssize_t skipped, Py_buffer *view)
  *   _scored:       x_velocity = (x_after - x_before) / dt, forward = forward_weight * x_velocity,
  *                  survive = healthy * healthy_reward, reward = (forward + survive) - ctrl; the columns
  *                  x_position = x_after, z_distance = z_after - init_z and reward_ctrl = -ctrl.
- *   observe_batch: qpos[:, skipped:], then qvel through np.maximum(v, -bound) and np.minimum(v, bound),
- *                  which keep a NaN as it is.
+ *   observe_batch: observe_row.
  *   terminated:    ~healthy when terminate, else False.
  *
- * buffers: the BUFFERS arrays: qpos, qvel and observations float64 rows (a row's numbers side by side, the
- * rows anywhere), the others vectors of N, terminated bool, the rest float64. rules: the RULES numbers,
- * STATE_LOW and STATE_HIGH None without a state range, VELOCITY_BOUND None without clipping.
- * Returns False having written nothing when a rule is not a number read as numpy reads it (an int healthy
- * reward makes an int64 column) or a buffer is not of those shapes: the caller's numpy does the batch then.
+ * buffers: as upright_layout (see take_batch) in the order of the U_ names; rules: the numbers of the
+ * U_RULES names, STATE_LOW and STATE_HIGH None without a state range, the bound None without clipping.
+ * Returns False having written nothing when a rule is not a number read as numpy reads it (an int
+ * healthy reward makes an int64 column) or a buffer is not of those shapes: the caller's numpy does the
+ * batch then.
  */
 static PyObject *
 upright_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != BUFFERS || !PyTuple_Check(args[1]) ||
-        PyTuple_GET_SIZE(args[1]) != RULES || !PyLong_Check(args[2])) {
+    if (nargs != 4 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != U_RULES || !PyLong_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "upright_ends(buffers: 14-tuple, rules: 10-tuple, skipped: int, terminate)");
         return NULL;
     }
-    double rule[RULES];
+    double rule[U_RULES];
     int state_range, clipped;
     Py_ssize_t skipped = PyLong_AsSsize_t(args[2]);
     int terminate = PyObject_IsTrue(args[3]);
     if (PyErr_Occurred()) {
         return NULL;
     }
-    Py_buffer view[BUFFERS];
-    if (!upright_rules(args[1], rule, &state_range, &clipped) || !upright_buffers(args[0], skipped, view)) {
+    Py_buffer view[U_BUFFERS];
+    if (!upright_rules(args[1], rule, &state_range, &clipped) || !take_batch(args[0], upright_layout, view)) {
         return Py_NewRef(Py_False);
     }
-    Py_ssize_t n = view[QPOS].shape[0], nq = view[QPOS].shape[1], nv = view[QVEL].shape[1], split = nq - skipped;
-    const double *x_before = view[X_BEFORE].buf, *ctrl = view[CTRL].buf, *dt = view[DT].buf;
-    double *rewards = view[REWARDS].buf, *x_position = view[X_POSITION].buf, *z_distance = view[Z_DISTANCE].buf;
-    double *x_velocity = view[X_VELOCITY].buf, *forward = view[FORWARD].buf, *ctrl_reward = view[CTRL_REWARD].buf;
-    double *survive = view[SURVIVE].buf, low = rule[STATE_LOW], high = rule[STATE_HIGH], bound = rule[VELOCITY_BOUND];
-    bool *terminated = view[TERMINATED].buf;
+    Py_ssize_t n = view[U_QPOS].shape[0], nq = view[U_QPOS].shape[1], nv = view[U_QVEL].shape[1];
+    if (nq < 3 || !observes(&view[U_QPOS], &view[U_QVEL], &view[U_OBSERVATIONS], skipped)) {
+        release_batch(view, U_BUFFERS);
+        return Py_NewRef(Py_False);
+    }
+    const double *x_before = view[U_X_BEFORE].buf, *ctrl = view[U_CTRL].buf, *dt = view[U_DT].buf;
+    double *rewards = view[U_REWARDS].buf, *x_position = view[U_X_POSITION].buf, *z_distance = view[U_Z_DISTANCE].buf;
+    double *x_velocity = view[U_X_VELOCITY].buf, *forward = view[U_FORWARD].buf, *ctrl_reward = view[U_CTRL_REWARD].buf;
+    double *survive = view[U_SURVIVE].buf, low = rule[STATE_LOW], high = rule[STATE_HIGH];
+    bool *terminated = view[U_TERMINATED].buf;
     for (Py_ssize_t r = 0; r < n; r++) {
-        const double *positions = row_of(&view[QPOS], r), *velocities = row_of(&view[QVEL], r);
-        double *observation = row_of(&view[OBSERVATIONS], r);
+        const double *positions = row_of(&view[U_QPOS], r), *velocities = row_of(&view[U_QVEL], r);
         double z = positions[1], angle = positions[2];
         /* healthy_batch */
         bool healthy = (rule[Z_LOW] < z) & (z < rule[Z_HIGH]) & (rule[ANGLE_LOW] < angle) & (angle < rule[ANGLE_HIGH]);
@@ -486,21 +528,117 @@ upright_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
         z_distance[r] = z - rule[INIT_Z];
         ctrl_reward[r] = -ctrl[r];
         rewards[r] = (forward[r] + survive[r]) - ctrl[r];
-        /* observe_batch */
-        memcpy(observation, positions + skipped, (size_t)split * sizeof(double));
-        for (Py_ssize_t k = 0; k < nv; k++) {
-            double value = velocities[k];
-            if (clipped && !isnan(value)) {
-                value = value < -bound ? -bound : value;
-                value = value > bound ? bound : value;
-            }
-            observation[split + k] = value;
-        }
+        observe_row(positions, velocities, row_of(&view[U_OBSERVATIONS], r), skipped, nq, nv, clipped,
+                    rule[U_VELOCITY_BOUND]);
         terminated[r] = terminate && !healthy;
     }
-    for (int k = 0; k < BUFFERS; k++) {
-        PyBuffer_Release(&view[k]);
+    release_batch(view, U_BUFFERS);
+    return Py_NewRef(Py_True);
+}
+
+/* forward_ends' buffers, in the order given. */
+enum { F_QPOS, F_QVEL, F_OBSERVATIONS, F_X_BEFORE, F_CTRL, F_DT, F_REWARDS, F_X_POSITION, F_X_VELOCITY, F_FORWARD,
+       F_CTRL_REWARD, F_BUFFERS };
+static const char forward_layout[] = "rrrdddddddd";
+
+/*
+ * forward_ends(buffers, forward_weight, velocity_bound, skipped) -> bool: HalfCheetahEnv.plain_end_batch of
+ * every row, its numpy code being the specification (half_cheetah.py, _locomotion.py):
+ *
+ *   _scored:       x_velocity = (x_after - x_before) / dt, forward = forward_weight * x_velocity,
+ *                  reward = forward - ctrl; the columns x_position = x_after and reward_ctrl = -ctrl.
+ *   observe_batch: observe_row.
+ *
+ * buffers: as forward_layout in the order of the F_ names. Returns False having written nothing when the
+ * weight or the bound is not read as numpy reads it or a buffer is not of those shapes.
+ */
+static PyObject *
+forward_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "forward_ends(buffers: 11-tuple, forward_weight, velocity_bound, skipped: int)");
+        return NULL;
     }
+    double weight, bound = 0.0;
+    int clipped;
+    Py_ssize_t skipped = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer view[F_BUFFERS];
+    if (!plain_number(args[1], &weight) || !velocity_bound(args[2], &bound, &clipped) ||
+        !take_batch(args[0], forward_layout, view)) {
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[F_QPOS].shape[0], nq = view[F_QPOS].shape[1], nv = view[F_QVEL].shape[1];
+    if (nq < 1 || !observes(&view[F_QPOS], &view[F_QVEL], &view[F_OBSERVATIONS], skipped)) {
+        release_batch(view, F_BUFFERS);
+        return Py_NewRef(Py_False);
+    }
+    const double *x_before = view[F_X_BEFORE].buf, *ctrl = view[F_CTRL].buf, *dt = view[F_DT].buf;
+    double *rewards = view[F_REWARDS].buf, *x_position = view[F_X_POSITION].buf, *x_velocity = view[F_X_VELOCITY].buf;
+    double *forward = view[F_FORWARD].buf, *ctrl_reward = view[F_CTRL_REWARD].buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const double *positions = row_of(&view[F_QPOS], r);
+        /* _scored */
+        x_position[r] = positions[0];
+        x_velocity[r] = (positions[0] - x_before[r]) / dt[r];
+        forward[r] = weight * x_velocity[r];
+        ctrl_reward[r] = -ctrl[r];
+        rewards[r] = forward[r] - ctrl[r];
+        observe_row(positions, row_of(&view[F_QVEL], r), row_of(&view[F_OBSERVATIONS], r), skipped, nq, nv, clipped, bound);
+    }
+    release_batch(view, F_BUFFERS);
+    return Py_NewRef(Py_True);
+}
+
+/* balanced_ends' buffers, in the order given. */
+enum { B_QPOS, B_QVEL, B_OBSERVATIONS, B_REWARDS, B_TERMINATED, B_SURVIVE, B_BUFFERS };
+static const char balanced_layout[] = "rrrd?q";
+
+/*
+ * balanced_ends(buffers, balance_limit) -> bool: InvertedPendulumEnv.plain_end_batch of every row, its numpy
+ * code being the specification (inverted_pendulum.py, _locomotion.py):
+ *
+ *   observe_batch: observe_row, nothing skipped or clipped.
+ *   balanced:      (abs(observation[1]) <= balance_limit) and every number of the observation finite;
+ *                  reward = float(balanced), terminated = not balanced, reward_survive = int(balanced).
+ *
+ * buffers: as balanced_layout in the order of the B_ names. Returns False having written nothing when the
+ * limit is not read as numpy reads it or a buffer is not of those shapes.
+ */
+static PyObject *
+balanced_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "balanced_ends(buffers: 6-tuple, balance_limit)");
+        return NULL;
+    }
+    double limit;
+    Py_buffer view[B_BUFFERS];
+    if (!plain_number(args[1], &limit) || !take_batch(args[0], balanced_layout, view)) {
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[B_QPOS].shape[0], nq = view[B_QPOS].shape[1], nv = view[B_QVEL].shape[1];
+    if (nq < 2 || !observes(&view[B_QPOS], &view[B_QVEL], &view[B_OBSERVATIONS], 0)) {
+        release_batch(view, B_BUFFERS);
+        return Py_NewRef(Py_False);
+    }
+    double *rewards = view[B_REWARDS].buf;
+    bool *terminated = view[B_TERMINATED].buf;
+    int64_t *survive = view[B_SURVIVE].buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        double *observation = row_of(&view[B_OBSERVATIONS], r);
+        observe_row(row_of(&view[B_QPOS], r), row_of(&view[B_QVEL], r), observation, 0, nq, nv, 0, 0.0);
+        bool balanced = fabs(observation[1]) <= limit;
+        for (Py_ssize_t k = 0; balanced && k < nq + nv; k++) {
+            balanced = isfinite(observation[k]);
+        }
+        rewards[r] = balanced ? 1.0 : 0.0;
+        terminated[r] = !balanced;
+        survive[r] = balanced;
+    }
+    release_batch(view, B_BUFFERS);
     return Py_NewRef(Py_True);
 }
 
@@ -514,7 +652,11 @@ static PyMethodDef methods[] = {
     {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
      "uniform_starts(envs, generators, qpos, qvel) -> rows filled: each env's start state with uniform noise."},
     {"upright_ends", (PyCFunction)(void (*)(void))upright_ends, METH_FASTCALL,
-     "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker.end_batch of every row."},
+     "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker's end of a batch step."},
+    {"forward_ends", (PyCFunction)(void (*)(void))forward_ends, METH_FASTCALL,
+     "forward_ends(buffers, forward_weight, velocity_bound, skipped) -> whether done: HalfCheetah's end of a batch step."},
+    {"balanced_ends", (PyCFunction)(void (*)(void))balanced_ends, METH_FASTCALL,
+     "balanced_ends(buffers, balance_limit) -> whether done: InvertedPendulum's end of a batch step."},
     {NULL, NULL, 0, NULL},
 };
 

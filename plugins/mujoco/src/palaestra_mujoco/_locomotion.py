@@ -10,6 +10,7 @@ import numpy as np
 
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
+from palaestra_mujoco._native import compiled
 from palaestra_mujoco._row_sums import row_dots, square_sums
 from palaestra_mujoco._start_draws import (
     gather_rows,
@@ -148,6 +149,40 @@ class SuiteEnv(MujocoEnv, EzPickle):
     def begin_batch(self, sim: Any, actions: np.ndarray) -> Any:
         """:meth:`begin_step` of every simulation: each x position and control cost."""
         return sim.qpos[:, 0].copy(), self.control_costs(actions)
+
+    # -- the second half of a batch step: numpy's, or one C loop where a class's body allows --
+
+    #: Whether :meth:`compiled_end_batch` ends this class's batch steps, read from the class's
+    #: own body (not inherited): a subclass that changes a rule the loop mirrors is scored by
+    #: numpy unless it says so again.
+    ends_in_c = False
+
+    def end_batch(
+        self, begun: Any, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_step` of every simulation: :meth:`plain_end_batch`, in C where it can.
+
+        The C loop (:meth:`compiled_end_batch`) runs where the class's own body sets
+        ``ends_in_c`` and the compiled module was built; it leaves to numpy what it cannot do
+        with the same numbers.
+        """
+        if compiled is not None and vars(type(self)).get("ends_in_c") is True:
+            ended = self.compiled_end_batch(begun, sim, observations)
+            if ended is not None:
+                return ended
+        return self.plain_end_batch(begun, sim, observations)
+
+    def plain_end_batch(
+        self, begun: Any, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """:meth:`end_batch` with numpy: the specification of :meth:`compiled_end_batch`."""
+        raise NotImplementedError
+
+    def compiled_end_batch(
+        self, begun: Any, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop; ``None``, nothing written, where it leaves the batch to numpy."""
+        return None
 
     def control_costs(self, actions: np.ndarray, weight: Any = None) -> np.ndarray:
         """Each row's :meth:`control_cost` (or ``weighted_square_sum`` with ``weight``), as float64.

@@ -93,25 +93,10 @@ class UprightWalker(SuiteEnv):
         terminated = not healthy and bool(self._terminate_when_unhealthy)
         return self._get_obs(), np.float64(reward), terminated, False, info
 
-    def end_batch(
-        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once.
-
-        In one C loop where the class says its rules are this class's (``ends_in_c`` in its own
-        body: a subclass that changes one is scored by numpy unless it says so again) and the
-        compiled module was built; :meth:`plain_end_batch` is the specification.
-        """
-        if compiled is not None and vars(type(self)).get("ends_in_c") is True:
-            ended = self.compiled_end_batch(begun, sim, observations)
-            if ended is not None:
-                return ended
-        return self.plain_end_batch(begun, sim, observations)
-
     def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_batch` with numpy: :meth:`healthy_batch`, :meth:`_scored` and ``observe_batch``."""
+        """:meth:`end_batch` with numpy: :meth:`healthy_batch`, :meth:`_scored` and :meth:`observe_batch`."""
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         healthy = self.healthy_batch(qpos, qvel)
@@ -123,11 +108,10 @@ class UprightWalker(SuiteEnv):
     def compiled_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
-        """:meth:`plain_end_batch` in one C loop; ``None`` (nothing written) where it leaves the batch to numpy.
+        """:meth:`plain_end_batch` in one C loop; ``None``, nothing written, where it leaves the batch to numpy.
 
-        The loop reads the rules as numbers (a rule numpy would read otherwise, an int healthy
-        reward or a numpy scalar bound, say, leaves the batch to numpy) and the batch's arrays
-        as C-contiguous rows.
+        The loop reads the rules as numbers: one that numpy would read otherwise (an int
+        healthy reward, a numpy scalar bound) leaves the batch to numpy.
         """
         x_before, ctrl = begun
         n = len(x_before)

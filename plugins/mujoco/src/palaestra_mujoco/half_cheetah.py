@@ -7,9 +7,14 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._native import compiled
 from palaestra_mujoco.mujoco_env import constructor_arguments
 
-__all__ = ["HalfCheetahEnv"]
+__all__ = ["SCORE_COLUMNS", "HalfCheetahEnv"]
+
+#: The info of a step, key by key, in the order :meth:`HalfCheetahEnv._scored` writes them
+#: (the C end of a batch step fills the columns in this order).
+SCORE_COLUMNS = ("x_position", "x_velocity", "reward_forward", "reward_ctrl")
 
 # Gymnasium's framing: 4 m from the middle of the model where it starts (the camera stays put).
 DEFAULT_CAMERA_CONFIG: dict[str, Any] = {"distance": 4.0}
@@ -51,6 +56,7 @@ class HalfCheetahEnv(SuiteEnv):
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     resets_batches = True  # ... and starts their episodes in the batch's rows
+    ends_in_c = True  # ... and ends their steps in one C loop (SuiteEnv.end_batch)
 
     def __init__(
         self,
@@ -76,18 +82,34 @@ class HalfCheetahEnv(SuiteEnv):
             self.render()
         return self._get_obs(), np.float64(reward), False, False, info
 
-    def end_batch(
+    def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once."""
+        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`)."""
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl, sim.dt)
         self.observe_batch(qpos, qvel, observations)
         return rewards, np.zeros(len(rewards), dtype=np.bool_), info
 
+    def compiled_end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop; ``None``, nothing written, where it leaves the batch to numpy."""
+        x_before, ctrl = begun
+        n = len(x_before)
+        rewards, columns = np.empty(n), [np.empty(n) for _ in SCORE_COLUMNS]
+        buffers = (sim.qpos, sim.qvel, observations, x_before, ctrl, sim.dt, rewards, *columns)
+        skipped = self.observation_structure.get("skipped_qpos", 0)
+        if not compiled.forward_ends(buffers, self._forward_reward_weight, self.velocity_bound, skipped):
+            return None
+        return rewards, np.zeros(n, dtype=np.bool_), dict(zip(SCORE_COLUMNS, columns, strict=True))
+
     def _scored(self, x_before: Any, x_after: Any, ctrl: Any, dt: Any) -> tuple[Any, dict[str, Any]]:
-        """The reward and info of a step: of one env from numbers, of a batch from arrays."""
+        """The reward and info of a step: of one env from numbers, of a batch from arrays.
+
+        The info's keys are :data:`SCORE_COLUMNS`, in that order (a test holds the two equal).
+        """
         x_velocity = (x_after - x_before) / dt
         forward = self._forward_reward_weight * x_velocity
         info = {

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._native import compiled
 from palaestra_mujoco.mujoco_env import constructor_arguments, gather_plan
 
 __all__ = ["InvertedPendulumEnv"]
@@ -38,6 +39,7 @@ class InvertedPendulumEnv(SuiteEnv):
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     resets_batches = True  # ... and starts their episodes in the batch's rows
+    ends_in_c = True  # ... and ends their steps in one C loop (SuiteEnv.end_batch)
     #: The largest pole angle (rad, either way) that still counts as balanced.
     balance_limit = 0.2
 
@@ -76,10 +78,23 @@ class InvertedPendulumEnv(SuiteEnv):
     def begin_batch(self, sim: Any, actions: np.ndarray) -> None:
         """Nothing to note: the reward depends only on the state after the step."""
 
-    def end_batch(
+    def plain_end_batch(
         self, begun: None, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once."""
+        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`)."""
         self.observe_batch(sim.qpos, sim.qvel, observations)
         balanced = (np.abs(observations[:, 1]) <= self.balance_limit) & np.isfinite(observations).all(axis=1)
         return balanced.astype(np.float64), ~balanced, {"reward_survive": balanced.astype(np.int64)}
+
+    def compiled_end_batch(
+        self, begun: None, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop; ``None``, nothing written, where it leaves the batch to numpy."""
+        if self.velocity_bound is not None:  # the loop observes without clipping
+            return None
+        n = len(observations)
+        rewards, terminated, survive = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.int64)
+        buffers = (sim.qpos, sim.qvel, observations, rewards, terminated, survive)
+        if not compiled.balanced_ends(buffers, self.balance_limit):
+            return None
+        return rewards, terminated, {"reward_survive": survive}

@@ -102,6 +102,8 @@ class _V4Info:
 class HalfCheetahEnv(_V4Info, half_cheetah.HalfCheetahEnv):
     """HalfCheetah-v4: v5's run, with v4's info keys."""
 
+    ends_in_c = True  # v5's rules, renamed after the C loop (SuiteEnv.end_batch)
+
     info_keys = (
         ("x_position", "x_position"),
         ("x_velocity", "x_velocity"),
@@ -142,7 +144,7 @@ class HopperEnv(_V4Info, hopper.HopperEnv):
     """Hopper-v4: v5's hop with v4's healthy reward and info."""
 
     info_keys = _UPRIGHT_INFO_KEYS
-    ends_in_c = True  # v5's rules, renamed after the C loop (UprightWalker.end_batch)
+    ends_in_c = True  # v5's rules, renamed after the C loop (SuiteEnv.end_batch)
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
         return _upright_v4_reward(self, reward, info)
@@ -174,7 +176,7 @@ class Walker2dEnv(_V4Info, walker2d.Walker2dEnv):
     """Walker2d-v4: v5's walk on v4's model (right foot friction 0.9), v4's healthy reward and info."""
 
     info_keys = _UPRIGHT_INFO_KEYS
-    ends_in_c = True  # v5's rules, renamed after the C loop (UprightWalker.end_batch)
+    ends_in_c = True  # v5's rules, renamed after the C loop (SuiteEnv.end_batch)
 
     def _v4_reward(self, reward: Any, info: dict[str, Any]) -> Any:
         return _upright_v4_reward(self, reward, info)
@@ -408,6 +410,8 @@ class HumanoidStandupEnv(_V4Info, _HumanoidObservationV4, humanoid.HumanoidStand
 
 class InvertedPendulumEnv(_V4Info, inverted_pendulum.InvertedPendulumEnv):
     """InvertedPendulum-v4: v5's termination, 1.0 on every step (the last too), an empty info."""
+
+    ends_in_c = True  # v5's rules, renamed after the C loop (SuiteEnv.end_batch)
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
 

@@ -325,6 +325,8 @@ class MujocoVectorEnv(BatchedVectorEnv):
     def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
         """The reported sub-envs' latest infos, batched as ``SyncVectorEnv`` batches them."""
         if self._sim is not None:
+            if reset is self._nobody and reported is self._everyone:  # a step that started no episode
+                return merged_infos(self._columns, reported, [], self.num_envs)
             # The template reports each sub-env after the step that moved it or the reset
             # that started it: those not reset in this call stepped in it.
             from_step = reported & ~reset

@@ -44,7 +44,7 @@ class Walker2dEnv(UprightWalker):
 
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     resets_batches = True  # ... and starts their episodes in the batch's rows
-    ends_in_c = True  # ... and ends their steps in one C loop (UprightWalker.end_batch)
+    ends_in_c = True  # ... and ends their steps in one C loop (SuiteEnv.end_batch)
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""The end of Hopper's and Walker2d's array steps in one C loop: the numpy version's bits, or nothing."""
+"""The end of some envs' array steps in one C loop: the numpy version's bits, or nothing written."""
 
 import math
 
@@ -6,15 +6,16 @@ import numpy as np
 import pytest
 
 import palaestra
-from palaestra_mujoco import _planar
+from palaestra_mujoco import _locomotion, _native, half_cheetah, vector
 from palaestra_mujoco._planar import SCORE_COLUMNS
 from palaestra_mujoco.hopper import HopperEnv
 
 needs_compiled = pytest.mark.skipif(
-    _planar.compiled is None, reason="palaestra_mujoco._compiled was not built (no C compiler at install)"
+    _native.compiled is None, reason="palaestra_mujoco._compiled was not built (no C compiler at install)"
 )
 
 UPRIGHT_IDS = ["Hopper-v5", "Walker2d-v5", "Hopper-v4", "Walker2d-v4"]
+ENDED_IN_C = [*UPRIGHT_IDS, "HalfCheetah-v5", "HalfCheetah-v4", "InvertedPendulum-v5", "InvertedPendulum-v4"]
 # make warns that the v4 ids are out of date (v5 exists), as it should.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")
 
@@ -27,19 +28,30 @@ def batch(env_id, num_envs=48, **kwargs):
 
 
 def awkward_state(sim, rng, first):
-    """States on every side of the health rules: bounds hit exactly, NaN, infinities, -0.0, wild speeds."""
+    """States on every side of the rules: bounds hit exactly, NaN, infinities, -0.0, wild speeds."""
     n, nq = sim.qpos.shape
     qpos = first.init_qpos + rng.normal(0, 0.3, (n, nq))
     qvel = rng.normal(0, 8, sim.qvel.shape)
-    # Heights and pitches on the bounds of both envs' ranges.
-    qpos[::5, 1] = rng.choice([0.7, 0.8, 2.0, 1.25, math.inf, math.nan], len(qpos[::5]))
-    qpos[1::5, 2] = rng.choice([-0.2, 0.2, -1.0, 1.0, -0.0, math.nan], len(qpos[1::5]))
+    # Heights, pitches and pole angles on the bounds of the envs' ranges, and just past them.
+    qpos[::5, 1] = rng.choice(
+        [0.7, 0.8, 2.0, 1.25, 0.2, -0.2, 0.2000000000000001, math.inf, math.nan], len(qpos[::5])
+    )
+    qpos[1::5, min(2, nq - 1)] = rng.choice([-0.2, 0.2, -1.0, 1.0, -0.0, math.nan], len(qpos[1::5]))
     qvel[2::7, 0] = rng.choice([10.0, -10.0, math.inf, -math.inf, math.nan, -0.0, 150.0], len(qvel[2::7]))
     # On Hopper's state range and beyond.
     qvel[3::7, -1] = rng.choice([100.0, -100.0, 99.99, math.nan, -1e300], len(qvel[3::7]))
-    qpos[4::9, 0] = rng.choice([math.inf, -0.0, 1e308], len(qpos[4::9]))
+    qpos[4::9, 0] = rng.choice([math.inf, -0.0, 1e308, math.nan], len(qpos[4::9]))
     sim.qpos[:], sim.qvel[:] = qpos, qvel
     sim.dt[::4] = rng.choice([0.008, 1e-300, 1e300], len(sim.dt[::4]))
+
+
+def begun_batch(first, sim, rng):
+    """The first half of a batch step with random actions, x before the step awkward too (where noted)."""
+    actions = rng.uniform(-1, 1, (len(sim.qpos), first.action_space.shape[0]))
+    begun = first.begin_batch(sim, actions)
+    if begun is not None:
+        begun[0][::6] = rng.choice([math.nan, math.inf, -0.0], len(begun[0][::6]))
+    return begun
 
 
 def ends_of_both(first, sim, begun, width):
@@ -60,31 +72,39 @@ def assert_same_ends(compiled, compiled_observations, plain, plain_observations)
     (rewards, terminated, info), (spec_rewards, spec_terminated, spec_info) = compiled, plain
     assert same_bits(rewards, spec_rewards)
     assert same_bits(terminated, spec_terminated)
-    assert list(info) == list(spec_info) == list(SCORE_COLUMNS)
+    assert list(info) == list(spec_info)
     for key in info:
         assert same_bits(info[key], spec_info[key]), key
     assert same_bits(compiled_observations, plain_observations)  # NaN payloads and -0.0 too
 
 
 @needs_compiled
-@pytest.mark.parametrize("env_id", UPRIGHT_IDS)
 @pytest.mark.parametrize(
-    "kwargs",
-    [{}, {"terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False}],
-    ids=["defaults", "kept-x-never-terminated"],
+    ("env_id", "kwargs"),
+    [
+        *((env_id, {}) for env_id in ENDED_IN_C),
+        (
+            "Hopper-v5",
+            {"terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False},
+        ),
+        (
+            "Walker2d-v4",
+            {"terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False},
+        ),
+        ("HalfCheetah-v5", {"exclude_current_positions_from_observation": False}),
+    ],
 )
 def test_the_c_end_of_a_batch_step_is_the_numpy_one_bit_for_bit(env_id, kwargs):
     envs, first, sim = batch(env_id, **kwargs)
     rng = np.random.default_rng(11)
+    terminations = 0
     for _ in range(3):
         awkward_state(sim, rng, first)
-        actions = rng.uniform(-1, 1, (len(sim.qpos), first.action_space.shape[0]))
-        begun = first.begin_batch(sim, actions)
-        begun[0][::6] = rng.choice([math.nan, math.inf, -0.0], len(begun[0][::6]))  # x before the step
-        ends = ends_of_both(first, sim, begun, envs.single_observation_space.shape[0])
+        ends = ends_of_both(first, sim, begun_batch(first, sim, rng), envs.single_observation_space.shape[0])
         assert_same_ends(*ends)
-        terminated = ends[0][1]
-        assert terminated.any() == (not kwargs)  # the awkward states include falls
+        terminations += ends[0][1].sum()
+    can_end = not env_id.startswith("HalfCheetah") and kwargs.get("terminate_when_unhealthy", True)
+    assert (terminations > 0) == can_end  # the awkward states include falls
     envs.close()
 
 
@@ -147,9 +167,62 @@ def test_arrays_of_other_shapes_or_types_leave_the_batch_to_numpy():
     assert first.compiled_end_batch(begun, sim, np.zeros((8, width + 1))) is None
     assert first.compiled_end_batch(begun, sim, np.zeros((8, 2 * width))[:, ::2]) is None  # numbers apart
     assert first.compiled_end_batch((begun[0][:7], begun[1]), sim, np.zeros((8, width))) is None
-    with pytest.raises(TypeError, match=r"upright_ends\(buffers: 14-tuple, rules: 10-tuple"):
-        _planar.compiled.upright_ends((), (), 1, True)
     envs.close()
+
+
+@needs_compiled
+def test_each_loop_names_its_arguments_when_called_wrong():
+    compiled = _native.compiled
+    with pytest.raises(TypeError, match=r"upright_ends\(buffers: 14-tuple, rules: 10-tuple, skipped: int"):
+        compiled.upright_ends((), (), 1, True)
+    with pytest.raises(TypeError, match=r"forward_ends\(buffers: 11-tuple, forward_weight, velocity_bound"):
+        compiled.forward_ends((), 1.0, None)
+    with pytest.raises(TypeError, match=r"balanced_ends\(buffers: 6-tuple, balance_limit\)"):
+        compiled.balanced_ends(())
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("env_id", "edit"),
+    [
+        ("HalfCheetah-v5", lambda env: setattr(env, "_forward_reward_weight", np.float64(1.0))),
+        ("HalfCheetah-v5", lambda env: setattr(env, "velocity_bound", -1.0)),
+        ("InvertedPendulum-v5", lambda env: setattr(env, "balance_limit", np.float64(0.2))),
+        ("InvertedPendulum-v5", lambda env: setattr(env, "balance_limit", 2**54 + 1)),
+        ("InvertedPendulum-v5", lambda env: setattr(env, "velocity_bound", 10.0)),  # the loop does not clip
+    ],
+    ids=["numpy-weight", "negative-bound", "numpy-limit", "huge-limit", "clipped-pendulum"],
+)
+def test_the_other_loops_leave_rules_numpy_reads_otherwise_to_numpy(env_id, edit):
+    envs, first, sim = batch(env_id, num_envs=8)
+    edit(first)
+    observations = np.full((8, envs.single_observation_space.shape[0]), 7.0)
+    begun = begun_batch(first, sim, np.random.default_rng(3))
+    assert first.compiled_end_batch(begun, sim, observations) is None
+    assert (observations == 7.0).all()  # nothing written
+    envs.close()
+
+
+def test_the_columns_the_loops_fill_are_the_keys_of_a_single_step():
+    for env_id, keys in [("Hopper-v5", SCORE_COLUMNS), ("HalfCheetah-v5", half_cheetah.SCORE_COLUMNS)]:
+        env = palaestra.make(env_id)
+        env.reset(seed=0)
+        assert tuple(env.step(env.action_space.sample())[4]) == keys
+        env.close()
+
+
+def test_the_envs_that_end_in_c_are_those_tested_here():
+    said = {
+        cls.env_class
+        for cls in vector.MujocoVectorEnv.__subclasses__()
+        if vars(cls.env_class).get("ends_in_c")
+    }
+    tested = set()
+    for env_id in ENDED_IN_C:
+        env = palaestra.make(env_id)
+        tested.add(type(env.unwrapped))
+        env.close()
+    assert said == tested
 
 
 class LenientHopper(HopperEnv):
@@ -171,7 +244,7 @@ def test_a_subclass_that_does_not_say_ends_in_c_is_scored_by_numpy(monkeypatch):
 
 def test_without_the_compiled_module_the_numpy_end_runs(monkeypatch):
     envs, first, sim = batch("Hopper-v5", num_envs=4)
-    monkeypatch.setattr(_planar, "compiled", None)
+    monkeypatch.setattr(_locomotion, "compiled", None)
     monkeypatch.setattr(HopperEnv, "compiled_end_batch", lambda *args: pytest.fail("the C loop ran"))
     rewards, _, info = first.end_batch(first.begin_batch(sim, np.zeros((4, 3))), sim, np.zeros((4, 11)))
     assert list(info) == list(SCORE_COLUMNS) and rewards.shape == (4,)
