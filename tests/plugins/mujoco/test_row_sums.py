@@ -101,3 +101,56 @@ def test_a_numpy_whose_stacked_product_rounds_otherwise_gets_the_rows_own(monkey
     monkeypatch.setattr(_row_sums.np, "matmul", lambda *args: pytest.fail("stacked product used"))
     vectors = np.random.default_rng(9).standard_normal((6, 3))
     assert row_dots(vectors).tolist() == [row.dot(row) for row in vectors]
+
+
+needs_compiled = pytest.mark.skipif(
+    _row_sums.compiled is None, reason="palaestra_mujoco._compiled was not built (no C compiler at install)"
+)
+
+
+@needs_compiled
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_c_sums_are_the_pairwise_rows_bit_for_bit(dtype):
+    rng = np.random.default_rng(8)
+    for n in range(1, 129):
+        wide = (rng.standard_normal((40, n + 3)) * rng.uniform(1e-4, 1e4, (40, 1))).astype(dtype)
+        wide[::7, 1] = [0.0, -0.0, 1e-45, -1e-300, 1e18, -3e15][: len(wide[::7])]
+        rows = wide[:, 1 : n + 1]  # rows that lie apart, as a batch's do
+        sums = np.empty(40, dtype=dtype)
+        assert _row_sums.compiled.square_sums(rows, sums), n
+        assert sums.tobytes() == _pairwise_rows(np.square(rows)).tobytes(), n
+        assert np.array_equal(square_sums(rows), plain_square_sums(rows)), n
+
+
+@needs_compiled
+@pytest.mark.parametrize("special", [math.inf, math.nan, 1e200])
+def test_a_sum_that_is_not_finite_is_left_to_numpy_and_its_warnings(special):
+    values = np.ones((3, 9))
+    values[1, 4] = special
+    assert not _row_sums.compiled.square_sums(values, np.empty(3))
+    with np.errstate(over="raise"):  # numpy's own overflow, as a single env's cost meets it
+        if special == 1e200:
+            with pytest.raises(FloatingPointError, match="overflow"):
+                square_sums(values)
+        else:
+            assert np.array_equal(square_sums(values), plain_square_sums(values), equal_nan=True)
+
+
+@needs_compiled
+def test_the_c_loop_leaves_other_rows_to_numpy():
+    loop = _row_sums.compiled.square_sums
+    assert not loop(np.ones((4, 8), dtype=np.int64), np.empty(4, dtype=np.int64))
+    assert not loop(np.ones((4, 129)), np.empty(4))
+    assert not loop(np.ones((4, 16))[:, ::2], np.empty(4))  # numbers not side by side
+    assert not loop(np.ones((4, 8)), np.empty(4, dtype=np.float32))
+    assert not loop(np.ones((4, 8)), np.empty(5))
+    with pytest.raises(TypeError, match=r"square_sums\(values, out\)"):
+        loop(np.ones((4, 8)))
+    values = np.arange(-40, 40).reshape(4, 20)  # ints: numpy's arrays give them
+    assert square_sums(values).tolist() == [int(np.square(row).sum()) for row in values]
+
+
+def test_without_the_compiled_module_the_array_sums_run(monkeypatch):
+    monkeypatch.setattr(_row_sums, "compiled", None)
+    values = np.random.default_rng(9).standard_normal((6, 84))
+    assert np.array_equal(square_sums(values), plain_square_sums(values))

@@ -121,17 +121,26 @@ def _lead_columns(infos: list[dict[str, Any]], columns: dict[str, np.ndarray]) -
     """Whether starts' infos merge a column at a time (:func:`_merged_by_column`).
 
     Each info's keys must be the columns' first ones in their order (then the merged order
-    is the columns'), each value a float for a float64 column of numbers (then the column's
-    dtype is the one ``add_info`` picks, whichever row holds the key first).
+    is the columns'), each value one that fits its column (:func:`_fits_column`).
     """
     if not infos:  # the starts of envs whose reset info is empty
         return True
     keys = list(columns)
-    floats = {key for key, column in columns.items() if column.dtype == _FLOAT64 and column.ndim == 1}
-    return all(
-        list(layout) == keys[: len(layout)] and floats.issuperset(layout)
-        for layout in {tuple(info) for info in infos}
-    ) and all(value.__class__ in _FLOATS for info in infos for value in info.values())
+    return all(list(layout) == keys[: len(layout)] for layout in {tuple(info) for info in infos}) and all(
+        _fits_column(value, columns[key]) for info in infos for key, value in info.items()
+    )
+
+
+def _fits_column(value: Any, column: np.ndarray) -> bool:
+    """Whether a start's value goes into its row of ``column`` as ``add_info`` puts it there.
+
+    A float into a float64 column of numbers, an array into a column of rows of its dtype and
+    shape: then the column's dtype is the one ``add_info`` picks, whichever row holds the key
+    first.
+    """
+    if value.__class__ in _FLOATS:
+        return column.dtype == _FLOAT64 and column.ndim == 1
+    return value.__class__ is np.ndarray and value.dtype == column.dtype and value.shape == column.shape[1:]
 
 
 def _merged_by_column(

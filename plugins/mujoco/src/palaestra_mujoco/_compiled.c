@@ -23,6 +23,12 @@
  * deadlock), or one that is not a numpy Generator; gather_rows at a value that is not a
  * one-dimensional C-contiguous native float64 array of the row's width.
  *
+ * move_rows(rows, views, indices, into_views): the copies between a batch's arrays and each sub-env's
+ * own fields (of _gathered_sim.py, whose numpy copies are the specification).
+ *
+ * square_sums(values, out): each row's np.square(row).sum() as numpy's pairwise summation gives
+ * it, the specification being _pairwise_rows in _row_sums.py.
+ *
  * upright_ends, forward_ends and balanced_ends: the end of an array step of Hopper and Walker2d,
  * of HalfCheetah and of InvertedPendulum, each row as the env's numpy plain_end_batch computes it
  * (the specification; see each function).
@@ -323,6 +329,61 @@ squares(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     return PyLong_FromSsize_t(k);
+}
+
+/*
+ * move_rows(rows, views, indices, into_views) -> bool: for each k of indices (a list of ints; None: every k),
+ * views[k][...] = rows[k] when into_views, else rows[k] = views[k]: GatheredSimulation's copies between
+ * each sub-env's own MjData fields and the batch's arrays. rows: a C-contiguous float64 array of
+ * len(views) rows; each view a C-contiguous float64 array of one row's size. False when something is not
+ * so (rows moved before it stay moved; the caller's numpy then moves them all again).
+ */
+static PyObject *
+move_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyList_Check(args[1]) || (args[2] != Py_None && !PyList_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "move_rows(rows, views: list, indices: list | None, into_views)");
+        return NULL;
+    }
+    int into_views = PyObject_IsTrue(args[3]);
+    if (into_views < 0) {
+        return NULL;
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
+    Py_buffer rows;
+    if (PyObject_GetBuffer(args[0], &rows, into_views ? flags : flags | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t count = PyList_GET_SIZE(args[1]);
+    int fits = rows.ndim >= 1 && rows.shape[0] == count && strcmp(rows.format, "d") == 0;
+    Py_ssize_t size = fits && count ? rows.len / count : 0;
+    Py_ssize_t todo = args[2] == Py_None ? count : PyList_GET_SIZE(args[2]);
+    for (Py_ssize_t j = 0; fits && j < todo; j++) {
+        Py_ssize_t k = j;
+        if (args[2] != Py_None) {
+            k = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
+            if (k < 0 || k >= count) {
+                PyErr_Clear();
+                fits = 0;
+                break;
+            }
+        }
+        Py_buffer view;
+        if (PyObject_GetBuffer(PyList_GET_ITEM(args[1], k), &view, into_views ? flags | PyBUF_WRITABLE : flags) != 0) {
+            PyErr_Clear();
+            fits = 0;
+            break;
+        }
+        fits = view.len == size && strcmp(view.format, "d") == 0;
+        if (fits) {
+            char *row = (char *)rows.buf + k * size;
+            memcpy(into_views ? view.buf : row, into_views ? row : view.buf, (size_t)size);
+        }
+        PyBuffer_Release(&view);
+    }
+    PyBuffer_Release(&rows);
+    return Py_NewRef(fits ? Py_True : Py_False);
 }
 
 /* A rule's number as the array path uses it: an exact float, or an exact int of at most 2**53 (which numpy
@@ -642,6 +703,85 @@ balanced_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     return Py_NewRef(Py_True);
 }
 
+/*
+ * The pairwise sum numpy gives one contiguous vector of n <= 128 squares, as _pairwise_rows in _row_sums.py
+ * computes it for every row at once (the specification, itself checked against numpy's own sums at run
+ * time): below 8 numbers left to right from zero; else eight running sums over the blocks of eight,
+ * combined in pairs, then the rest left to right. A square is one product, x * x, in the row's type.
+ */
+#define PAIRWISE_SUM(TYPE, row, n, result)                                                                     \
+    do {                                                                                                    \
+        TYPE running[8], total = 0;                                                                         \
+        Py_ssize_t whole = (n) < 8 ? 0 : (n) - (n) % 8, k = whole;                                         \
+        if (whole) {                                                                                        \
+            for (int j = 0; j < 8; j++) {                                                                   \
+                running[j] = (row)[j] * (row)[j];                                                           \
+            }                                                                                               \
+            for (Py_ssize_t start = 8; start < whole; start += 8) {                                         \
+                for (int j = 0; j < 8; j++) {                                                               \
+                    running[j] += (row)[start + j] * (row)[start + j];                                      \
+                }                                                                                           \
+            }                                                                                               \
+            total = ((running[0] + running[1]) + (running[2] + running[3])) +                               \
+                    ((running[4] + running[5]) + (running[6] + running[7]));                                \
+        }                                                                                                   \
+        for (; k < (n); k++) {                                                                              \
+            total += (row)[k] * (row)[k];                                                                   \
+        }                                                                                                   \
+        (result) = total;                                                                                   \
+    } while (0)
+
+/*
+ * square_sums(values, out) -> bool: out[r] = the pairwise sum of values[r]'s squares, for float64 or float32
+ * rows (each row's numbers side by side, the rows anywhere; out a contiguous vector of their type), rows of
+ * at most 128 numbers. False for anything else (the caller sums with numpy), where C floats carry more
+ * precision than their type (FLT_EVAL_METHOD), or when a sum is not finite: numpy's sums then warn of the
+ * overflow (or the NaN) as a single env's do.
+ */
+static PyObject *
+pairwise_square_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "square_sums(values, out)");
+        return NULL;
+    }
+#if FLT_EVAL_METHOD != 0
+    return Py_NewRef(Py_False);
+#endif
+    Py_buffer values, out;
+    if (PyObject_GetBuffer(args[0], &values, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        return Py_NewRef(Py_False);
+    }
+    if (PyObject_GetBuffer(args[1], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&values);
+        return Py_NewRef(Py_False);
+    }
+    int wide = strcmp(values.format, "d") == 0, narrow = strcmp(values.format, "f") == 0;
+    int fits = (wide || narrow) && strcmp(out.format, values.format) == 0 && values.ndim == 2 && out.ndim == 1 &&
+               out.shape[0] == values.shape[0] && values.shape[1] <= 128 && values.strides[1] == values.itemsize;
+    if (fits) {
+        Py_ssize_t rows = values.shape[0], n = values.shape[1];
+        for (Py_ssize_t r = 0; fits && r < rows; r++) {
+            const char *row = (const char *)values.buf + r * values.strides[0];
+            double sum;
+            if (wide) {
+                PAIRWISE_SUM(double, (const double *)row, n, ((double *)out.buf)[r]);
+                sum = ((double *)out.buf)[r];
+            }
+            else {
+                PAIRWISE_SUM(float, (const float *)row, n, ((float *)out.buf)[r]);
+                sum = ((float *)out.buf)[r];
+            }
+            fits = isfinite(sum); /* else numpy again, for its overflow warnings */
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&values);
+    return Py_NewRef(fits ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
@@ -657,6 +797,10 @@ static PyMethodDef methods[] = {
      "forward_ends(buffers, forward_weight, velocity_bound, skipped) -> whether done: HalfCheetah's end of a batch step."},
     {"balanced_ends", (PyCFunction)(void (*)(void))balanced_ends, METH_FASTCALL,
      "balanced_ends(buffers, balance_limit) -> whether done: InvertedPendulum's end of a batch step."},
+    {"move_rows", (PyCFunction)(void (*)(void))move_rows, METH_FASTCALL,
+     "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
+    {"square_sums", (PyCFunction)(void (*)(void))pairwise_square_sums, METH_FASTCALL,
+     "square_sums(values, out) -> whether done: each row's sum of squares as numpy sums one vector."},
     {NULL, NULL, 0, NULL},
 };
 

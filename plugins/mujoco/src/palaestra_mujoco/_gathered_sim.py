@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from palaestra_mujoco._native import compiled
 from palaestra_mujoco._threads import Crew, run_physics
 
-__all__ = ["GatheredSimulation"]
+__all__ = ["GatheredSimulation", "move_rows", "plain_move_rows"]
 
 
 class GatheredSimulation:
@@ -65,15 +66,25 @@ class GatheredSimulation:
 
     def step(self, ids: np.ndarray | None) -> None:
         """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""
-        envs, ctrl, controls = self._envs, self.ctrl, self._controls
-        indices = range(len(envs)) if ids is None else ids.tolist()
-        for k in indices:
-            controls[k][:] = ctrl[k]
-        run_physics(self._crew, envs, indices)
-        if ids is None:
-            for rows, views in self._gathered:
-                np.stack(views, out=rows)
+        indices = None if ids is None else ids.tolist()
+        move_rows(self.ctrl, self._controls, indices, into_views=True)
+        run_physics(self._crew, self._envs, range(len(self._envs)) if indices is None else indices)
+        for rows, views in self._gathered:
+            move_rows(rows, views, indices, into_views=False)
+
+
+def plain_move_rows(
+    rows: np.ndarray, views: list[np.ndarray], indices: list[int] | None, into_views: bool
+) -> None:
+    """``views[k][...] = rows[k]`` (or ``rows[k] = views[k]``) for each of ``indices`` (``None``: all)."""
+    for k in range(len(views)) if indices is None else indices:
+        if into_views:
+            views[k][...] = rows[k]
         else:
-            for rows, views in self._gathered:
-                for k in indices:
-                    rows[k] = views[k]
+            rows[k] = views[k]
+
+
+def move_rows(rows: np.ndarray, views: list[np.ndarray], indices: list[int] | None, into_views: bool) -> None:
+    """:func:`plain_move_rows`, in one C loop where it can (float64 rows and views, side by side)."""
+    if compiled is None or not compiled.move_rows(rows, views, indices, into_views):
+        plain_move_rows(rows, views, indices, into_views)

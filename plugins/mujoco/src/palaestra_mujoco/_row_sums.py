@@ -6,7 +6,9 @@ on (numpy then adds down the columns, left to right), so :func:`plain_square_sum
 by row: the specification. :func:`square_sums` gets the same numbers as whole-column array
 operations by following numpy's pairwise summation of one contiguous vector (up to 128
 numbers: eight running sums over blocks of eight, combined in pairs, then the rest left to
-right), and is used only when a check against the plain version on this numpy holds.
+right), and is used only when a check against the plain version on this numpy holds; the
+optional compiled module does those sums in one C loop (:func:`_pairwise_rows` its
+specification).
 
 :func:`weighted_rows` does the same for Humanoid's mass centre (``np.einsum("b,bj->j",
 weights, row)`` of each row): one batched contraction, used where it equals the per-row
@@ -24,6 +26,8 @@ import functools
 from typing import Any
 
 import numpy as np
+
+from palaestra_mujoco._native import compiled
 
 __all__ = [
     "plain_row_dots",
@@ -45,11 +49,18 @@ def plain_square_sums(values: np.ndarray) -> np.ndarray:
 
 
 def square_sums(values: np.ndarray) -> np.ndarray:
-    """:func:`plain_square_sums`, as array operations over the rows when they are known equal."""
-    squares = np.square(values.reshape(len(values), -1))
-    if squares.shape[1] > _BLOCK or not _pairwise_holds():
+    """:func:`plain_square_sums`, as array operations over the rows when they are known equal.
+
+    In one C loop where the compiled module was built (the same pairwise sums, row by row).
+    """
+    rows = values.reshape(len(values), -1)
+    if rows.shape[1] > _BLOCK or not _pairwise_holds():
         return plain_square_sums(values)
-    return _pairwise_rows(squares)
+    if compiled is not None:
+        sums = np.empty(len(rows), dtype=rows.dtype)
+        if compiled.square_sums(rows, sums):  # float64 or float32 rows
+            return sums
+    return _pairwise_rows(np.square(rows))
 
 
 def _pairwise_rows(squares: np.ndarray) -> np.ndarray:
