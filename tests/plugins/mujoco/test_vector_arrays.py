@@ -495,9 +495,15 @@ def test_gathered_sub_envs_equal_sync_on_any_number_of_threads(num_workers):
     assert ended >= 16
 
 
-@pytest.mark.parametrize("reset_value", [np.array([7.0, 8.0]), np.array([1, 2, 3]), 7.5])
+@pytest.mark.parametrize(
+    "reset_value",
+    [np.array([7.0, 8.0]), np.array([7, 8]), np.array([7.0, 8.0], dtype=np.float32), np.array([1, 2, 3]), 7.5],
+)
 def test_merged_infos_of_array_columns_and_array_resets_are_add_info(reset_value):
-    """Rows of arrays (Humanoid's tendons) with resets' arrays of the same or another shape."""
+    """Rows of arrays (Humanoid's tendons) with resets' arrays of the same or another shape or dtype.
+
+    The first holder is a start: its array's dtype is the column's, as add_info decides it.
+    """
     columns = {"tendon": np.arange(8.0).reshape(4, 2), "x": np.arange(4.0)}
     resets = [(0, {"tendon": reset_value, "x": 1.5}), (2, {"x": 2.5})]
     from_step = np.array([False, True, False, True])
