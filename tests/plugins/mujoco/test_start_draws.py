@@ -212,7 +212,7 @@ def test_whole_starts_in_c_stop_before_a_row_they_cannot_do_and_draw_nothing_for
     spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
     MujocoEnv.start_states(plain[0], plain[:3], rows[:3], spec_qpos, spec_qvel)
     assert np.array_equal(qpos[:3], spec_qpos[:3]) and np.array_equal(qvel[:3], spec_qvel[:3])
-    assert np.isnan(qpos[3:]).all()
+    assert np.isnan(qpos[3:]).all() and np.isnan(qvel[3:]).all()  # the stopped start's row untouched
 
 
 def test_whole_starts_in_c_need_the_module_and_numpys_uniform(monkeypatch):
@@ -229,10 +229,30 @@ def test_whole_starts_in_c_need_the_module_and_numpys_uniform(monkeypatch):
 @needs_compiled
 def test_whole_starts_in_c_refuse_outputs_that_do_not_fit():
     envs, _ = sub_envs("Hopper-v5", 2)
-    with pytest.raises(TypeError, match="writable C-contiguous float64 arrays of 2 rows"):
-        compiled.uniform_starts(envs, [env.np_random for env in envs], np.empty((3, 6)), np.empty((2, 6)))
-    with pytest.raises(TypeError, match="one per env"):
-        compiled.uniform_starts(envs, [envs[0].np_random], np.empty((2, 6)), np.empty((2, 6)))
+    generators = [env.np_random for env in envs]
+    message = "qpos and qvel writable float64 arrays of as many rows, each row's numbers side by side"
+    with pytest.raises(TypeError, match=message):
+        compiled.uniform_starts(envs, generators, np.empty((3, 6)), np.empty((2, 6)), [0, 1])
+    with pytest.raises(TypeError, match=message):
+        compiled.uniform_starts(envs, generators, np.empty((2, 12))[:, ::2], np.empty((2, 6)), [0, 1])
+    with pytest.raises(TypeError, match="generators and rows must be one per env"):
+        compiled.uniform_starts(envs, generators[:1], np.empty((2, 6)), np.empty((2, 6)), [0, 1])
+    with pytest.raises(TypeError, match=r"uniform_starts\(envs, generators, qpos, qvel, rows: list\)"):
+        compiled.uniform_starts(envs, generators, np.empty((2, 6)), np.empty((2, 6)), np.arange(2))
+
+
+@needs_compiled
+def test_whole_starts_in_c_write_the_batchs_own_rows_and_no_other():
+    """Rows that lie apart (a batch's fields): the starts' rows get their states, the rest keep theirs."""
+    fast, plain = sub_envs("Hopper-v5", 3)
+    batch = np.full((5, 20), np.nan)
+    qpos, qvel = batch[:, 2:8], batch[:, 10:16]  # a row's numbers side by side, the rows 20 apart
+    assert _start_draws.uniform_starts(fast, np.array([4, 0, 2]), qpos, qvel) == 3
+    spec_qpos, spec_qvel = np.full((5, 6), np.nan), np.full((5, 6), np.nan)
+    MujocoEnv.start_states(plain[0], plain, np.array([4, 0, 2]), spec_qpos, spec_qvel)
+    assert np.array_equal(qpos, spec_qpos, equal_nan=True) and np.array_equal(qvel, spec_qvel, equal_nan=True)
+    assert np.isnan(batch[:, :2]).all() and np.isnan(batch[:, 8:10]).all() and np.isnan(batch[:, 16:]).all()
+    assert _start_draws.uniform_starts(fast[:1], np.array([5]), qpos, qvel) == 0  # no row 5: numpy's to name
 
 
 # -- the compiled row fills against their plain specification ----------------------------

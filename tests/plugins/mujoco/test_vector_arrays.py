@@ -497,7 +497,13 @@ def test_gathered_sub_envs_equal_sync_on_any_number_of_threads(num_workers):
 
 @pytest.mark.parametrize(
     "reset_value",
-    [np.array([7.0, 8.0]), np.array([7, 8]), np.array([7.0, 8.0], dtype=np.float32), np.array([1, 2, 3]), 7.5],
+    [
+        np.array([7.0, 8.0]),
+        np.array([7, 8]),
+        np.array([7.0, 8.0], dtype=np.float32),
+        np.array([1, 2, 3]),
+        7.5,
+    ],
 )
 def test_merged_infos_of_array_columns_and_array_resets_are_add_info(reset_value):
     """Rows of arrays (Humanoid's tendons) with resets' arrays of the same or another shape or dtype.

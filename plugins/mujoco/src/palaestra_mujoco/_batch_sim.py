@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BatchSimulation", "batch_available"]
+from palaestra_mujoco._native import compiled
+
+__all__ = ["BatchSimulation", "batch_available", "plain_zero_rows", "zero_rows"]
 
 # What a step continues from (MuJoCo's integration state plus the user inputs); every
 # derived quantity is recomputed by the step's own mj_forward.
@@ -43,6 +45,18 @@ _ZEROED_BY_RESET = ("qacc_warmstart", "ctrl", "qfrc_applied", "xfrc_applied")
 _BEHIND = 0  # stepped in the batch since: copy the simulation out
 _CURRENT = 1  # holds the latest state
 _STARTED = 2  # an episode started in the batch's rows: reset the data and bring it forward
+
+
+def plain_zero_rows(arrays: list[np.ndarray], rows: list[int]) -> None:
+    """``array[rows] = 0.0`` for each of ``arrays``."""
+    for array in arrays:
+        array[rows] = 0.0
+
+
+def zero_rows(arrays: list[np.ndarray], rows: list[int]) -> None:
+    """:func:`plain_zero_rows`, in one C loop where it can (float64 fields, each row in one piece)."""
+    if compiled is None or not compiled.zero_rows(arrays, rows):
+        plain_zero_rows(arrays, rows)
 
 
 def batch_available() -> bool:
@@ -88,7 +102,8 @@ class BatchSimulation:
         #: Whether :meth:`restart` may start episodes here: the state beyond positions,
         #: velocities and the fields a reset zeroes is empty in this model.
         self.restarts = all(name in ("qpos", "qvel", *_ZEROED_BY_RESET) for name, _ in self._state)
-        self._zeroed = [rows for name, rows in self._state if name in _ZEROED_BY_RESET]
+        # What a start zeroes: the time and the fields mj_resetData zeroes.
+        self._zeroed = [self._time, *(rows for name, rows in self._state if name in _ZEROED_BY_RESET)]
         # Where each sub-env's own MjData stands (all hold their state before the first step).
         self._current = np.full(len(envs), _CURRENT, dtype=np.int8)
 
@@ -109,12 +124,11 @@ class BatchSimulation:
         (``time_episode``), time and the other state fields zeroed (:attr:`restarts` must
         hold). The sub-envs' own data follow when read (:meth:`pull`).
         """
-        for i in rows.tolist():
+        indices = rows.tolist()
+        for i in indices:
             self._envs[i].time_episode()
             self._timed(i)
-        self._time[rows] = 0.0
-        for zeroed in self._zeroed:
-            zeroed[rows] = 0.0
+        zero_rows(self._zeroed, indices)
         self._current[rows] = _STARTED
 
     def forward(self, rows: np.ndarray) -> None:

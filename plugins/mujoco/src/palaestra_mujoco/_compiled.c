@@ -23,11 +23,16 @@
  * deadlock), or one that is not a numpy Generator; gather_rows at a value that is not a
  * one-dimensional C-contiguous native float64 array of the row's width.
  *
+ * zero_rows(arrays, rows): started episodes' rows of a batch's fields zeroed (of _batch_sim.py).
+ *
  * move_rows(rows, views, indices, into_views): the copies between a batch's arrays and each sub-env's
  * own fields (of _gathered_sim.py, whose numpy copies are the specification).
  *
  * square_sums(values, out): each row's np.square(row).sum() as numpy's pairwise summation gives
  * it, the specification being _pairwise_rows in _row_sums.py.
+ *
+ * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound): SuiteEnv.observe_batch of
+ * the rows where episodes started (of _locomotion.py).
  *
  * upright_ends, forward_ends and balanced_ends: the end of an array step of Hopper and Walker2d,
  * of HalfCheetah and of InvertedPendulum, each row as the env's numpy plain_end_batch computes it
@@ -158,21 +163,6 @@ gather_row(PyObject *object, PyObject *name, double *row, Py_ssize_t width)
     return exact;
 }
 
-/* A writable C-contiguous (rows, width) float64 buffer, or 0 (no error set). */
-static int
-float64_rows(PyObject *object, Py_ssize_t rows, Py_buffer *view)
-{
-    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (view->ndim == 2 && view->shape[0] == rows && view->itemsize == 8 && strcmp(view->format, "d") == 0) {
-        return 1;
-    }
-    PyBuffer_Release(view);
-    return 0;
-}
-
 /* An env's noise half-width when the array path may use it (an exact float or int in [0, DBL_MAX / 2]): 1, else 0. */
 static int
 noise_half_width(PyObject *env, double *half_width)
@@ -192,20 +182,37 @@ noise_half_width(PyObject *env, double *half_width)
     return *half_width >= 0.0 && *half_width <= DBL_MAX / 2; /* NaN fails both */
 }
 
+/* A writable float64 array of (rows, width) whose rows' numbers lie side by side (the rows anywhere), or 0. */
+static int
+float64_strided_rows(PyObject *object, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (view->ndim == 2 && view->itemsize == 8 && strcmp(view->format, "d") == 0 && view->strides[1] == 8 &&
+        view->strides[0] >= view->shape[1] * 8) {
+        return 1;
+    }
+    PyBuffer_Release(view);
+    return 0;
+}
+
 /*
- * uniform_starts(envs, generators, qpos, qvel): row j of qpos and qvel gets
+ * uniform_starts(envs, generators, qpos, qvel, rows): row rows[j] of qpos and qvel gets
  *     noise = generators[j].uniform(-h, h, nq + nv)      h = envs[j]._reset_noise_scale
  *     envs[j].init_qpos + noise[:nq], envs[j].init_qvel + noise[nq:]
  * (SuiteEnv.start_state with uniform velocity noise), numpy's uniform being low + (high - low) * u
- * of the generator's next doubles u. A row is left to Python, and the loop stops there, when its
- * scale or initial state is not what the loop reads or its generator is not free; nothing is
- * drawn for it. Returns how many rows were filled.
+ * of the generator's next doubles u; qpos and qvel are the batch's arrays (a row's numbers side by
+ * side, the rows anywhere). A start is left to Python, and the loop stops there, when its scale or
+ * initial state is not what the loop reads or its generator is not free; nothing is drawn for it and
+ * its row is untouched. Returns how many starts were done.
  */
 static PyObject *
 uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "uniform_starts(envs, generators, qpos, qvel)");
+    if (nargs != 5 || !PyList_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "uniform_starts(envs, generators, qpos, qvel, rows: list)");
         return NULL;
     }
     PyObject *envs = PySequence_Tuple(args[0]);
@@ -214,28 +221,36 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
         Py_XDECREF(envs);
         return NULL;
     }
-    Py_ssize_t rows = PyTuple_GET_SIZE(envs), j = 0;
+    Py_ssize_t starts = PyTuple_GET_SIZE(envs), j = 0;
     Py_buffer qpos, qvel;
-    int fits = PyTuple_GET_SIZE(generators) == rows && float64_rows(args[2], rows, &qpos);
-    if (fits && !float64_rows(args[3], rows, &qvel)) {
+    int fits = PyTuple_GET_SIZE(generators) == starts && PyList_GET_SIZE(args[4]) == starts &&
+               float64_strided_rows(args[2], &qpos);
+    if (fits && !(float64_strided_rows(args[3], &qvel) && qvel.shape[0] == qpos.shape[0])) {
         PyBuffer_Release(&qpos);
         fits = 0;
     }
     if (!fits) {
         Py_DECREF(envs);
         Py_DECREF(generators);
-        return PyErr_Format(PyExc_TypeError, "generators, qpos and qvel must be one per env, "
-                            "qpos and qvel writable C-contiguous float64 arrays of %zd rows", rows);
+        PyErr_SetString(PyExc_TypeError, "generators and rows must be one per env, qpos and qvel writable float64 "
+                                         "arrays of as many rows, each row's numbers side by side");
+        return NULL;
     }
     Py_ssize_t nq = qpos.shape[1], nv = qvel.shape[1];
-    double *noise = PyMem_Malloc((size_t)(nq + nv + 1) * sizeof(double));
+    double *noise = PyMem_Malloc((size_t)(2 * (nq + nv) + 1) * sizeof(double)), *start = noise + nq + nv;
     int done = noise == NULL ? -1 : 1;
-    for (; done == 1 && j < rows; j++) {
+    for (; done == 1 && j < starts; j++) {
         PyObject *env = PyTuple_GET_ITEM(envs, j);
-        double *positions = (double *)qpos.buf + j * nq, *velocities = (double *)qvel.buf + j * nv, high;
-        /* Checked and gathered first: a row left to Python must not have drawn. */
-        done = noise_half_width(env, &high) && gather_row(env, s_init_qpos, positions, nq) &&
-               gather_row(env, s_init_qvel, velocities, nv);
+        Py_ssize_t row = PyLong_AsSsize_t(PyList_GET_ITEM(args[4], j));
+        if (row < 0 || row >= qpos.shape[0]) {
+            PyErr_Clear();
+            done = 0; /* Python's own indexing names it */
+            break;
+        }
+        double high;
+        /* Checked and gathered first: a start left to Python must not have drawn. */
+        done = noise_half_width(env, &high) && gather_row(env, s_init_qpos, start, nq) &&
+               gather_row(env, s_init_qvel, start + nq, nv);
         if (done == 1) {
             done = random_row(PyTuple_GET_ITEM(generators, j), NULL, noise, nq + nv);
         }
@@ -243,11 +258,13 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
             break;
         }
         double low = -high, range = high - low;
+        double *positions = (double *)((char *)qpos.buf + row * qpos.strides[0]);
+        double *velocities = (double *)((char *)qvel.buf + row * qvel.strides[0]);
         for (Py_ssize_t k = 0; k < nq; k++) {
-            positions[k] = positions[k] + (low + range * noise[k]);
+            positions[k] = start[k] + (low + range * noise[k]);
         }
         for (Py_ssize_t k = 0; k < nv; k++) {
-            velocities[k] = velocities[k] + (low + range * noise[nq + k]);
+            velocities[k] = start[nq + k] + (low + range * noise[nq + k]);
         }
     }
     PyMem_Free(noise);
@@ -386,6 +403,75 @@ move_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     return Py_NewRef(fits ? Py_True : Py_False);
 }
 
+/* Whether each row of a buffer (taken with strides), all its dimensions after the first, is one stretch of memory. */
+static int
+rows_contiguous(Py_buffer *view)
+{
+    Py_ssize_t step = view->itemsize;
+    for (int k = view->ndim - 1; k >= 1; k--) {
+        if (view->strides[k] != step) {
+            return 0;
+        }
+        step *= view->shape[k];
+    }
+    return 1;
+}
+
+/*
+ * zero_rows(arrays, rows) -> bool: arrays[a][rows] = 0.0 for each array (a batch's fields, started
+ * episodes' rows): float64 arrays of any dimensions, each row one stretch of memory (the rows anywhere),
+ * rows a list of row indices. False, nothing written, when an array or an index is not so: the caller's
+ * numpy zeroes them (and names a bad index).
+ */
+static PyObject *
+zero_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "zero_rows(arrays: list, rows: list)");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(args[0]), taken = 0, n = PyList_GET_SIZE(args[1]);
+    Py_buffer *views = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_buffer));
+    Py_ssize_t *indices = PyMem_Malloc((size_t)(n + 1) * sizeof(Py_ssize_t));
+    int fits = views != NULL && indices != NULL;
+    for (; fits && taken < count; taken++) {
+        Py_buffer *view = &views[taken];
+        if (PyObject_GetBuffer(PyList_GET_ITEM(args[0], taken), view, PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+            PyErr_Clear();
+            fits = 0;
+            break;
+        }
+        fits = view->ndim >= 1 && strcmp(view->format, "d") == 0 && rows_contiguous(view) &&
+               view->shape[0] == views[0].shape[0];
+        if (!fits) {
+            PyBuffer_Release(view);
+        }
+    }
+    for (Py_ssize_t j = 0; fits && j < n; j++) {
+        indices[j] = PyLong_AsSsize_t(PyList_GET_ITEM(args[1], j));
+        fits = indices[j] >= 0 && (count == 0 || indices[j] < views[0].shape[0]);
+    }
+    PyErr_Clear();
+    for (Py_ssize_t a = 0; a < taken; a++) {
+        if (fits) {
+            Py_ssize_t size = views[a].itemsize;
+            for (int k = 1; k < views[a].ndim; k++) {
+                size *= views[a].shape[k];
+            }
+            for (Py_ssize_t j = 0; j < n; j++) {
+                memset((char *)views[a].buf + indices[j] * views[a].strides[0], 0, (size_t)size); /* 0.0: all bits zero */
+            }
+        }
+        PyBuffer_Release(&views[a]);
+    }
+    PyMem_Free(views);
+    PyMem_Free(indices);
+    if (views == NULL || indices == NULL) {
+        return PyErr_NoMemory();
+    }
+    return Py_NewRef(fits ? Py_True : Py_False);
+}
+
 /* A rule's number as the array path uses it: an exact float, or an exact int of at most 2**53 (which numpy
  * converts without rounding). 1, else 0 (no error set). */
 static int
@@ -497,6 +583,51 @@ observes(Py_buffer *qpos, Py_buffer *qvel, Py_buffer *observations, Py_ssize_t s
 {
     Py_ssize_t nq = qpos->shape[1];
     return skipped >= 0 && skipped <= nq && observations->shape[1] == nq - skipped + qvel->shape[1];
+}
+
+/*
+ * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound) -> bool: observations[r] =
+ * SuiteEnv.observe_batch of qpos[r] and qvel[r] (observe_row) for each r of rows, a list of row indices
+ * into all three (a batch's arrays: each row's numbers side by side, the rows anywhere). False, nothing
+ * written, when an array, an index or the bound is not so: the caller's numpy observes them.
+ */
+static PyObject *
+observe_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyList_Check(args[3]) || !PyLong_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "observe_rows(qpos, qvel, observations, rows: list, skipped: int, velocity_bound)");
+        return NULL;
+    }
+    Py_ssize_t skipped = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    double bound = 0.0;
+    int clipped;
+    Py_buffer view[3];
+    PyObject *arrays = PyTuple_Pack(3, args[0], args[1], args[2]);
+    if (arrays == NULL) {
+        return NULL;
+    }
+    int fits = velocity_bound(args[5], &bound, &clipped) && take_batch(arrays, "rrr", view);
+    Py_DECREF(arrays);
+    if (!fits) {
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[0].shape[0], nq = view[0].shape[1], nv = view[1].shape[1], count = PyList_GET_SIZE(args[3]);
+    fits = observes(&view[0], &view[1], &view[2], skipped);
+    for (Py_ssize_t j = 0; fits && j < count; j++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PyList_GET_ITEM(args[3], j));
+        fits = r >= 0 && r < n;
+    }
+    PyErr_Clear();
+    for (Py_ssize_t j = 0; fits && j < count; j++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PyList_GET_ITEM(args[3], j));
+        observe_row(row_of(&view[0], r), row_of(&view[1], r), row_of(&view[2], r), skipped, nq, nv, clipped, bound);
+    }
+    release_batch(view, 3);
+    return Py_NewRef(fits ? Py_True : Py_False);
 }
 
 /* upright_ends' buffers and rules, in the order given. */
@@ -790,13 +921,17 @@ static PyMethodDef methods[] = {
     {"squares", (PyCFunction)(void (*)(void))squares, METH_FASTCALL,
      "squares(values, out) -> how many written: out[k] as float(values[k]) ** 2 (stops before an overflow)."},
     {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
-     "uniform_starts(envs, generators, qpos, qvel) -> rows filled: each env's start state with uniform noise."},
+     "uniform_starts(envs, generators, qpos, qvel, rows) -> starts done: each env's start state with uniform noise."},
+    {"observe_rows", (PyCFunction)(void (*)(void))observe_rows, METH_FASTCALL,
+     "observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound) -> whether done: started rows observed."},
     {"upright_ends", (PyCFunction)(void (*)(void))upright_ends, METH_FASTCALL,
      "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker's end of a batch step."},
     {"forward_ends", (PyCFunction)(void (*)(void))forward_ends, METH_FASTCALL,
      "forward_ends(buffers, forward_weight, velocity_bound, skipped) -> whether done: HalfCheetah's end of a batch step."},
     {"balanced_ends", (PyCFunction)(void (*)(void))balanced_ends, METH_FASTCALL,
      "balanced_ends(buffers, balance_limit) -> whether done: InvertedPendulum's end of a batch step."},
+    {"zero_rows", (PyCFunction)(void (*)(void))zero_rows, METH_FASTCALL,
+     "zero_rows(arrays, rows) -> whether done: arrays[a][rows] = 0.0 for each array."},
     {"move_rows", (PyCFunction)(void (*)(void))move_rows, METH_FASTCALL,
      "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
     {"square_sums", (PyCFunction)(void (*)(void))pairwise_square_sums, METH_FASTCALL,

@@ -82,13 +82,11 @@ def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel
     """Each env's ``start_state`` with uniform noise into row ``rows[j]``, in C: how many it did.
 
     The envs from the first on, up to one whose scale or initial state is not a plain float
-    vector or whose generator another thread holds (nothing drawn from it): the caller starts
-    the rest. ``0`` without the compiled module, or when numpy's ``uniform`` is not
-    ``low + (high - low) * u`` on this build (:func:`uniform_rows_hold`).
+    vector or whose generator another thread holds (nothing drawn from it, its row untouched):
+    the caller starts the rest. ``0`` without the compiled module, or when numpy's ``uniform``
+    is not ``low + (high - low) * u`` on this build (:func:`uniform_rows_hold`).
     """
     if compiled is None or not uniform_rows_hold():
         return 0
-    positions, velocities = np.empty((len(envs), qpos.shape[1])), np.empty((len(envs), qvel.shape[1]))
-    done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], positions, velocities)
-    qpos[rows[:done]], qvel[rows[:done]] = positions[:done], velocities[:done]
+    done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], qpos, qvel, rows.tolist())
     return done
