@@ -96,7 +96,10 @@ class UprightWalker(SuiteEnv):
     def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_batch` with numpy: :meth:`healthy_batch`, :meth:`_scored` and :meth:`observe_batch`."""
+        """:meth:`end_batch` with numpy: :meth:`healthy_batch`, :meth:`_scored` and :meth:`observe_batch`.
+
+        Mirrored by ``upright_ends`` in ``_compiled.c`` (:meth:`compiled_end_batch`).
+        """
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         healthy = self.healthy_batch(qpos, qvel)

@@ -85,7 +85,10 @@ class HalfCheetahEnv(SuiteEnv):
     def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`)."""
+        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`).
+
+        Mirrored by ``forward_ends`` in ``_compiled.c`` (:meth:`compiled_end_batch`).
+        """
         x_before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         rewards, info = self._scored(x_before, qpos[:, 0].copy(), ctrl, sim.dt)

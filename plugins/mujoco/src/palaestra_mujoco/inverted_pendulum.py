@@ -81,7 +81,10 @@ class InvertedPendulumEnv(SuiteEnv):
     def plain_end_batch(
         self, begun: None, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`)."""
+        """:meth:`end_step` of every simulation of a batch at once, with numpy (:meth:`end_batch`).
+
+        Mirrored by ``balanced_ends`` in ``_compiled.c`` (:meth:`compiled_end_batch`).
+        """
         self.observe_batch(sim.qpos, sim.qvel, observations)
         balanced = (np.abs(observations[:, 1]) <= self.balance_limit) & np.isfinite(observations).all(axis=1)
         return balanced.astype(np.float64), ~balanced, {"reward_survive": balanced.astype(np.int64)}
