@@ -1,12 +1,13 @@
 """The end of some envs' array steps in one C loop: the numpy version's bits, or nothing written."""
 
 import math
+import types
 
 import numpy as np
 import pytest
 
 import palaestra
-from palaestra_mujoco import _locomotion, _native, half_cheetah, vector
+from palaestra_mujoco import _locomotion, _native, half_cheetah, inverted_double_pendulum, vector
 from palaestra_mujoco._planar import SCORE_COLUMNS
 from palaestra_mujoco.hopper import HopperEnv
 
@@ -15,7 +16,14 @@ needs_compiled = pytest.mark.skipif(
 )
 
 UPRIGHT_IDS = ["Hopper-v5", "Walker2d-v5", "Hopper-v4", "Walker2d-v4"]
-ENDED_IN_C = [*UPRIGHT_IDS, "HalfCheetah-v5", "HalfCheetah-v4", "InvertedPendulum-v5", "InvertedPendulum-v4"]
+ENDED_IN_C = [
+    *UPRIGHT_IDS,
+    "HalfCheetah-v5",
+    "HalfCheetah-v4",
+    "InvertedPendulum-v5",
+    "InvertedPendulum-v4",
+    "InvertedDoublePendulum-v5",
+]
 # make warns that the v4 ids are out of date (v5 exists), as it should.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")
 
@@ -39,10 +47,21 @@ def awkward_state(sim, rng, first):
     qpos[1::5, min(2, nq - 1)] = rng.choice([-0.2, 0.2, -1.0, 1.0, -0.0, math.nan], len(qpos[1::5]))
     qvel[2::7, 0] = rng.choice([10.0, -10.0, math.inf, -math.inf, math.nan, -0.0, 150.0], len(qvel[2::7]))
     # On Hopper's state range and beyond.
-    qvel[3::7, -1] = rng.choice([100.0, -100.0, 99.99, math.nan, -1e300], len(qvel[3::7]))
+    qvel[3::7, -1] = rng.choice([100.0, -100.0, 99.99, math.nan, -1e150], len(qvel[3::7]))
     qpos[4::9, 0] = rng.choice([math.inf, -0.0, 1e308, math.nan], len(qpos[4::9]))
     sim.qpos[:], sim.qvel[:] = qpos, qvel
     sim.dt[::4] = rng.choice([0.008, 1e-300, 1e300], len(sim.dt[::4]))
+    if "site_xpos" in sim.outputs:  # InvertedDoublePendulum's tip, on and around the 1 m line
+        tips = sim.outputs["site_xpos"][:, 0]
+        tips[:] = rng.normal(0, 1, tips.shape) * 10.0 ** rng.integers(-3, 100, tips.shape)
+        tips[::3, 2] = rng.choice([1.0, 0.9999999999999999, 1.25, math.nan, -0.0], len(tips[::3]))
+        sim.outputs["qfrc_constraint"][::2] = rng.normal(0, 30, sim.outputs["qfrc_constraint"][::2].shape)
+
+
+def with_outputs_to_write(sim):
+    """The batch's arrays, its outputs (MuJoCo's, read-only) as copies a test may write."""
+    outputs = {name: field.copy() for name, field in sim.outputs.items()}
+    return types.SimpleNamespace(qpos=sim.qpos, qvel=sim.qvel, dt=sim.dt, outputs=outputs)
 
 
 def begun_batch(first, sim, rng):
@@ -57,7 +76,10 @@ def begun_batch(first, sim, rng):
 def ends_of_both(first, sim, begun, width):
     """The C loop's end of the batch and the numpy one's, each into observations of its own."""
     compiled_observations, plain_observations = np.full((2, len(sim.qpos), width), 7.0)
-    compiled = first.compiled_end_batch(begun, sim, compiled_observations)
+    with np.errstate(
+        invalid="ignore"
+    ):  # numpy's sin of an infinite angle warns, in both (as in the single env)
+        compiled = first.compiled_end_batch(begun, sim, compiled_observations)
     with np.errstate(all="ignore"):  # numpy warns of inf - inf; the single env's Python floats do not, nor C
         plain = first.plain_end_batch(begun, sim, plain_observations)
     return compiled, compiled_observations, plain, plain_observations
@@ -96,6 +118,7 @@ def assert_same_ends(compiled, compiled_observations, plain, plain_observations)
 )
 def test_the_c_end_of_a_batch_step_is_the_numpy_one_bit_for_bit(env_id, kwargs):
     envs, first, sim = batch(env_id, **kwargs)
+    sim = with_outputs_to_write(sim)
     rng = np.random.default_rng(11)
     terminations = 0
     for _ in range(3):
@@ -190,8 +213,21 @@ def test_each_loop_names_its_arguments_when_called_wrong():
         ("InvertedPendulum-v5", lambda env: setattr(env, "balance_limit", np.float64(0.2))),
         ("InvertedPendulum-v5", lambda env: setattr(env, "balance_limit", 2**54 + 1)),
         ("InvertedPendulum-v5", lambda env: setattr(env, "velocity_bound", 10.0)),  # the loop does not clip
+        (
+            "InvertedDoublePendulum-v5",
+            lambda env: setattr(env, "_healthy_reward", 10),
+        ),  # an int: int64 column
+        ("InvertedDoublePendulum-v5", lambda env: setattr(env, "velocity_bound", np.float64(10.0))),
     ],
-    ids=["numpy-weight", "negative-bound", "numpy-limit", "huge-limit", "clipped-pendulum"],
+    ids=[
+        "numpy-weight",
+        "negative-bound",
+        "numpy-limit",
+        "huge-limit",
+        "clipped-pendulum",
+        "int-alive",
+        "numpy-clip",
+    ],
 )
 def test_the_other_loops_leave_rules_numpy_reads_otherwise_to_numpy(env_id, edit):
     envs, first, sim = batch(env_id, num_envs=8)
@@ -204,7 +240,11 @@ def test_the_other_loops_leave_rules_numpy_reads_otherwise_to_numpy(env_id, edit
 
 
 def test_the_columns_the_loops_fill_are_the_keys_of_a_single_step():
-    for env_id, keys in [("Hopper-v5", SCORE_COLUMNS), ("HalfCheetah-v5", half_cheetah.SCORE_COLUMNS)]:
+    for env_id, keys in [
+        ("Hopper-v5", SCORE_COLUMNS),
+        ("HalfCheetah-v5", half_cheetah.SCORE_COLUMNS),
+        ("InvertedDoublePendulum-v5", inverted_double_pendulum.SCORE_COLUMNS),
+    ]:
         env = palaestra.make(env_id)
         env.reset(seed=0)
         assert tuple(env.step(env.action_space.sample())[4]) == keys
@@ -248,4 +288,17 @@ def test_without_the_compiled_module_the_numpy_end_runs(monkeypatch):
     monkeypatch.setattr(HopperEnv, "compiled_end_batch", lambda *args: pytest.fail("the C loop ran"))
     rewards, _, info = first.end_batch(first.begin_batch(sim, np.zeros((4, 3))), sim, np.zeros((4, 11)))
     assert list(info) == list(SCORE_COLUMNS) and rewards.shape == (4,)
+    envs.close()
+
+
+@needs_compiled
+def test_a_square_python_cannot_take_leaves_the_double_pendulum_to_numpys_overflow_error():
+    envs, first, sim = batch("InvertedDoublePendulum-v5", num_envs=4)
+    sim = with_outputs_to_write(sim)
+    sim.outputs["site_xpos"][2, 0, 0] = 1e200  # x**2 overflows: Python raises
+    observations = np.full((4, 9), 7.0)
+    assert first.compiled_end_batch(None, sim, observations) is None
+    assert (observations == 7.0).all()  # nothing written
+    with pytest.raises(OverflowError):
+        first.end_batch(None, sim, observations)
     envs.close()

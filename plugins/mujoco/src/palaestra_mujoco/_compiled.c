@@ -34,9 +34,9 @@
  * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound): SuiteEnv.observe_batch of
  * the rows where episodes started (of _locomotion.py).
  *
- * upright_ends, forward_ends and balanced_ends: the end of an array step of Hopper and Walker2d,
- * of HalfCheetah and of InvertedPendulum, each row as the env's numpy plain_end_batch computes it
- * (the specification; see each function).
+ * upright_ends, forward_ends, balanced_ends and pendulum_ends: the end of an array step of Hopper
+ * and Walker2d, of HalfCheetah, of InvertedPendulum and of InvertedDoublePendulum, each row as
+ * the env's numpy plain_end_batch computes it (the specification; see each function).
  *
  * The module is optional: without a C compiler the package installs without it and
  * _start_draws.py, _powers.py and the envs' plain_end_batch do the same in Python, with the same numbers.
@@ -502,9 +502,10 @@ velocity_bound(PyObject *value, double *bound, int *clipped)
 }
 
 /*
- * Take objects[k] as layout[k] says, every one writable with its numbers side by side in its last dimension
- * (a batch's rows lie apart): 'r' float64 rows (N, width), 'd' float64 vector of N, '?' bool vector of N,
- * 'q' int64 vector of N, N the same for all. 1 when all fit, else 0 with none held (no error set).
+ * Take objects[k] as layout[k] says, each with its numbers side by side in its last dimension (a batch's
+ * rows lie apart): 'R' float64 rows (N, width) to read, 'r' float64 rows to write, 'd' a float64 vector
+ * of N, '?' a bool vector of N, 'q' an int64 vector of N (the vectors written), N the same for all. 1 when
+ * all fit, else 0 with none held (no error set).
  */
 static int
 take_batch(PyObject *objects, const char *layout, Py_buffer *view)
@@ -515,9 +516,9 @@ take_batch(PyObject *objects, const char *layout, Py_buffer *view)
     }
     for (; k < count; k++) {
         char kind = layout[k];
-        int ndim = kind == 'r' ? 2 : 1;
+        int ndim = kind == 'r' || kind == 'R' ? 2 : 1, flags = PyBUF_STRIDES | PyBUF_FORMAT;
         Py_ssize_t itemsize = kind == '?' ? 1 : 8;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(objects, k), &view[k], PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(objects, k), &view[k], kind == 'R' ? flags : flags | PyBUF_WRITABLE) != 0) {
             PyErr_Clear();
             break;
         }
@@ -610,7 +611,7 @@ observe_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
     if (arrays == NULL) {
         return NULL;
     }
-    int fits = velocity_bound(args[5], &bound, &clipped) && take_batch(arrays, "rrr", view);
+    int fits = velocity_bound(args[5], &bound, &clipped) && take_batch(arrays, "RRr", view);
     Py_DECREF(arrays);
     if (!fits) {
         return Py_NewRef(Py_False);
@@ -633,7 +634,7 @@ observe_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
 /* upright_ends' buffers and rules, in the order given. */
 enum { U_QPOS, U_QVEL, U_OBSERVATIONS, U_X_BEFORE, U_CTRL, U_DT, U_REWARDS, U_TERMINATED, U_X_POSITION, U_Z_DISTANCE,
        U_X_VELOCITY, U_FORWARD, U_CTRL_REWARD, U_SURVIVE, U_BUFFERS };
-static const char upright_layout[] = "rrrdddd?dddddd";
+static const char upright_layout[] = "RRrdddd?dddddd";
 enum { FORWARD_WEIGHT, HEALTHY_REWARD, Z_LOW, Z_HIGH, ANGLE_LOW, ANGLE_HIGH, STATE_LOW, STATE_HIGH, INIT_Z,
        U_VELOCITY_BOUND, U_RULES };
 
@@ -731,7 +732,7 @@ upright_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
 /* forward_ends' buffers, in the order given. */
 enum { F_QPOS, F_QVEL, F_OBSERVATIONS, F_X_BEFORE, F_CTRL, F_DT, F_REWARDS, F_X_POSITION, F_X_VELOCITY, F_FORWARD,
        F_CTRL_REWARD, F_BUFFERS };
-static const char forward_layout[] = "rrrdddddddd";
+static const char forward_layout[] = "RRrdddddddd";
 
 /*
  * forward_ends(buffers, forward_weight, velocity_bound, skipped) -> bool: HalfCheetahEnv.plain_end_batch of
@@ -786,7 +787,7 @@ forward_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
 
 /* balanced_ends' buffers, in the order given. */
 enum { B_QPOS, B_QVEL, B_OBSERVATIONS, B_REWARDS, B_TERMINATED, B_SURVIVE, B_BUFFERS };
-static const char balanced_layout[] = "rrrd?q";
+static const char balanced_layout[] = "RRrd?q";
 
 /*
  * balanced_ends(buffers, balance_limit) -> bool: InvertedPendulumEnv.plain_end_batch of every row, its numpy
@@ -913,6 +914,104 @@ pairwise_square_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssiz
     return Py_NewRef(fits ? Py_True : Py_False);
 }
 
+/* Python's v ** 2 of a float, as squares() gives it (a NaN as it is); *overflowed set where Python raises. */
+static double
+python_square(double value, int *overflowed)
+{
+    if (isnan(value)) {
+        return value;
+    }
+    double square = pow(fabs(value), two);
+    *overflowed |= isinf(square) && !isinf(value);
+    return square;
+}
+
+/* pendulum_ends' buffers, in the order given. */
+enum { P_QPOS, P_QVEL, P_CONSTRAINT, P_TIPS, P_SINES, P_COSINES, P_OBSERVATIONS, P_REWARDS, P_TERMINATED, P_SURVIVE,
+       P_DISTANCE, P_VELOCITY, P_BUFFERS };
+static const char pendulum_layout[] = "RRRRRRrd?ddd";
+
+/*
+ * pendulum_ends(buffers, healthy_reward, velocity_bound) -> bool: InvertedDoublePendulumEnv.plain_end_batch of
+ * every row, its numpy code being the specification (inverted_double_pendulum.py):
+ *
+ *   observe_rows:  [qpos[0], sines, cosines, qvel, constraint[0]], the last nv + 1 numbers through
+ *                  np.maximum(v, -bound) and np.minimum(v, bound); sines and cosines are numpy's np.sin and
+ *                  np.cos of qpos[:, 1:] (numpy's loops need not round as libm does: the caller takes them).
+ *   _scored_rows:  x, y = tip[0], tip[2]; w1, w2 = qvel[1], qvel[2]; terminated = y <= 1;
+ *                  distance = 0.01 * x**2 + (y - 2)**2; velocity = 1e-3 * w1**2 + 5e-3 * w2**2 (Python's
+ *                  squares: pow); alive = healthy_reward * (not terminated); reward = alive - distance -
+ *                  velocity; the columns alive, -distance and -velocity.
+ *
+ * buffers: as pendulum_layout in the order of the P_ names (tips: each row's first site position).
+ * Returns False having written nothing when the healthy reward is not a float (an int's alive column is
+ * int64), the bound not a positive plain number, a buffer not of those shapes, or a square would overflow
+ * (Python raises OverflowError there, as the numpy version does).
+ */
+static PyObject *
+pendulum_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "pendulum_ends(buffers: 12-tuple, healthy_reward, velocity_bound)");
+        return NULL;
+    }
+    double bound = 0.0;
+    int clipped;
+    Py_buffer view[P_BUFFERS];
+    if (!PyFloat_CheckExact(args[1]) || !velocity_bound(args[2], &bound, &clipped) ||
+        !take_batch(args[0], pendulum_layout, view)) {
+        return Py_NewRef(Py_False);
+    }
+    double healthy_reward = PyFloat_AS_DOUBLE(args[1]);
+    Py_ssize_t n = view[P_QPOS].shape[0], nq = view[P_QPOS].shape[1], nv = view[P_QVEL].shape[1];
+    int fits = nq >= 2 && nv >= 3 && view[P_CONSTRAINT].shape[1] >= 1 && view[P_TIPS].shape[1] >= 3 &&
+               view[P_SINES].shape[1] == nq - 1 && view[P_COSINES].shape[1] == nq - 1 &&
+               view[P_OBSERVATIONS].shape[1] == 1 + 2 * (nq - 1) + nv + 1;
+    int overflowed = 0;
+    for (Py_ssize_t r = 0; fits && r < n; r++) { /* Python's overflow first: then nothing is written */
+        const double *tip = row_of(&view[P_TIPS], r), *velocities = row_of(&view[P_QVEL], r);
+        python_square(tip[0], &overflowed), python_square(tip[2] - 2, &overflowed);
+        python_square(velocities[1], &overflowed), python_square(velocities[2], &overflowed);
+        fits = !overflowed;
+    }
+    if (!fits) {
+        release_batch(view, P_BUFFERS);
+        return Py_NewRef(Py_False);
+    }
+    double *rewards = view[P_REWARDS].buf, *survive = view[P_SURVIVE].buf, *distance = view[P_DISTANCE].buf;
+    double *velocity = view[P_VELOCITY].buf;
+    bool *terminated = view[P_TERMINATED].buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const double *positions = row_of(&view[P_QPOS], r), *velocities = row_of(&view[P_QVEL], r);
+        const double *tip = row_of(&view[P_TIPS], r);
+        double *observation = row_of(&view[P_OBSERVATIONS], r);
+        /* observe_rows */
+        observation[0] = positions[0];
+        memcpy(observation + 1, row_of(&view[P_SINES], r), (size_t)(nq - 1) * sizeof(double));
+        memcpy(observation + nq, row_of(&view[P_COSINES], r), (size_t)(nq - 1) * sizeof(double));
+        double *tail = observation + 2 * nq - 1;
+        memcpy(tail, velocities, (size_t)nv * sizeof(double));
+        tail[nv] = row_of(&view[P_CONSTRAINT], r)[0];
+        for (Py_ssize_t k = 0; clipped && k <= nv; k++) {
+            if (!isnan(tail[k])) {
+                tail[k] = tail[k] < -bound ? -bound : tail[k];
+                tail[k] = tail[k] > bound ? bound : tail[k];
+            }
+        }
+        /* _scored_rows */
+        double x = tip[0], y = tip[2];
+        terminated[r] = y <= 1;
+        distance[r] = 0.01 * python_square(x, &overflowed) + python_square(y - 2, &overflowed);
+        velocity[r] = 1e-3 * python_square(velocities[1], &overflowed) + 5e-3 * python_square(velocities[2], &overflowed);
+        survive[r] = healthy_reward * (terminated[r] ? 0.0 : 1.0);
+        rewards[r] = (survive[r] - distance[r]) - velocity[r];
+        distance[r] = -distance[r];
+        velocity[r] = -velocity[r];
+    }
+    release_batch(view, P_BUFFERS);
+    return Py_NewRef(Py_True);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
@@ -928,6 +1027,8 @@ static PyMethodDef methods[] = {
      "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker's end of a batch step."},
     {"forward_ends", (PyCFunction)(void (*)(void))forward_ends, METH_FASTCALL,
      "forward_ends(buffers, forward_weight, velocity_bound, skipped) -> whether done: HalfCheetah's end of a batch step."},
+    {"pendulum_ends", (PyCFunction)(void (*)(void))pendulum_ends, METH_FASTCALL,
+     "pendulum_ends(buffers, healthy_reward, velocity_bound) -> whether done: InvertedDoublePendulum's end of a batch step."},
     {"balanced_ends", (PyCFunction)(void (*)(void))balanced_ends, METH_FASTCALL,
      "balanced_ends(buffers, balance_limit) -> whether done: InvertedPendulum's end of a batch step."},
     {"zero_rows", (PyCFunction)(void (*)(void))zero_rows, METH_FASTCALL,

@@ -7,10 +7,15 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._locomotion import SuiteEnv
+from palaestra_mujoco._native import compiled
 from palaestra_mujoco._powers import squares
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, constructor_arguments
 
-__all__ = ["InvertedDoublePendulumEnv"]
+__all__ = ["SCORE_COLUMNS", "InvertedDoublePendulumEnv"]
+
+#: The info of a step, key by key, in the order :meth:`InvertedDoublePendulumEnv._scored`
+#: writes them (the C end of a batch step fills the columns in this order).
+SCORE_COLUMNS = ("reward_survive", "distance_penalty", "velocity_penalty")
 
 # Integers up to this size are exact as floats: a larger healthy reward is scored row by row.
 _EXACT_INTEGERS = 2**53
@@ -48,6 +53,7 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     velocity_bound = 10.0  # and the constraint force
     scores_batches = True  # MujocoVectorEnv steps a batch of them with array operations
     resets_batches = True  # ... and starts their episodes in the batch's rows
+    ends_in_c = True  # ... and ends their steps in one C loop (SuiteEnv.end_batch)
     observes_derived = True  # the constraint force on the cart
     batch_outputs = ("site_xpos", "qfrc_constraint")
 
@@ -97,14 +103,39 @@ class InvertedDoublePendulumEnv(SuiteEnv):
     def begin_batch(self, sim: Any, actions: np.ndarray) -> None:
         """Nothing to note: the reward depends only on the state after the step."""
 
-    def end_batch(
+    def plain_end_batch(
         self, begun: None, sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every simulation: the observations and scores as arrays."""
+        """:meth:`end_step` of every simulation: the observations and scores as arrays (:meth:`end_batch`).
+
+        Mirrored by ``pendulum_ends`` in ``_compiled.c`` (:meth:`compiled_end_batch`).
+        """
         self.observe_rows(sim, slice(None), observations)
         tips, rates = sim.outputs["site_xpos"][:, 0], sim.qvel[:, 1:3]
         rewards, terminated, info = self._scored_rows(tips[:, 0], tips[:, 2], rates[:, 0], rates[:, 1])
         return rewards, terminated, info
+
+    def compiled_end_batch(
+        self, begun: None, sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop; ``None``, nothing written, where it leaves the batch to numpy.
+
+        The sines and cosines are numpy's, as :meth:`observe_rows` takes them (numpy's loops
+        need not round as C's ``sin`` does).
+        """
+        angles = np.ascontiguousarray(sim.qpos[:, 1:])
+        n = len(angles)
+        rewards, terminated, columns = (
+            np.empty(n),
+            np.empty(n, dtype=np.bool_),
+            [np.empty(n) for _ in SCORE_COLUMNS],
+        )
+        outputs = sim.outputs
+        buffers = (sim.qpos, sim.qvel, outputs["qfrc_constraint"], outputs["site_xpos"][:, 0], np.sin(angles),
+                   np.cos(angles), observations, rewards, terminated, *columns)  # fmt: skip
+        if not compiled.pendulum_ends(buffers, self._healthy_reward, self.velocity_bound):
+            return None
+        return rewards, terminated, dict(zip(SCORE_COLUMNS, columns, strict=True))
 
     def _scored_rows(
         self, x: np.ndarray, y: np.ndarray, w1: np.ndarray, w2: np.ndarray
@@ -153,7 +184,10 @@ class InvertedDoublePendulumEnv(SuiteEnv):
         np.minimum(tail, self.velocity_bound, out=tail)
 
     def _scored(self, x: float, y: float, w1: float, w2: float) -> tuple[float, bool, dict[str, Any]]:
-        """Reward, termination and info from the tip position ``(x, y)`` and the pole rates."""
+        """Reward, termination and info from the tip position ``(x, y)`` and the pole rates.
+
+        The info's keys are :data:`SCORE_COLUMNS`, in that order (a test holds the two equal).
+        """
         terminated = y <= 1
         distance_penalty = 0.01 * x**2 + (y - 2) ** 2
         velocity_penalty = 1e-3 * w1**2 + 5e-3 * w2**2
