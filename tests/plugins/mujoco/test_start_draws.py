@@ -56,7 +56,7 @@ def drawn(envs, plain):
     return qpos, qvel
 
 
-@pytest.mark.parametrize("row_fills", ["compiled", "plain"])
+@pytest.mark.parametrize("row_fills", ["compiled", "compiled without normals", "plain"])
 @pytest.mark.parametrize("env_id", ["Hopper-v5", "HalfCheetah-v5", "InvertedDoublePendulum-v5", "Swimmer-v5"])
 def test_array_starts_are_each_sub_envs_own_start_state(env_id, row_fills, monkeypatch):
     """Uniform and normal velocity noise; sub-envs with their own scales and initial states."""
@@ -64,6 +64,8 @@ def test_array_starts_are_each_sub_envs_own_start_state(env_id, row_fills, monke
         monkeypatch.setattr(_start_draws, "compiled", None)
     elif compiled is None:
         pytest.skip("palaestra_mujoco._compiled was not built (no C compiler at install)")
+    elif row_fills == "compiled without normals":
+        monkeypatch.setattr(_start_draws, "standard_normal", None)
     calls = []
     monkeypatch.setattr(
         "palaestra_mujoco._locomotion.uniform_rows", lambda *args: calls.append(1) or uniform_rows(*args)
@@ -76,7 +78,9 @@ def test_array_starts_are_each_sub_envs_own_start_state(env_id, row_fills, monke
         mine, theirs = drawn(fast, plain=False), drawn(plain, plain=True)
         assert np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1])
     assert not np.isnan(mine[0]).any() and len({tuple(row) for row in mine[0]}) == 9
-    whole_starts_in_c = row_fills == "compiled" and fast[0].velocity_noise != "normal"
+    normal = fast[0].velocity_noise == "normal"
+    normals_in_c = _start_draws.standard_normal is not None and _start_draws.normals_hold()
+    whole_starts_in_c = row_fills != "plain" and (not normal or normals_in_c)
     assert len(calls) == (0 if whole_starts_in_c else 3)  # else the array draws, each time
 
 
@@ -253,6 +257,67 @@ def test_whole_starts_in_c_write_the_batchs_own_rows_and_no_other():
     assert np.array_equal(qpos, spec_qpos, equal_nan=True) and np.array_equal(qvel, spec_qvel, equal_nan=True)
     assert np.isnan(batch[:, :2]).all() and np.isnan(batch[:, 8:10]).all() and np.isnan(batch[:, 16:]).all()
     assert _start_draws.uniform_starts(fast[:1], np.array([5]), qpos, qvel) == 0  # no row 5: numpy's to name
+
+
+# -- whole starts in C with normal velocity noise (numpy's own normal draw) ------------------
+
+needs_normals = pytest.mark.skipif(
+    compiled is None or _start_draws.standard_normal is None or not _start_draws.normals_hold(),
+    reason="palaestra_mujoco._normals was not built here (numpy's static random library not found at install)",
+)
+
+
+@needs_normals
+@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "HalfCheetah-v5"])
+@pytest.mark.parametrize("count", [1, 3, 9])
+def test_whole_normal_starts_in_c_are_each_sub_envs_start_state(env_id, count):
+    fast, plain = sub_envs(env_id, count)
+    for group in (fast, plain):
+        group[0]._reset_noise_scale = 2  # an int, as numpy converts it
+        group[-1].init_qvel = group[-1].init_qvel - 0.5
+        if count > 2:
+            group[1]._reset_noise_scale = 0.0
+            group[2].np_random = group[0].np_random  # a shared generator: rows drawn in order
+    nq, nv = fast[0].model.nq, fast[0].model.nv
+    batch = np.full((count + 2, 2 * (nq + nv)), np.nan)
+    qpos, qvel = batch[:, :nq], batch[:, nq + 3 : nq + 3 + nv]  # rows that lie apart, as a batch's do
+    rows = np.arange(count)[::-1] + 1
+    for _ in range(2):
+        assert _start_draws.normal_starts(fast, rows, qpos, qvel) == count
+        spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
+        MujocoEnv.start_states(plain[0], plain, rows, spec_qpos, spec_qvel)
+        assert np.array_equal(qpos, spec_qpos, equal_nan=True) and np.array_equal(
+            qvel, spec_qvel, equal_nan=True
+        )
+    assert np.isnan(qpos[[0, -1]]).all()  # the rows of no start untouched
+    assert [env.np_random.random() for env in fast] == [env.np_random.random() for env in plain]
+
+
+@needs_normals
+def test_whole_normal_starts_stop_before_a_start_they_cannot_do():
+    fast, plain = sub_envs("InvertedDoublePendulum-v5", 4)
+    for group in (fast, plain):
+        group[2]._reset_noise_scale = np.float32(0.3)
+    qpos, qvel = np.full((4, 3), np.nan), np.full((4, 3), np.nan)
+    assert _start_draws.normal_starts(fast, np.arange(4), qpos, qvel) == 2
+    assert fast[2].np_random.random() == plain[2].np_random.random()  # nothing drawn for it
+    assert np.isnan(qpos[2:]).all() and np.isnan(qvel[2:]).all()
+    with pytest.raises(
+        TypeError, match=r"normal_starts\(envs, generators, qpos, qvel, rows: list, standard_normal"
+    ):
+        compiled.normal_starts(fast, [env.np_random for env in fast], qpos, qvel, [0, 1, 2, 3], compiled)
+
+
+def test_whole_normal_starts_need_the_normals_and_their_check(monkeypatch):
+    envs, _ = sub_envs("InvertedDoublePendulum-v5", 2)
+    qpos = qvel = np.full((2, 3), np.nan)
+    monkeypatch.setattr(_start_draws, "normals_hold", lambda: False)
+    assert _start_draws.normal_starts(envs, np.arange(2), qpos, qvel) == 0
+    monkeypatch.undo()
+    monkeypatch.setattr(_start_draws, "standard_normal", None)
+    assert _start_draws.normal_starts(envs, np.arange(2), qpos, qvel) == 0
+    assert not _start_draws.normals_hold.__wrapped__()  # nothing to check without the module
+    assert np.isnan(qpos).all()
 
 
 # -- the compiled row fills against their plain specification ----------------------------

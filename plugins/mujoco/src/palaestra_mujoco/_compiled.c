@@ -102,9 +102,17 @@ fill_rows(PyObject *items, PyObject *name, PyObject *out, fill_row fill)
     return done < 0 ? NULL : PyLong_FromSsize_t(j);
 }
 
-/* A generator's doubles, as its random(out=row) draws them. */
+/* numpy's standard normal of a bit generator (random_standard_normal of numpy's libnpyrandom, handed over by
+ * the optional _normals module in a capsule). */
+typedef double (*standard_normal_fn)(bitgen_t *bitgen);
+
+/*
+ * A generator's draws under its lock, as numpy draws them: `doubles` of its next_double (what random(out=)
+ * and uniform take), then `normals` of `normal` (what standard_normal takes). 1 done, 0 left to Python (not
+ * a numpy Generator, or its lock held by another thread: nothing drawn), -1 an error.
+ */
 static int
-random_row(PyObject *generator, PyObject *Py_UNUSED(name), double *row, Py_ssize_t width)
+draw_row(PyObject *generator, double *row, Py_ssize_t doubles, Py_ssize_t normals, standard_normal_fn normal)
 {
     PyObject *bit_generator = PyObject_GetAttr(generator, s_bit_generator);
     if (bit_generator == NULL) {
@@ -123,8 +131,11 @@ random_row(PyObject *generator, PyObject *Py_UNUSED(name), double *row, Py_ssize
     bitgen_t *bitgen = PyCapsule_IsValid(capsule, "BitGenerator") ? PyCapsule_GetPointer(capsule, "BitGenerator") : NULL;
     PyObject *acquired = bitgen == NULL ? NULL : PyObject_CallMethodOneArg(lock, s_acquire, Py_False);
     if (acquired == Py_True) {
-        for (Py_ssize_t k = 0; k < width; k++) {
+        for (Py_ssize_t k = 0; k < doubles; k++) {
             row[k] = bitgen->next_double(bitgen->state);
+        }
+        for (Py_ssize_t k = 0; k < normals; k++) {
+            row[doubles + k] = normal(bitgen);
         }
         PyObject *released = PyObject_CallMethodNoArgs(lock, s_release);
         done = released == NULL ? -1 : 1;
@@ -137,6 +148,13 @@ random_row(PyObject *generator, PyObject *Py_UNUSED(name), double *row, Py_ssize
     Py_DECREF(lock);
     Py_DECREF(capsule);
     return done;
+}
+
+/* A generator's doubles, as its random(out=row) draws them. */
+static int
+random_row(PyObject *generator, PyObject *Py_UNUSED(name), double *row, Py_ssize_t width)
+{
+    return draw_row(generator, row, width, 0, NULL);
 }
 
 /* An object's attribute `name`, when it is a 1-D C-contiguous native float64 array of `width`. */
@@ -199,31 +217,30 @@ float64_strided_rows(PyObject *object, Py_buffer *view)
 }
 
 /*
- * uniform_starts(envs, generators, qpos, qvel, rows): row rows[j] of qpos and qvel gets
- *     noise = generators[j].uniform(-h, h, nq + nv)      h = envs[j]._reset_noise_scale
- *     envs[j].init_qpos + noise[:nq], envs[j].init_qvel + noise[nq:]
- * (SuiteEnv.start_state with uniform velocity noise), numpy's uniform being low + (high - low) * u
- * of the generator's next doubles u; qpos and qvel are the batch's arrays (a row's numbers side by
- * side, the rows anywhere). A start is left to Python, and the loop stops there, when its scale or
- * initial state is not what the loop reads or its generator is not free; nothing is drawn for it and
- * its row is untouched. Returns how many starts were done.
+ * The starts of SuiteEnv.start_state: row rows[j] of qpos and qvel gets, h = envs[j]._reset_noise_scale,
+ *     uniform velocity noise (normal NULL):
+ *         noise = generators[j].uniform(-h, h, nq + nv)
+ *         envs[j].init_qpos + noise[:nq], envs[j].init_qvel + noise[nq:]
+ *     normal velocity noise:
+ *         envs[j].init_qpos + generators[j].uniform(-h, h, nq), envs[j].init_qvel + h * generators[j].standard_normal(nv)
+ * numpy's uniform being low + (high - low) * u of the generator's next doubles u, its standard_normal
+ * `normal` of the bit generator; qpos and qvel are the batch's arrays (a row's numbers side by side, the
+ * rows anywhere). A start is left to Python, and the loop stops there, when its scale or initial state is
+ * not what the loop reads or its generator is not free; nothing is drawn for it and its row is untouched.
+ * Returns how many starts were done.
  */
 static PyObject *
-uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+starts(PyObject *const *args, standard_normal_fn normal)
 {
-    if (nargs != 5 || !PyList_Check(args[4])) {
-        PyErr_SetString(PyExc_TypeError, "uniform_starts(envs, generators, qpos, qvel, rows: list)");
-        return NULL;
-    }
     PyObject *envs = PySequence_Tuple(args[0]);
     PyObject *generators = envs == NULL ? NULL : PySequence_Tuple(args[1]);
     if (generators == NULL) {
         Py_XDECREF(envs);
         return NULL;
     }
-    Py_ssize_t starts = PyTuple_GET_SIZE(envs), j = 0;
+    Py_ssize_t count = PyTuple_GET_SIZE(envs), j = 0;
     Py_buffer qpos, qvel;
-    int fits = PyTuple_GET_SIZE(generators) == starts && PyList_GET_SIZE(args[4]) == starts &&
+    int fits = PyTuple_GET_SIZE(generators) == count && PyList_GET_SIZE(args[4]) == count &&
                float64_strided_rows(args[2], &qpos);
     if (fits && !(float64_strided_rows(args[3], &qvel) && qvel.shape[0] == qpos.shape[0])) {
         PyBuffer_Release(&qpos);
@@ -239,7 +256,7 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     Py_ssize_t nq = qpos.shape[1], nv = qvel.shape[1];
     double *noise = PyMem_Malloc((size_t)(2 * (nq + nv) + 1) * sizeof(double)), *start = noise + nq + nv;
     int done = noise == NULL ? -1 : 1;
-    for (; done == 1 && j < starts; j++) {
+    for (; done == 1 && j < count; j++) {
         PyObject *env = PyTuple_GET_ITEM(envs, j);
         Py_ssize_t row = PyLong_AsSsize_t(PyList_GET_ITEM(args[4], j));
         if (row < 0 || row >= qpos.shape[0]) {
@@ -252,7 +269,8 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
         done = noise_half_width(env, &high) && gather_row(env, s_init_qpos, start, nq) &&
                gather_row(env, s_init_qvel, start + nq, nv);
         if (done == 1) {
-            done = random_row(PyTuple_GET_ITEM(generators, j), NULL, noise, nq + nv);
+            done = normal == NULL ? draw_row(PyTuple_GET_ITEM(generators, j), noise, nq + nv, 0, NULL)
+                                  : draw_row(PyTuple_GET_ITEM(generators, j), noise, nq, nv, normal);
         }
         if (done != 1) {
             break;
@@ -264,7 +282,8 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
             positions[k] = start[k] + (low + range * noise[k]);
         }
         for (Py_ssize_t k = 0; k < nv; k++) {
-            velocities[k] = start[nq + k] + (low + range * noise[nq + k]);
+            double velocity_noise = normal == NULL ? low + range * noise[nq + k] : high * noise[nq + k];
+            velocities[k] = start[nq + k] + velocity_noise;
         }
     }
     PyMem_Free(noise);
@@ -276,6 +295,30 @@ uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
     return PyLong_FromSsize_t(j);
+}
+
+/* uniform_starts(envs, generators, qpos, qvel, rows): starts() with uniform velocity noise. */
+static PyObject *
+uniform_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyList_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "uniform_starts(envs, generators, qpos, qvel, rows: list)");
+        return NULL;
+    }
+    return starts(args, NULL);
+}
+
+/* normal_starts(envs, generators, qpos, qvel, rows, standard_normal): starts() with normal velocity noise,
+ * standard_normal the capsule of the _normals module (numpy's random_standard_normal). */
+static PyObject *
+normal_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    const char *name = "palaestra_mujoco._normals.standard_normal";
+    if (nargs != 6 || !PyList_Check(args[4]) || !PyCapsule_IsValid(args[5], name)) {
+        PyErr_SetString(PyExc_TypeError, "normal_starts(envs, generators, qpos, qvel, rows: list, standard_normal: capsule)");
+        return NULL;
+    }
+    return starts(args, (standard_normal_fn)PyCapsule_GetPointer(args[5], name));
 }
 
 static PyObject *
@@ -1019,6 +1062,8 @@ static PyMethodDef methods[] = {
      "gather_rows(objects, name, out) -> rows filled: row j as getattr(objects[j], name)."},
     {"squares", (PyCFunction)(void (*)(void))squares, METH_FASTCALL,
      "squares(values, out) -> how many written: out[k] as float(values[k]) ** 2 (stops before an overflow)."},
+    {"normal_starts", (PyCFunction)(void (*)(void))normal_starts, METH_FASTCALL,
+     "normal_starts(envs, generators, qpos, qvel, rows, standard_normal) -> starts done: with normal velocity noise."},
     {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
      "uniform_starts(envs, generators, qpos, qvel, rows) -> starts done: each env's start state with uniform noise."},
     {"observe_rows", (PyCFunction)(void (*)(void))observe_rows, METH_FASTCALL,

@@ -31,3 +31,12 @@ def observe_rows(
     /,
 ) -> bool: ...
 def pendulum_ends(buffers: tuple[np.ndarray, ...], healthy_reward: Any, velocity_bound: Any, /) -> bool: ...
+def normal_starts(
+    envs: Sequence[Any],
+    generators: Sequence[Any],
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    rows: list[int],
+    standard_normal: Any,
+    /,
+) -> int: ...

@@ -14,6 +14,7 @@ from palaestra_mujoco._native import compiled
 from palaestra_mujoco._row_sums import row_dots, square_sums
 from palaestra_mujoco._start_draws import (
     gather_rows,
+    normal_starts,
     random_rows,
     uniform_rows,
     uniform_rows_hold,
@@ -255,15 +256,19 @@ class SuiteEnv(MujocoEnv, EzPickle):
 
         Each sub-env's noise is drawn by its own generator in one call per stream (the
         numbers its ``uniform`` and ``standard_normal`` would give, see :mod:`._start_draws`);
-        the scaling and the sums are done for all rows at once. With uniform velocity noise a
-        C loop does whole starts where the compiled module was built.
+        the scaling and the sums are done for all rows at once. A C loop does whole starts where
+        the compiled module was built (with normal velocity noise, where numpy's normal draw
+        could be linked too).
         """
         if type(self).start_state is not SuiteEnv.start_state:
             super().start_states(envs, rows, qpos, qvel)  # a start of the class's own
             return
-        if self.velocity_noise != "normal":  # whole starts in one C loop, as many as it can
+        # Whole starts in one C loop, as many as it can.
+        if self.velocity_noise == "normal":
+            done = normal_starts(envs, rows, qpos, qvel)
+        else:
             done = uniform_starts(envs, rows, qpos, qvel)
-            envs, rows = envs[done:], rows[done:]
+        envs, rows = envs[done:], rows[done:]
         if len(envs) < _ARRAY_STARTS_FROM:
             if envs:  # few left: each env's own start_state
                 super().start_states(envs, rows, qpos, qvel)

@@ -12,12 +12,16 @@ sub-env's initial state (:func:`gather_rows`), runs as one C loop where the opti
 ``_compiled`` module was built; the ``plain_`` functions are its specification (tests check
 the two equal) and finish any row the C loop leaves to them. For envs with uniform
 velocity noise, :func:`uniform_starts` does a whole start in one C loop, checks, draws,
-scaling and sums, and leaves to the caller what it cannot do as ``start_state`` would.
+scaling and sums, and leaves to the caller what it cannot do as ``start_state`` would;
+:func:`normal_starts` does the same for normal velocity noise with numpy's own normal draw
+(the optional ``_normals`` module, used where :func:`normals_hold` finds its draws equal to
+``standard_normal`` on this numpy).
 """
 
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,8 +29,15 @@ import numpy as np
 
 from palaestra_mujoco._native import compiled
 
+try:  # numpy's standard normal draw, where its static library was found at build time
+    from palaestra_mujoco._normals import standard_normal
+except ImportError:
+    standard_normal = None
+
 __all__ = [
     "gather_rows",
+    "normal_starts",
+    "normals_hold",
     "plain_gather_rows",
     "plain_random_rows",
     "random_rows",
@@ -90,3 +101,46 @@ def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel
         return 0
     done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], qpos, qvel, rows.tolist())
     return done
+
+
+def normal_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> int:
+    """:func:`uniform_starts` for envs whose velocity noise is ``scale * standard_normal(nv)``.
+
+    ``0`` also without the ``_normals`` module or where its draws are not numpy's
+    (:func:`normals_hold`).
+    """
+    if compiled is None or standard_normal is None or not uniform_rows_hold() or not normals_hold():
+        return 0
+    generators = [env.np_random for env in envs]
+    done: int = compiled.normal_starts(envs, generators, qpos, qvel, rows.tolist(), standard_normal)
+    return done
+
+
+@functools.cache
+def normals_hold() -> bool:
+    """Whether :func:`normal_starts` draws numpy's ``uniform`` and ``standard_normal`` here (checked once).
+
+    The ``_normals`` module was linked against the numpy of the build, which need not be
+    this one: 2,000 normals of each numpy bit generator (the ziggurat's rare branches
+    included) must be this numpy's, bit for bit.
+    """
+    if compiled is None or standard_normal is None:
+        return False
+    bit_generators = (
+        np.random.PCG64,
+        np.random.PCG64DXSM,
+        np.random.MT19937,
+        np.random.Philox,
+        np.random.SFC64,
+    )
+    probes = [types.SimpleNamespace(_reset_noise_scale=1.0, init_qpos=np.zeros(3), init_qvel=np.zeros(2000))]
+    for seed, bit_generator in enumerate(bit_generators):
+        mine, theirs = np.random.Generator(bit_generator(seed)), np.random.Generator(bit_generator(seed))
+        qpos, qvel = np.empty((1, 3)), np.empty((1, 2000))
+        if compiled.normal_starts(probes, [mine], qpos, qvel, [0], standard_normal) != 1:
+            return False
+        expected_qpos = 0.0 + theirs.uniform(-1.0, 1.0, 3)
+        expected_qvel = 0.0 + 1.0 * theirs.standard_normal(2000)
+        if not (np.array_equal(qpos[0], expected_qpos) and np.array_equal(qvel[0], expected_qvel)):
+            return False
+    return True
