@@ -24,7 +24,7 @@ from palaestra_box2d._drawing import (
     lidar_ray_shown,
     walker_leg_colors,
 )
-from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener, create_body, create_fixture
 from palaestra_box2d._lidar import Lidar
 from palaestra_box2d._mode_names import mode_is_a_keyword
 from palaestra_box2d._walker_scene import FPS, SCALE, TERRAIN_HEIGHT, TERRAIN_STEP, VIEWPORT_H, VIEWPORT_W
@@ -186,10 +186,10 @@ class BipedalWalker(CanvasRendering, Env[np.ndarray, np.ndarray], EzPickle):
             self._edge_shape.vertex1, self._edge_shape.vertex2 = vertices
         else:
             self._block_shape.vertices = vertices
-        # CreateStaticBody(fixtures=fixture) without building a body definition each time:
-        # the same two engine calls.
-        body = self.world.CreateBody(self._static_body)
-        body.CreateFixture(fixture)
+        # CreateStaticBody(fixtures=fixture) without building a body definition each time, nor
+        # the binding's Python checks of one: the same two engine calls.
+        body = create_body(self.world, self._static_body)
+        create_fixture(body, fixture)
         body.color1, body.color2 = (OBSTACLE, OBSTACLE_EDGE) if fixture is self._block else (edge_color,) * 2
         self.terrain.append(body)
 

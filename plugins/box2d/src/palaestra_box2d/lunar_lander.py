@@ -16,7 +16,7 @@ import numpy as np
 from palaestra import Env, spaces
 from palaestra.plugin import CanvasRendering, EzPickle, asserted_invalid, invalid_action, logger, real_array
 from palaestra_box2d._drawing import INSTALL_HINT, draw_lunar_lander, puff_color
-from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener
+from palaestra_box2d._engine import NO_SNAPSHOTS, Box2D, ContactListener, create_body, create_fixture
 from palaestra_box2d._lander_pilot import demo_heuristic_lander, heuristic
 from palaestra_box2d._lander_scene import FPS, SCALE, VIEWPORT_H, VIEWPORT_W, H, W
 from palaestra_box2d._mode_names import mode_is_a_keyword
@@ -214,16 +214,17 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
         heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y  # flat around the pad
         # Each point averages its neighbours (the first wraps around to the last draw).
         smooth = [0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)]
-        self.moon = world.CreateBody(self._moon_body)
-        self.moon.CreateFixture(self._moon_floor)
+        # The engine calls under the binding's checks (_engine.create_body): definitions without fixtures.
+        self.moon = create_body(world, self._moon_body)
+        create_fixture(self.moon, self._moon_floor)
         self.terrain = [(chunk_x[i], float(smooth[i])) for i in range(CHUNKS)]
         edge = self._terrain_edge
         for left, right in zip(self.terrain, self.terrain[1:], strict=False):
             edge.shape.vertices = [left, right]
-            self.moon.CreateFixture(edge)
+            create_fixture(self.moon, edge)
 
-        self.lander = world.CreateBody(self._lander_body)
-        self.lander.CreateFixture(self._hull_fixture)
+        self.lander = create_body(world, self._lander_body)
+        create_fixture(self.lander, self._hull_fixture)
         self.lander.color1, self.lander.color2 = HULL_FILL, HULL_RIM
         push = (rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
         self.lander.ApplyForceToCenter(push, True)
@@ -254,8 +255,8 @@ class LunarLander(CanvasRendering, Env[np.ndarray, Any], EzPickle):
 
     def _make_leg(self, k: int) -> Any:
         """Leg ``k`` (0 the left one) hanging from the hull by its knee."""
-        leg = self.world.CreateBody(self._leg_bodies[k])
-        leg.CreateFixture(self._leg_fixture)
+        leg = create_body(self.world, self._leg_bodies[k])
+        create_fixture(leg, self._leg_fixture)
         leg.ground_contact = False
         leg.color1, leg.color2 = HULL_FILL, HULL_RIM
         knee = self._knees[k]
