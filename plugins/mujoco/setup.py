@@ -16,6 +16,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 MATH = [] if sys.platform == "win32" else ["m"]  # pow, as Python's float power calls it
+HEADERS = ["src/palaestra_mujoco/_bitgen.h"]
 
 
 def numpy_random_library() -> Path | None:
@@ -32,6 +33,7 @@ extensions = [
     Extension(
         "palaestra_mujoco._compiled",
         sources=["src/palaestra_mujoco/_compiled.c"],
+        depends=HEADERS,
         extra_compile_args=["-ffp-contract=off"],
         libraries=MATH,
         optional=True,
@@ -43,6 +45,7 @@ if library is not None:
         Extension(
             "palaestra_mujoco._normals",
             sources=["src/palaestra_mujoco/_normals.c"],
+            depends=HEADERS,
             library_dirs=[str(library)],
             libraries=["npyrandom", *MATH],
             optional=True,

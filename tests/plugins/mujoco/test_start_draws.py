@@ -146,28 +146,6 @@ def test_sub_envs_sharing_a_generator_draw_each_ones_uniforms_then_its_normals()
 
 
 @needs_compiled
-@pytest.mark.parametrize("count", [1, 3, 9])
-def test_whole_starts_in_c_are_each_sub_envs_start_state(count):
-    fast, plain = sub_envs("Hopper-v5", count)
-    for group in (fast, plain):
-        group[0]._reset_noise_scale = 2  # an int, as numpy converts it
-        group[-1].init_qpos = group[-1].init_qpos - 0.5
-        if count > 2:
-            group[1]._reset_noise_scale = 0.0
-            group[2].np_random = group[0].np_random  # a shared generator: rows drawn in order
-    rows = np.arange(count)[::-1].copy()  # rows in any order
-    qpos, qvel = np.full((count, 6), np.nan), np.full((count, 6), np.nan)
-    for _ in range(2):
-        assert _start_draws.uniform_starts(fast, rows, qpos, qvel) == count
-        spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
-        MujocoEnv.start_states(plain[0], plain, rows, spec_qpos, spec_qvel)
-        assert np.array_equal(qpos, spec_qpos) and np.array_equal(qvel, spec_qvel)
-    assert [rng.random() for rng in (env.np_random for env in fast)] == [
-        rng.random() for rng in (env.np_random for env in plain)
-    ]
-
-
-@needs_compiled
 @pytest.mark.parametrize(
     "unusual",
     [
@@ -219,15 +197,29 @@ def test_whole_starts_in_c_stop_before_a_row_they_cannot_do_and_draw_nothing_for
     assert np.isnan(qpos[3:]).all() and np.isnan(qvel[3:]).all()  # the stopped start's row untouched
 
 
-def test_whole_starts_in_c_need_the_module_and_numpys_uniform(monkeypatch):
-    envs, _ = sub_envs("Hopper-v5", 2)
-    qpos = qvel = np.full((2, 6), np.nan)
-    monkeypatch.setattr(_start_draws, "uniform_rows_hold", lambda: False)
-    assert _start_draws.uniform_starts(envs, np.arange(2), qpos, qvel) == 0
-    monkeypatch.undo()
-    monkeypatch.setattr(_start_draws, "compiled", None)
-    assert _start_draws.uniform_starts(envs, np.arange(2), qpos, qvel) == 0
+@pytest.mark.parametrize(
+    ("env_id", "starts", "switches"),
+    [
+        ("Hopper-v5", "uniform_starts", ["uniform_rows_hold", "compiled"]),
+        (
+            "InvertedDoublePendulum-v5",
+            "normal_starts",
+            ["uniform_rows_hold", "normals_hold", "compiled", "standard_normal"],
+        ),
+    ],
+)
+def test_whole_starts_in_c_need_the_modules_and_their_checks(env_id, starts, switches, monkeypatch):
+    """Without the compiled module (or numpy's normal draw), or where a check fails, nothing is done."""
+    envs, _ = sub_envs(env_id, 2)
+    qpos = qvel = np.full((2, envs[0].model.nq), np.nan)
+    for name in switches:
+        value = (lambda: False) if name.endswith("_hold") else None
+        monkeypatch.setattr(_start_draws, name, value)
+        assert getattr(_start_draws, starts)(envs, np.arange(2), qpos, qvel) == 0, name
+        monkeypatch.undo()
     assert np.isnan(qpos).all()
+    monkeypatch.setattr(_start_draws, "standard_normal", None)
+    assert not _start_draws.normals_hold.__wrapped__()  # nothing to check without numpy's normal draw
 
 
 @needs_compiled
@@ -267,29 +259,36 @@ needs_normals = pytest.mark.skipif(
 )
 
 
-@needs_normals
-@pytest.mark.parametrize("env_id", ["InvertedDoublePendulum-v5", "HalfCheetah-v5"])
+@needs_compiled
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "InvertedDoublePendulum-v5", "HalfCheetah-v5"])
 @pytest.mark.parametrize("count", [1, 3, 9])
-def test_whole_normal_starts_in_c_are_each_sub_envs_start_state(env_id, count):
+def test_whole_starts_in_c_are_each_sub_envs_start_state(env_id, count):
+    """Uniform velocity noise (Hopper) and normal (numpy's own normal draw), into a batch's rows."""
     fast, plain = sub_envs(env_id, count)
+    normal = fast[0].velocity_noise == "normal"
+    if normal and (_start_draws.standard_normal is None or not _start_draws.normals_hold()):
+        pytest.skip(
+            "palaestra_mujoco._normals was not built here (numpy's static random library not found at install)"
+        )
     for group in (fast, plain):
         group[0]._reset_noise_scale = 2  # an int, as numpy converts it
-        group[-1].init_qvel = group[-1].init_qvel - 0.5
+        group[-1].init_qpos = group[-1].init_qpos - 0.5
         if count > 2:
             group[1]._reset_noise_scale = 0.0
             group[2].np_random = group[0].np_random  # a shared generator: rows drawn in order
     nq, nv = fast[0].model.nq, fast[0].model.nv
     batch = np.full((count + 2, 2 * (nq + nv)), np.nan)
     qpos, qvel = batch[:, :nq], batch[:, nq + 3 : nq + 3 + nv]  # rows that lie apart, as a batch's do
-    rows = np.arange(count)[::-1] + 1
+    rows = np.arange(count)[::-1] + 1  # in any order
+    starts = _start_draws.normal_starts if normal else _start_draws.uniform_starts
     for _ in range(2):
-        assert _start_draws.normal_starts(fast, rows, qpos, qvel) == count
+        assert starts(fast, rows, qpos, qvel) == count
         spec_qpos, spec_qvel = np.full_like(qpos, np.nan), np.full_like(qvel, np.nan)
         MujocoEnv.start_states(plain[0], plain, rows, spec_qpos, spec_qvel)
         assert np.array_equal(qpos, spec_qpos, equal_nan=True) and np.array_equal(
             qvel, spec_qvel, equal_nan=True
         )
-    assert np.isnan(qpos[[0, -1]]).all()  # the rows of no start untouched
+    assert np.isnan(qpos[[0, -1]]).all() and np.isnan(batch[:, nq : nq + 3]).all()  # nothing else written
     assert [env.np_random.random() for env in fast] == [env.np_random.random() for env in plain]
 
 
@@ -306,18 +305,6 @@ def test_whole_normal_starts_stop_before_a_start_they_cannot_do():
         TypeError, match=r"normal_starts\(envs, generators, qpos, qvel, rows: list, standard_normal"
     ):
         compiled.normal_starts(fast, [env.np_random for env in fast], qpos, qvel, [0, 1, 2, 3], compiled)
-
-
-def test_whole_normal_starts_need_the_normals_and_their_check(monkeypatch):
-    envs, _ = sub_envs("InvertedDoublePendulum-v5", 2)
-    qpos = qvel = np.full((2, 3), np.nan)
-    monkeypatch.setattr(_start_draws, "normals_hold", lambda: False)
-    assert _start_draws.normal_starts(envs, np.arange(2), qpos, qvel) == 0
-    monkeypatch.undo()
-    monkeypatch.setattr(_start_draws, "standard_normal", None)
-    assert _start_draws.normal_starts(envs, np.arange(2), qpos, qvel) == 0
-    assert not _start_draws.normals_hold.__wrapped__()  # nothing to check without the module
-    assert np.isnan(qpos).all()
 
 
 # -- the compiled row fills against their plain specification ----------------------------

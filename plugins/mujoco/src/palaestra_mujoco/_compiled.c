@@ -7,7 +7,7 @@
  * writes. numpy's Generator.random fills a float64 array with its bit generator's
  * next_double, one number after another; this loop calls the same function through the
  * bitgen_t that every numpy BitGenerator exports in its "BitGenerator" capsule (numpy's
- * documented C interface since 1.17, declared below as numpy declares it).
+ * documented C interface since 1.17, declared in _bitgen.h as numpy declares it).
  *
  * gather_rows(objects, name, out): row j of `out` gets `getattr(objects[j], name)`.
  *
@@ -50,14 +50,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* numpy/random/bitgen.h: the functions of a bit generator and its state. */
-typedef struct bitgen {
-    void *state;
-    uint64_t (*next_uint64)(void *st);
-    uint32_t (*next_uint32)(void *st);
-    double (*next_double)(void *st);
-    uint64_t (*next_raw)(void *st);
-} bitgen_t;
+#include "_bitgen.h"
 
 static PyObject *s_bit_generator, *s_capsule, *s_lock, *s_acquire, *s_release;
 static PyObject *s_reset_noise_scale, *s_init_qpos, *s_init_qvel;

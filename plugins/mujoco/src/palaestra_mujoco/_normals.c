@@ -10,16 +10,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <stdint.h>
-
-/* numpy/random/bitgen.h: the functions of a bit generator and its state. */
-typedef struct bitgen {
-    void *state;
-    uint64_t (*next_uint64)(void *st);
-    uint32_t (*next_uint32)(void *st);
-    double (*next_double)(void *st);
-    uint64_t (*next_raw)(void *st);
-} bitgen_t;
+#include "_bitgen.h"
 
 /* numpy/random/distributions.h */
 extern double random_standard_normal(bitgen_t *bitgen_state);
