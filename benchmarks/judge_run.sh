@@ -3,7 +3,7 @@
 # palaestra scales with workers there, and the JAX CartPole's rates on the GPU, in one call.
 #
 #   Here, once (with the registries):   bash benchmarks/judge_run.sh fetch
-#       puts the cp312 wheels that machine lacks in .whl/ (add /.whl/ to .git/info/exclude).
+#       puts the cp312 wheels that machine lacks in .whl/ (ignored by git).
 #   There, in one device call:          bash benchmarks/judge_run.sh run
 #       with carry [".whl"] and a timeout of about 590 s: installs the wheels and palaestra's
 #       packages into /tmp/site, then writes $OUT/scaling.txt and $OUT/jax.txt.
