@@ -614,12 +614,22 @@ observe_row(const double *positions, const double *velocities, double *observati
     }
 }
 
-/* Whether a batch's observations are [qpos[:, skipped:], qvel] of its positions and velocities (all taken). */
+/*
+ * take_batch of a layout that begins with qpos, qvel and the observations ("RRr..."), where the observations
+ * are [qpos[:, skipped:], qvel] and qpos has at least min_nq columns: 1, else 0 with none held.
+ */
 static int
-observes(Py_buffer *qpos, Py_buffer *qvel, Py_buffer *observations, Py_ssize_t skipped)
+take_observing_batch(PyObject *objects, const char *layout, Py_ssize_t skipped, Py_ssize_t min_nq, Py_buffer *view)
 {
-    Py_ssize_t nq = qpos->shape[1];
-    return skipped >= 0 && skipped <= nq && observations->shape[1] == nq - skipped + qvel->shape[1];
+    if (!take_batch(objects, layout, view)) {
+        return 0;
+    }
+    Py_ssize_t nq = view[0].shape[1];
+    if (nq >= min_nq && skipped >= 0 && skipped <= nq && view[2].shape[1] == nq - skipped + view[1].shape[1]) {
+        return 1;
+    }
+    release_batch(view, (Py_ssize_t)strlen(layout));
+    return 0;
 }
 
 /*
@@ -647,13 +657,12 @@ observe_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
     if (arrays == NULL) {
         return NULL;
     }
-    int fits = velocity_bound(args[5], &bound, &clipped) && take_batch(arrays, "RRr", view);
+    int fits = velocity_bound(args[5], &bound, &clipped) && take_observing_batch(arrays, "RRr", skipped, 0, view);
     Py_DECREF(arrays);
     if (!fits) {
         return Py_NewRef(Py_False);
     }
     Py_ssize_t n = view[0].shape[0], nq = view[0].shape[1], nv = view[1].shape[1], count = PyList_GET_SIZE(args[3]);
-    fits = observes(&view[0], &view[1], &view[2], skipped);
     for (Py_ssize_t j = 0; fits && j < count; j++) {
         Py_ssize_t r = PyLong_AsSsize_t(PyList_GET_ITEM(args[3], j));
         fits = r >= 0 && r < n;
@@ -727,14 +736,11 @@ upright_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     Py_buffer view[U_BUFFERS];
-    if (!upright_rules(args[1], rule, &state_range, &clipped) || !take_batch(args[0], upright_layout, view)) {
+    if (!upright_rules(args[1], rule, &state_range, &clipped) ||
+        !take_observing_batch(args[0], upright_layout, skipped, 3, view)) {
         return Py_NewRef(Py_False);
     }
     Py_ssize_t n = view[U_QPOS].shape[0], nq = view[U_QPOS].shape[1], nv = view[U_QVEL].shape[1];
-    if (nq < 3 || !observes(&view[U_QPOS], &view[U_QVEL], &view[U_OBSERVATIONS], skipped)) {
-        release_batch(view, U_BUFFERS);
-        return Py_NewRef(Py_False);
-    }
     const double *x_before = view[U_X_BEFORE].buf, *ctrl = view[U_CTRL].buf, *dt = view[U_DT].buf;
     double *rewards = view[U_REWARDS].buf, *x_position = view[U_X_POSITION].buf, *z_distance = view[U_Z_DISTANCE].buf;
     double *x_velocity = view[U_X_VELOCITY].buf, *forward = view[U_FORWARD].buf, *ctrl_reward = view[U_CTRL_REWARD].buf;
@@ -796,14 +802,10 @@ forward_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
     }
     Py_buffer view[F_BUFFERS];
     if (!plain_number(args[1], &weight) || !velocity_bound(args[2], &bound, &clipped) ||
-        !take_batch(args[0], forward_layout, view)) {
+        !take_observing_batch(args[0], forward_layout, skipped, 1, view)) {
         return Py_NewRef(Py_False);
     }
     Py_ssize_t n = view[F_QPOS].shape[0], nq = view[F_QPOS].shape[1], nv = view[F_QVEL].shape[1];
-    if (nq < 1 || !observes(&view[F_QPOS], &view[F_QVEL], &view[F_OBSERVATIONS], skipped)) {
-        release_batch(view, F_BUFFERS);
-        return Py_NewRef(Py_False);
-    }
     const double *x_before = view[F_X_BEFORE].buf, *ctrl = view[F_CTRL].buf, *dt = view[F_DT].buf;
     double *rewards = view[F_REWARDS].buf, *x_position = view[F_X_POSITION].buf, *x_velocity = view[F_X_VELOCITY].buf;
     double *forward = view[F_FORWARD].buf, *ctrl_reward = view[F_CTRL_REWARD].buf;
@@ -845,14 +847,10 @@ balanced_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     }
     double limit;
     Py_buffer view[B_BUFFERS];
-    if (!plain_number(args[1], &limit) || !take_batch(args[0], balanced_layout, view)) {
+    if (!plain_number(args[1], &limit) || !take_observing_batch(args[0], balanced_layout, 0, 2, view)) {
         return Py_NewRef(Py_False);
     }
     Py_ssize_t n = view[B_QPOS].shape[0], nq = view[B_QPOS].shape[1], nv = view[B_QVEL].shape[1];
-    if (nq < 2 || !observes(&view[B_QPOS], &view[B_QVEL], &view[B_OBSERVATIONS], 0)) {
-        release_batch(view, B_BUFFERS);
-        return Py_NewRef(Py_False);
-    }
     double *rewards = view[B_REWARDS].buf;
     bool *terminated = view[B_TERMINATED].buf;
     int64_t *survive = view[B_SURVIVE].buf;
