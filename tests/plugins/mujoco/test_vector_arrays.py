@@ -563,3 +563,20 @@ def test_hoppers_batch_health_is_each_rows_own_health():
         expected.append(env.is_healthy)
     assert env.healthy_batch(qpos, qvel).tolist() == expected
     assert 0 < sum(expected[:60]) < 60
+
+
+@pytest.mark.parametrize("env_id", ["Hopper-v5", "InvertedPendulum-v5", "Ant-v5", "Humanoid-v5"])
+def test_a_steps_info_is_not_changed_by_the_next_steps(env_id):
+    """Info arrays are the caller's: starts merged into them leave nothing shared with later steps."""
+    env = palaestra.make_vec(env_id, 4)
+    env.reset(seed=3)
+    kept: list[tuple[dict, dict]] = []
+    actions = np.random.default_rng(0).uniform(-1, 1, (40, *env.action_space.shape))
+    for act in actions:
+        *_, info = env.step(act)
+        kept.append((info, {key: value.copy() for key, value in info.items()}))
+    started = [not value.all() for info, _ in kept for key, value in info.items() if key.startswith("_")]
+    assert any(started)
+    for info, copied in kept:
+        assert all(np.array_equal(info[key], copied[key], equal_nan=True) for key in copied)
+    env.close()

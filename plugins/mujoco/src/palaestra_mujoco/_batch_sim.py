@@ -125,9 +125,13 @@ class BatchSimulation:
         hold). The sub-envs' own data follow when read (:meth:`pull`).
         """
         indices = rows.tolist()
-        for i in indices:
-            self._envs[i].time_episode()
-            self._timed(i)
+        envs, dt, frame_skip = self._envs, self.dt, self.frame_skip
+        for i in indices:  # _timed of each, in one loop
+            env = envs[i]
+            env.time_episode()
+            if env.frame_skip != frame_skip:
+                self._timed(i)  # raises
+            dt[i] = env._dt
         zero_rows(self._zeroed, indices)
         self._current[rows] = _STARTED
 

@@ -268,6 +268,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
             done = normal_starts(envs, rows, qpos, qvel)
         else:
             done = uniform_starts(envs, rows, qpos, qvel)
+        if done == len(envs):
+            return
         envs, rows = envs[done:], rows[done:]
         if len(envs) < _ARRAY_STARTS_FROM:
             if envs:  # few left: each env's own start_state

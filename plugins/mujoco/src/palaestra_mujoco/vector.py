@@ -244,9 +244,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Reset each sub-env in ``mask`` with its generator (sub-env ``i`` seeded ``seed + i``)."""
         if self._starts_rows:
-            self._start_rows(np.flatnonzero(mask))
+            self._start_rows(mask.nonzero()[0])
             return
-        for i in np.flatnonzero(mask).tolist():
+        for i in mask.nonzero()[0].tolist():
             env = self.envs[i]
             env.np_random = self.rng(i)
             observation, info = env.reset(options=options)
@@ -262,11 +262,13 @@ class MujocoVectorEnv(BatchedVectorEnv):
         sub-env draws them all as arrays where it can, :meth:`MujocoEnv.start_states`); the
         rows get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
         """
-        sim, envs, indices = self._sim, self.envs, rows.tolist()
+        sim, envs, indices, rng = self._sim, self.envs, rows.tolist(), self.rng
         assert isinstance(sim, BatchSimulation)
-        started = [envs[i] for i in indices]
-        for i, env in zip(indices, started, strict=True):
-            env.np_random = self.rng(i)
+        started = []
+        for i in indices:
+            env = envs[i]
+            env.np_random = rng(i)
+            started.append(env)
         envs[0].start_states(started, rows, sim.qpos, sim.qvel)
         sim.restart(rows)  # each sub-env's episode timed as its reset times it
         infos = self._infos
@@ -291,7 +293,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
         envs, observations, infos = self.envs, self._observations, self._infos
-        indices = self._all if stepping is None else np.flatnonzero(stepping).tolist()
+        indices = self._all if stepping is None else stepping.nonzero()[0].tolist()
         begun = [envs[k].begin_step(actions[k]) for k in indices]
         run_physics(self._crew, envs, indices)
         for k, before in zip(indices, begun, strict=True):
@@ -313,7 +315,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
         first = self.envs[0]
         begun = first.begin_batch(sim, actions)
         sim.ctrl[:] = actions
-        sim.step(None if stepping is None else np.flatnonzero(stepping))
+        sim.step(None if stepping is None else stepping.nonzero()[0])
         rewards, terminated, self._columns = first.end_batch(begun, sim, self._observations)
         return rewards, terminated
 
@@ -325,15 +327,21 @@ class MujocoVectorEnv(BatchedVectorEnv):
     def info(self, reported: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
         """The reported sub-envs' latest infos, batched as ``SyncVectorEnv`` batches them."""
         if self._sim is not None:
-            if reset is self._nobody and reported is self._everyone:  # a step that started no episode
-                return merged_infos(self._columns, reported, [], self.num_envs)
             # The template reports each sub-env after the step that moved it or the reset
             # that started it: those not reset in this call stepped in it.
-            from_step = reported & ~reset
-            if from_step.any():
-                resets = [(i, self._infos[i]) for i in np.flatnonzero(reported & reset).tolist()]
-                return merged_infos(self._columns, from_step, resets, self.num_envs)
-        chosen = np.flatnonzero(reported).tolist()
+            if reported is self._everyone:  # every step's own call: no mask arithmetic needed
+                if reset is self._nobody:  # a step that started no episode
+                    return merged_infos(self._columns, reported, [], self.num_envs)
+                started = reset.nonzero()[0].tolist()
+                if len(started) < self.num_envs:
+                    resets = [(i, self._infos[i]) for i in started]
+                    return merged_infos(self._columns, ~reset, resets, self.num_envs)
+            else:
+                from_step = reported & ~reset
+                if np.count_nonzero(from_step):
+                    resets = [(i, self._infos[i]) for i in (reported & reset).nonzero()[0].tolist()]
+                    return merged_infos(self._columns, from_step, resets, self.num_envs)
+        chosen = reported.nonzero()[0].tolist()
         if not chosen:
             return {}
         return batched_infos([self._infos[i] for i in chosen], reported, chosen, self.num_envs)
