@@ -50,6 +50,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
     - :meth:`observe`: the batched observation of all sub-envs.
     - :meth:`info`: the batched info of some sub-envs (default: none).
     - :meth:`final_observation`: one sub-env's observation as the single env returns it.
+    - :meth:`tally_step`: the step counts, truncations and done flags after a step (override
+      only to do the same faster).
     - :meth:`draw`: draw one sub-env on a :class:`palaestra._env._canvas.Canvas` (for
       ``render_mode="rgb_array"``; set ``canvas_size``).
 
@@ -235,10 +237,44 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         if resetting is not None and held is not None:
             resetting = resetting & ~held
         rewards, terminated = self.advance(actions, None if resetting is None else ~resetting)
+        if resetting is not None:
+            self.reset_envs(resetting, None)
+        truncated, done, self._pending = self.tally_step(rewards, terminated, resetting, held)
+        self._needs_reset = done
+        if self._pending and self.autoreset_mode is AutoresetMode.SAME_STEP:
+            return self._step_same_step(rewards, terminated, truncated, done)
+        observations = self.observe()
+        reset = self._nobody if resetting is None else resetting
+        return observations, rewards, terminated, truncated, self.info(self._everyone, reset)
+
+    def tally_step(
+        self,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        resetting: np.ndarray | None,
+        held: np.ndarray | None,
+    ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Count a step: step counts, truncations, the reset sub-envs' results, who is done.
+
+        Every sub-env's step count goes up by one and :meth:`truncations` says who reached
+        the limit; the sub-envs in ``resetting`` (reset in this step, NEXT_STEP mode) count
+        from zero and get reward 0 and no termination or truncation (``rewards`` and
+        ``terminated`` are changed in place). An env may do this faster (in C, say) where
+        it gives the same arrays; this is the specification.
+
+        Args:
+            rewards: The rewards :meth:`advance` returned.
+            terminated: The terminations :meth:`advance` returned.
+            resetting: The sub-envs reset in this step, or ``None``.
+            held: Sub-envs that hold still (``step_some``): never done.
+
+        Returns:
+            ``(truncated, done, count)``: the truncations, ``terminated | truncated`` (but
+            for held sub-envs) and how many are done.
+        """
         self.steps += 1
         truncated = self.truncations()
         if resetting is not None:
-            self.reset_envs(resetting, None)
             self.steps[resetting] = 0
             rewards[resetting] = 0
             terminated[resetting] = False
@@ -246,13 +282,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         done = terminated | truncated
         if held is not None:  # a held sub-env's flags are not its own: it did not step
             done &= ~held
-        self._needs_reset = done
-        self._pending = int(np.count_nonzero(done))
-        if self._pending and self.autoreset_mode is AutoresetMode.SAME_STEP:
-            return self._step_same_step(rewards, terminated, truncated, done)
-        observations = self.observe()
-        reset = self._nobody if resetting is None else resetting
-        return observations, rewards, terminated, truncated, self.info(self._everyone, reset)
+        return truncated, done, int(np.count_nonzero(done))
 
     def _step_same_step(
         self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, done: np.ndarray
@@ -261,8 +291,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, np.ndarray]):
         final_obs = self.observe()
         final_info = self.info(done, self._nobody)
         finals: dict[str, Any] = {}
-        for i in np.flatnonzero(done):
-            add_info(finals, {"final_obs": self.final_observation(final_obs, int(i))}, int(i), self.num_envs)
+        for i in done.nonzero()[0].tolist():
+            add_info(finals, {"final_obs": self.final_observation(final_obs, i)}, i, self.num_envs)
         finals["final_info"], finals["_final_info"] = final_info, done.copy()
         self.reset_envs(done, None)
         self.steps[done] = 0

@@ -34,6 +34,9 @@
  * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound): SuiteEnv.observe_batch of
  * the rows where episodes started (of _locomotion.py).
  *
+ * tally_step(buffers, limit, resetting): the step counts, truncations and done flags after a batch step (of
+ * BatchedVectorEnv.tally_step in the core).
+ *
  * upright_ends, forward_ends, balanced_ends and pendulum_ends: the end of an array step of Hopper
  * and Walker2d, of HalfCheetah, of InvertedPendulum and of InvertedDoublePendulum, each row as
  * the env's numpy plain_end_batch computes it (the specification; see each function).
@@ -1046,6 +1049,83 @@ pendulum_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     return Py_NewRef(Py_True);
 }
 
+/* tally_step's buffers, in the order given. */
+enum { T_STEPS, T_REWARDS, T_TERMINATED, T_TRUNCATED, T_DONE, T_BUFFERS };
+static const char tally_layout[] = "qd???";
+
+/*
+ * tally_step(buffers, limit, resetting) -> how many are done, or None: BatchedVectorEnv.tally_step of a step
+ * without held sub-envs, its numpy code being the specification (core's vector/_batched.py):
+ *
+ *   steps += 1 (int64, wrapping as numpy's does); truncated = steps >= limit (none without a limit); for the
+ *   rows in resetting: steps = 0, reward = 0.0, terminated = truncated = False; done = terminated | truncated.
+ *
+ * buffers: as tally_layout in the order of the T_ names (steps, rewards and terminated changed in place,
+ * truncated and done written). limit: an int or None; resetting: a bool vector of N or None. None, nothing
+ * written, for anything else (a limit beyond int64, other dtypes): the caller's numpy does it.
+ */
+static PyObject *
+tally_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "tally_step(buffers: 5-tuple, limit, resetting)");
+        return NULL;
+    }
+    long long limit = 0;
+    int limited = args[1] != Py_None;
+    if (limited) {
+        if (!PyLong_CheckExact(args[1])) {
+            Py_RETURN_NONE;
+        }
+        int overflow;
+        limit = PyLong_AsLongLongAndOverflow(args[1], &overflow);
+        if (overflow || (limit == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+    }
+    Py_buffer view[T_BUFFERS], reset;
+    int resets = args[2] != Py_None;
+    if (!take_batch(args[0], tally_layout, view)) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t n = view[T_STEPS].shape[0];
+    if (resets) {
+        if (PyObject_GetBuffer(args[2], &reset, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+            PyErr_Clear();
+            release_batch(view, T_BUFFERS);
+            Py_RETURN_NONE;
+        }
+        if (reset.ndim != 1 || reset.shape[0] != n || strcmp(reset.format, "?") != 0) {
+            PyBuffer_Release(&reset);
+            release_batch(view, T_BUFFERS);
+            Py_RETURN_NONE;
+        }
+    }
+    int64_t *steps = view[T_STEPS].buf;
+    double *rewards = view[T_REWARDS].buf;
+    bool *terminated = view[T_TERMINATED].buf, *truncated = view[T_TRUNCATED].buf, *done = view[T_DONE].buf;
+    const bool *resetting = resets ? reset.buf : NULL;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (resetting != NULL && resetting[r]) {
+            steps[r] = 0;
+            rewards[r] = 0.0;
+            terminated[r] = truncated[r] = done[r] = false;
+            continue;
+        }
+        steps[r] = (int64_t)((uint64_t)steps[r] + 1u);
+        truncated[r] = limited && steps[r] >= limit;
+        done[r] = terminated[r] || truncated[r];
+        count += done[r];
+    }
+    if (resets) {
+        PyBuffer_Release(&reset);
+    }
+    release_batch(view, T_BUFFERS);
+    return PyLong_FromSsize_t(count);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
@@ -1071,6 +1151,8 @@ static PyMethodDef methods[] = {
      "zero_rows(arrays, rows) -> whether done: arrays[a][rows] = 0.0 for each array."},
     {"move_rows", (PyCFunction)(void (*)(void))move_rows, METH_FASTCALL,
      "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
+    {"tally_step", (PyCFunction)(void (*)(void))tally_step, METH_FASTCALL,
+     "tally_step(buffers, limit, resetting) -> how many are done, or None: the template's count of a step."},
     {"square_sums", (PyCFunction)(void (*)(void))pairwise_square_sums, METH_FASTCALL,
      "square_sums(values, out) -> whether done: each row's sum of squares as numpy sums one vector."},
     {NULL, NULL, 0, NULL},

@@ -40,3 +40,6 @@ def normal_starts(
     standard_normal: Any,
     /,
 ) -> int: ...
+def tally_step(
+    buffers: tuple[np.ndarray, ...], limit: int | None, resetting: np.ndarray | None, /
+) -> int | None: ...
