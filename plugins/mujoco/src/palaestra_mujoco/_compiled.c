@@ -25,8 +25,8 @@
  *
  * zero_rows(arrays, rows): started episodes' rows of a batch's fields zeroed (of _batch_sim.py).
  *
- * move_rows(rows, views, indices, into_views): the copies between a batch's arrays and each sub-env's
- * own fields (of _gathered_sim.py, whose numpy copies are the specification).
+ * move_rows(rows, views, indices, into_views) and copy_pairs(pairs): the copies between a batch's arrays
+ * and each sub-env's own fields (of _gathered_sim.py, whose numpy copies are the specification).
  *
  * square_sums(values, out): each row's np.square(row).sum() as numpy's pairwise summation gives
  * it, the specification being _pairwise_rows in _row_sums.py.
@@ -439,6 +439,45 @@ move_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&view);
     }
     PyBuffer_Release(&rows);
+    return Py_NewRef(fits ? Py_True : Py_False);
+}
+
+/*
+ * copy_pairs(pairs) -> bool: destination[...] = source for each (destination, source) of the tuple pairs, both
+ * C-contiguous float64 arrays of one size (GatheredSimulation's gathering of one sub-env's fields into its
+ * rows, in the thread that stepped it). False at the first pair that is not so (the pairs before it stay
+ * copied; the caller's numpy then copies them all again).
+ */
+static PyObject *
+copy_pairs(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "copy_pairs(pairs: tuple of (destination, source))");
+        return NULL;
+    }
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT, fits = 1;
+    for (Py_ssize_t j = 0; fits && j < PyTuple_GET_SIZE(args[0]); j++) {
+        PyObject *pair = PyTuple_GET_ITEM(args[0], j);
+        Py_buffer into, from;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            return Py_NewRef(Py_False);
+        }
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(pair, 0), &into, flags | PyBUF_WRITABLE) != 0) {
+            PyErr_Clear();
+            return Py_NewRef(Py_False);
+        }
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(pair, 1), &from, flags) != 0) {
+            PyErr_Clear();
+            PyBuffer_Release(&into);
+            return Py_NewRef(Py_False);
+        }
+        fits = into.len == from.len && strcmp(into.format, "d") == 0 && strcmp(from.format, "d") == 0;
+        if (fits) {
+            memmove(into.buf, from.buf, (size_t)into.len);
+        }
+        PyBuffer_Release(&from);
+        PyBuffer_Release(&into);
+    }
     return Py_NewRef(fits ? Py_True : Py_False);
 }
 
@@ -1153,6 +1192,8 @@ static PyMethodDef methods[] = {
      "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
     {"tally_step", (PyCFunction)(void (*)(void))tally_step, METH_FASTCALL,
      "tally_step(buffers, limit, resetting) -> how many are done, or None: the template's count of a step."},
+    {"copy_pairs", (PyCFunction)(void (*)(void))copy_pairs, METH_FASTCALL,
+     "copy_pairs(pairs) -> whether done: destination[...] = source for each pair of float64 arrays."},
     {"square_sums", (PyCFunction)(void (*)(void))pairwise_square_sums, METH_FASTCALL,
      "square_sums(values, out) -> whether done: each row's sum of squares as numpy sums one vector."},
     {NULL, NULL, 0, NULL},

@@ -20,7 +20,7 @@ import numpy as np
 from palaestra_mujoco._native import compiled
 from palaestra_mujoco._threads import Crew, run_physics
 
-__all__ = ["GatheredSimulation", "move_rows", "plain_move_rows"]
+__all__ = ["GatheredSimulation", "copy_pairs", "move_rows", "plain_copy_pairs", "plain_move_rows"]
 
 
 class GatheredSimulation:
@@ -53,13 +53,18 @@ class GatheredSimulation:
                 self.outputs[name] = rows
         self.qpos: np.ndarray = self._gathered[0][0]
         self.qvel: np.ndarray = self._gathered[1][0]
+        # Each sub-env's (row, field) pairs, for gathering it where it was stepped.
+        self._pairs = [tuple((rows[i], views[i]) for rows, views in self._gathered) for i in range(len(envs))]
 
     def push(self, i: int) -> None:
         """Take sub-env ``i``'s state into the rows (after its reset, a restore or a call)."""
         self.dt[i] = self._envs[i]._dt
         self.timestep[i] = self._envs[i]._timestep
-        for rows, views in self._gathered:
-            rows[i] = views[i]
+        self._gather(i)
+
+    def _gather(self, i: int) -> None:
+        """Sub-env ``i``'s fields into its rows."""
+        copy_pairs(self._pairs[i])
 
     def pull(self, i: int) -> None:
         """Nothing to do: a sub-env's own data is where it steps."""
@@ -68,9 +73,10 @@ class GatheredSimulation:
         """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""
         indices = None if ids is None else ids.tolist()
         move_rows(self.ctrl, self._controls, indices, into_views=True)
-        run_physics(self._crew, self._envs, range(len(self._envs)) if indices is None else indices)
-        for rows, views in self._gathered:
-            move_rows(rows, views, indices, into_views=False)
+        # Each sub-env gathered by the thread that stepped it, while its data is in that core's caches.
+        run_physics(
+            self._crew, self._envs, range(len(self._envs)) if indices is None else indices, self._gather
+        )
 
 
 def plain_move_rows(
@@ -82,6 +88,18 @@ def plain_move_rows(
             views[k][...] = rows[k]
         else:
             rows[k] = views[k]
+
+
+def plain_copy_pairs(pairs: tuple[tuple[np.ndarray, np.ndarray], ...]) -> None:
+    """``destination[...] = source`` for each ``(destination, source)`` of ``pairs``."""
+    for destination, source in pairs:
+        destination[...] = source
+
+
+def copy_pairs(pairs: tuple[tuple[np.ndarray, np.ndarray], ...]) -> None:
+    """:func:`plain_copy_pairs`, in one C call where it can (float64 arrays, each in one piece)."""
+    if compiled is None or not compiled.copy_pairs(pairs):
+        plain_copy_pairs(pairs)
 
 
 def move_rows(rows: np.ndarray, views: list[np.ndarray], indices: list[int] | None, into_views: bool) -> None:

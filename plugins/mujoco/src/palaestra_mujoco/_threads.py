@@ -110,11 +110,14 @@ def _serve(
             done.put(None)
 
 
-def _physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]:
+def _physics_job(
+    envs: Sequence[Any], jobs: Iterator[int], after: Callable[[int], None] | None
+) -> Callable[[], None]:
     """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
 
     Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
     thread that finishes early takes more: contact-rich sub-envs cost more than others.
+    ``after(k)``, if given, runs in the same thread right after sub-env ``k``'s physics.
     """
 
     def work() -> None:
@@ -124,13 +127,20 @@ def _physics_job(envs: Sequence[Any], jobs: Iterator[int]) -> Callable[[], None]
             env._mj_step(model, data, env.frame_skip)
             if env.uses_body_forces:
                 env._mj_post(model, data)
+            if after is not None:
+                after(k)
 
     return work
 
 
-def run_physics(crew: Crew | None, envs: Sequence[Any], indices: Iterable[int]) -> None:
-    """Step the physics of sub-envs ``indices`` on ``crew`` and the caller (the caller alone: ``None``)."""
-    work = _physics_job(envs, iter(indices))
+def run_physics(
+    crew: Crew | None, envs: Sequence[Any], indices: Iterable[int], after: Callable[[int], None] | None = None
+) -> None:
+    """Step the physics of sub-envs ``indices`` on ``crew`` and the caller (the caller alone: ``None``).
+
+    ``after(k)`` runs right after sub-env ``k``'s physics, in the thread that stepped it.
+    """
+    work = _physics_job(envs, iter(indices), after)
     if crew is None:
         work()
     else:
