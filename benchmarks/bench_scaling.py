@@ -161,7 +161,7 @@ def parallel_parts(env: Any) -> tuple[list[tuple[Any, str]], list[tuple[Any, str
     """
     sim = getattr(env, "_sim", None)
     if sim is not None:
-        return [(sim, name) for name in ("step", "forward") if hasattr(sim, name)], []
+        return [(sim, name) for name in ("step", "forward", "start") if hasattr(sim, name)], []
     if hasattr(env, "steps_arrays"):  # a MuJoCo vector env whose sub-envs step on their own
         import palaestra_mujoco.vector
 

@@ -12,7 +12,7 @@ from palaestra.vector import AutoresetMode
 from palaestra_mujoco import MujocoEnv
 from palaestra_mujoco.vector import MujocoVectorEnv
 
-from .test_vector import play_side_by_side
+from .test_vector import assert_same_info, play_side_by_side
 from .test_vector_arrays import ARRAY_IDS
 
 STARTS_IN_ROWS = ARRAY_IDS  # every array-stepped v5 env starts its episodes in the rows
@@ -120,6 +120,60 @@ def test_a_started_sub_envs_data_is_what_its_own_reset_leaves(env_id):
         batched.step(actions), sync.step(actions)
         assert data_differences(batched, sync) == [], t
     batched.close(), sync.close()
+
+
+GATHERED_IDS = ["Ant-v5", "Humanoid-v5", "HumanoidStandup-v5"]
+
+
+@pytest.mark.parametrize("env_id", GATHERED_IDS)
+def test_gathered_envs_start_their_episodes_on_the_crew(env_id):
+    env = palaestra.make_vec(env_id, 2)
+    assert env._starts_on_crew and not env.resets_arrays
+    env.close()
+
+
+@pytest.mark.parametrize("num_workers", [1, 3])
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("env_id", GATHERED_IDS)
+def test_a_gathered_start_on_the_crew_leaves_each_sub_envs_data_as_its_own_reset(env_id, mode, num_workers):
+    """Every field of MjData after resets and autoresets, observations and infos too, on any threads."""
+    batched = palaestra.make_vec(
+        env_id, 4, max_episode_steps=3, autoreset_mode=mode, vector_kwargs={"num_workers": num_workers}
+    )
+    sync = palaestra.make_vec(
+        env_id, 4, max_episode_steps=3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}
+    )
+    (a, ia), (b, ib) = batched.reset(seed=2), sync.reset(seed=2)
+    assert np.array_equal(a, b) and data_differences(batched, sync) == []
+    assert_same_info(ia, ib, "reset")
+    rng = np.random.default_rng(2)
+    low, high = batched.single_action_space.low, batched.single_action_space.high
+    for t in range(8):
+        actions = rng.uniform(low, high, (4, *low.shape)).astype(np.float32)
+        mine, theirs = batched.step(actions), sync.step(actions)
+        assert all(np.array_equal(x, y) for x, y in zip(mine[:4], theirs[:4], strict=True)), t
+        assert_same_info(mine[4], theirs[4], f"step {t}")
+        if mode is AutoresetMode.DISABLED and (mine[2] | mine[3]).any():
+            mask = mine[2] | mine[3]
+            (x, ix), (y, iy) = (
+                batched.reset(options={"reset_mask": mask}),
+                sync.reset(options={"reset_mask": mask}),
+            )
+            assert np.array_equal(x, y)
+            assert_same_info(ix, iy, f"partial reset at {t}")
+        assert data_differences(batched, sync) == [], t
+    batched.close(), sync.close()
+
+
+def test_a_gathered_env_with_its_own_reset_model_resets_each_sub_env_itself():
+    class Crouching(palaestra.make("Ant-v5").unwrapped.__class__):
+        def reset_model(self):
+            observation = super().reset_model()
+            return observation
+
+    env = type("CrouchingVectorEnv", (MujocoVectorEnv,), {"env_class": Crouching})(2)
+    assert not env._starts_on_crew
+    env.close()
 
 
 def test_frames_and_snapshots_right_after_a_start_are_the_resets():

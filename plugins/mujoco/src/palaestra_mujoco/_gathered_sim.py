@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from palaestra_mujoco._native import compiled
-from palaestra_mujoco._threads import Crew, run_physics
+from palaestra_mujoco._threads import Crew, run_each, run_physics
 
 __all__ = ["GatheredSimulation", "copy_pairs", "move_rows", "plain_copy_pairs", "plain_move_rows"]
 
@@ -68,6 +68,28 @@ class GatheredSimulation:
 
     def pull(self, i: int) -> None:
         """Nothing to do: a sub-env's own data is where it steps."""
+
+    def start(self, indices: list[int], qpos: np.ndarray, qvel: np.ndarray) -> None:
+        """Start episodes of sub-envs ``indices`` at states ``qpos[j]``, ``qvel[j]``, on the crew.
+
+        What a suite env's reset does to its data, each sub-env in a thread of its own:
+        ``mj_resetData``, the state set, ``mj_forward`` (``set_state``); then its fields
+        gathered. The caller has timed each episode (``time_episode``) and drawn the states.
+        """
+        envs, pairs = self._envs, self._pairs
+
+        def start_one(j: int) -> None:
+            env = envs[indices[j]]
+            model, data = env.model, env.data
+            env._mujoco.mj_resetData(model, data)
+            copy_pairs(((env._qpos, qpos[j]), (env._qvel, qvel[j])))
+            env._mj_forward(model, data)
+            copy_pairs(pairs[indices[j]])
+
+        run_each(self._crew, len(indices), start_one)
+        for i in indices:
+            self.dt[i] = envs[i]._dt
+            self.timestep[i] = envs[i]._timestep
 
     def step(self, ids: np.ndarray | None) -> None:
         """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""

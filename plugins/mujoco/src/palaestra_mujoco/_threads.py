@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["Crew", "run_physics"]
+__all__ = ["Crew", "run_each", "run_physics"]
 
 
 class Crew:
@@ -141,6 +141,20 @@ def run_physics(
     ``after(k)`` runs right after sub-env ``k``'s physics, in the thread that stepped it.
     """
     work = _physics_job(envs, iter(indices), after)
+    if crew is None:
+        work()
+    else:
+        crew.run(work)
+
+
+def run_each(crew: Crew | None, count: int, work_one: Callable[[int], None]) -> None:
+    """``work_one(j)`` for each ``j`` in ``range(count)``, shared out over ``crew`` and the caller."""
+    jobs = iter(range(count))
+
+    def work() -> None:
+        for j in jobs:
+            work_one(j)
+
     if crew is None:
         work()
     else:

@@ -47,6 +47,7 @@ from palaestra_mujoco import v4
 from palaestra_mujoco._batch_infos import batched_infos, merged_infos
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco._gathered_sim import GatheredSimulation
+from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._native import compiled
 from palaestra_mujoco._threads import Crew, run_physics
 from palaestra_mujoco.ant import AntEnv
@@ -210,11 +211,15 @@ class MujocoVectorEnv(BatchedVectorEnv):
             if scores_batches:  # the batch computes no body forces (or this MuJoCo has no batch)
                 self._sim = GatheredSimulation(self.envs, self._crew, first.batch_outputs)
         self._columns: dict[str, np.ndarray] = {}  # the last array step's info, a column a key
-        # Episodes start in the batch's rows (MujocoEnv.start_batch) where class and model allow.
+        # Episodes start in the batch's rows (MujocoEnv.start_batch) where class and model allow;
+        # a gathered suite env's start (its reset, which nothing overrides) runs on the crew.
         self._starts_rows = (
             self._sim is not None
             and self._sim.restarts
             and vars(self.env_class).get("resets_batches") is True
+        )
+        self._starts_on_crew = isinstance(self._sim, GatheredSimulation) and _resets_as_suite_envs(
+            self.env_class
         )
 
     @property
@@ -247,6 +252,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
         if self._starts_rows:
             self._start_rows(mask.nonzero()[0])
             return
+        if self._starts_on_crew:
+            self._start_on_crew(mask.nonzero()[0].tolist())
+            return
         for i in mask.nonzero()[0].tolist():
             env = self.envs[i]
             env.np_random = self.rng(i)
@@ -275,6 +283,30 @@ class MujocoVectorEnv(BatchedVectorEnv):
         infos = self._infos
         for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
             infos[i] = info
+
+    def _start_on_crew(self, indices: list[int]) -> None:
+        """Reset sub-envs ``indices`` as their own resets do, the MuJoCo part on the crew.
+
+        Each sub-env is timed and draws its start with its generator here (the first draws
+        them all as arrays where it can, :meth:`MujocoEnv.start_states`); resetting its data,
+        setting the state and ``mj_forward`` run on the helper threads
+        (:meth:`GatheredSimulation.start`); then each is observed and reports its reset info.
+        """
+        sim, envs, rng = self._sim, self.envs, self.rng
+        assert isinstance(sim, GatheredSimulation)
+        started: list[Any] = []  # suite envs (_resets_as_suite_envs)
+        for i in indices:
+            env = envs[i]
+            env.np_random = rng(i)
+            env.time_episode()
+            started.append(env)
+        qpos, qvel = np.empty((len(indices), sim.qpos.shape[1])), np.empty((len(indices), sim.qvel.shape[1]))
+        envs[0].start_states(started, np.arange(len(indices)), qpos, qvel)
+        sim.start(indices, qpos, qvel)
+        observations, infos = self._observations, self._infos
+        for i, env in zip(indices, started, strict=True):
+            observations[i] = env._get_obs()
+            infos[i] = env._get_reset_info()
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Step the sub-envs that step, as arrays of the batch or sub-env by sub-env in threads."""
@@ -443,7 +475,7 @@ class MujocoVectorEnv(BatchedVectorEnv):
             "SyncVectorEnv (the same numbers, slower). Give every sub-env the same value to keep array steps",
             stacklevel=3,  # the caller of set_attr
         )
-        self._sim, self._starts_rows, self._columns = None, False, {}
+        self._sim, self._starts_rows, self._starts_on_crew, self._columns = None, False, False, {}
         self._start_crew()
 
     def _start_crew(self) -> None:
@@ -482,6 +514,19 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._sim = None
         for env in self.envs:
             env.close()
+
+
+def _resets_as_suite_envs(env_class: type[MujocoEnv]) -> bool:
+    """Whether ``env_class``'s reset is a suite env's: reset data, set a drawn start state, observe.
+
+    The start is drawn before the data is reset (it reads none of it): ``start_state`` is the suite's.
+    """
+    return (
+        env_class.reset is MujocoEnv.reset
+        and env_class.reset_model is SuiteEnv.reset_model
+        and env_class.start_state is SuiteEnv.start_state
+        and env_class.set_state is MujocoEnv.set_state
+    )
 
 
 def _same(value: Any, first: Any) -> bool:
