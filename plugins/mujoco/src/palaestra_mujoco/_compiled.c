@@ -37,8 +37,8 @@
  * tally_step(buffers, limit, resetting): the step counts, truncations and done flags after a batch step (of
  * BatchedVectorEnv.tally_step in the core).
  *
- * upright_ends, forward_ends, balanced_ends and pendulum_ends: the end of an array step of Hopper
- * and Walker2d, of HalfCheetah, of InvertedPendulum and of InvertedDoublePendulum, each row as
+ * upright_ends, forward_ends, balanced_ends, pendulum_ends and walk_ends: the end of an array step of Hopper
+ * and Walker2d, of HalfCheetah, of InvertedPendulum, of InvertedDoublePendulum and of Ant and Humanoid, each row as
  * the env's numpy plain_end_batch computes it (the specification; see each function).
  *
  * The module is optional: without a C compiler the package installs without it and
@@ -1165,6 +1165,180 @@ tally_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(count);
 }
 
+/* walk_ends' buffers and rules, in the order given. */
+enum { K_QPOS, K_QVEL, K_FORCES, K_BEFORE, K_AFTER, K_OBSERVATIONS, K_CTRL, K_DT, K_DISTANCE, K_REWARDS, K_TERMINATED,
+       K_X_POSITION, K_Y_POSITION, K_X_VELOCITY, K_Y_VELOCITY, K_FORWARD, K_CTRL_REWARD, K_CONTACT_REWARD, K_SURVIVE,
+       K_BUFFERS };
+static const char walk_layout[] = "RRRRRrdddd?dddddddd";
+enum { W_FORWARD_WEIGHT, W_HEALTHY_REWARD, W_Z_LOW, W_Z_HIGH, W_CONTACT_WEIGHT, W_CONTACT_LOW, W_CONTACT_HIGH,
+       W_FORCE_LOW, W_FORCE_HIGH, W_RULES };
+#define MAX_EXTRAS 8
+
+/* A clipping bound numpy's np.maximum / np.minimum and the loop agree on: a plain number, neither NaN nor a zero
+ * (whose sign numpy's loops may tell apart otherwise). 1, else 0. */
+static int
+clip_bound(PyObject *value, double *bound)
+{
+    return plain_number(value, bound) && !isnan(*bound) && *bound != 0.0;
+}
+
+/* np.minimum(np.maximum(value, low), high) of a number, NaN kept (clip_bound's bounds). */
+static double
+clipped_to(double value, double low, double high)
+{
+    if (isnan(value)) {
+        return value;
+    }
+    value = value < low ? low : value;
+    return value > high ? high : value;
+}
+
+/*
+ * walk_ends(buffers, rules, extras, skipped, open_range, finite_state, terminate, forces_observed) -> bool: the end
+ * of an array step of Ant and Humanoid, each row as their numpy plain_end_batch computes it (the specification;
+ * ant.py, humanoid.py, _locomotion.py):
+ *
+ *   forces:      each row of cfrc_ext, through np.minimum(np.maximum(f, force_low), force_high) where those
+ *                rules are given (Ant's contact_force_range), else as they are.
+ *   contact:     contact_weight * the pairwise sum of the forces' squares (square_sums), then through
+ *                np.minimum(np.maximum(c, contact_low), contact_high) where given (Humanoid's contact_cost_range).
+ *   healthy:     z = qpos[2] inside [z_low, z_high] (open with open_range: Humanoid's), and with finite_state
+ *                every number of qpos and qvel finite (Ant's).
+ *   _walk_scored: x_velocity = (after_x - before_x) / dt, y alike; forward = x_velocity * forward_weight;
+ *                survive = healthy * healthy_reward; reward = (forward + survive) - (ctrl + contact); the columns
+ *                x_position = qpos[0], y_position = qpos[1], x_velocity, y_velocity, forward, -ctrl,
+ *                -contact and survive.
+ *   observation: qpos[skipped:], qvel, each extra's row (Humanoid's cinert, cvel, ... parts), then with
+ *                forces_observed the clipped forces but the first body's six (Ant's).
+ *   terminated:  not healthy when terminate, else False.
+ *
+ * buffers: as walk_layout in the order of the K_ names (before and after: each row's x and y; distance: each
+ * row's distance from the origin, which numpy's BLAS computes; the rest written). rules: the numbers of the
+ * W_RULES names, the contact and force bounds None where not clipped. extras: a tuple of (N, width) float64
+ * arrays, each row's numbers side by side. Returns False having written no observation when a rule is not a
+ * number read as numpy reads it, a buffer or extra is not of those shapes, a row has more than 128 forces, or a
+ * contact cost is not finite (numpy then warns of it as the single env does).
+ */
+static PyObject *
+walk_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != W_RULES || !PyTuple_Check(args[2]) ||
+        PyTuple_GET_SIZE(args[2]) > MAX_EXTRAS || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "walk_ends(buffers: 19-tuple, rules: 9-tuple, extras: tuple of at most 8, "
+                                         "skipped: int, open_range, finite_state, terminate, forces_observed)");
+        return NULL;
+    }
+#if FLT_EVAL_METHOD != 0
+    return Py_NewRef(Py_False);
+#endif
+    Py_ssize_t skipped = PyLong_AsSsize_t(args[3]);
+    int open_range = PyObject_IsTrue(args[4]), finite_state = PyObject_IsTrue(args[5]);
+    int terminate = PyObject_IsTrue(args[6]), forces_observed = PyObject_IsTrue(args[7]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *rules = args[1];
+    double rule[W_RULES];
+    int clip_forces = PyTuple_GET_ITEM(rules, W_FORCE_LOW) != Py_None;
+    int clip_contact = PyTuple_GET_ITEM(rules, W_CONTACT_LOW) != Py_None;
+    int readable = PyFloat_CheckExact(PyTuple_GET_ITEM(rules, W_HEALTHY_REWARD)); /* an int: an int64 column */
+    for (int k = 0; readable && k < W_RULES; k++) {
+        PyObject *value = PyTuple_GET_ITEM(rules, k);
+        if (k == W_FORCE_LOW || k == W_FORCE_HIGH) {
+            readable = clip_forces ? clip_bound(value, &rule[k]) : value == Py_None;
+        }
+        else if (k == W_CONTACT_LOW || k == W_CONTACT_HIGH) {
+            readable = clip_contact ? clip_bound(value, &rule[k]) : value == Py_None;
+        }
+        else {
+            readable = plain_number(value, &rule[k]);
+        }
+    }
+    Py_buffer view[K_BUFFERS], extra[MAX_EXTRAS];
+    if (!readable || !take_batch(args[0], walk_layout, view)) {
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[K_QPOS].shape[0], nq = view[K_QPOS].shape[1], nv = view[K_QVEL].shape[1];
+    Py_ssize_t nforces = view[K_FORCES].shape[1], count = PyTuple_GET_SIZE(args[2]), taken = 0;
+    Py_ssize_t width = nq - skipped + nv + (forces_observed ? nforces - 6 : 0);
+    int fits = nq >= 3 && skipped >= 0 && skipped <= nq && nforces <= 128 && (!forces_observed || nforces >= 6) &&
+               view[K_BEFORE].shape[1] == 2 && view[K_AFTER].shape[1] == 2;
+    for (; fits && taken < count; taken++) {
+        Py_buffer *part = &extra[taken];
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(args[2], taken), part, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+            PyErr_Clear();
+            fits = 0;
+            break;
+        }
+        fits = part->ndim == 2 && part->shape[0] == n && part->itemsize == 8 && strcmp(part->format, "d") == 0 &&
+               part->strides[1] == 8;
+        if (!fits) {
+            PyBuffer_Release(part);
+            break;
+        }
+        width += part->shape[1];
+    }
+    fits = fits && view[K_OBSERVATIONS].shape[1] == width;
+    double *contact = view[K_CONTACT_REWARD].buf, clipped[128];
+    /* First the contact costs, so that a cost numpy would warn of leaves the batch to it with nothing observed. */
+    for (Py_ssize_t r = 0; fits && r < n; r++) {
+        const double *forces = (const double *)row_of(&view[K_FORCES], r);
+        for (Py_ssize_t k = 0; k < nforces; k++) {
+            clipped[k] = clip_forces ? clipped_to(forces[k], rule[W_FORCE_LOW], rule[W_FORCE_HIGH]) : forces[k];
+        }
+        double sum;
+        PAIRWISE_SUM(double, clipped, nforces, sum);
+        double cost = rule[W_CONTACT_WEIGHT] * sum;
+        fits = isfinite(cost);
+        contact[r] = clip_contact ? clipped_to(cost, rule[W_CONTACT_LOW], rule[W_CONTACT_HIGH]) : cost;
+    }
+    if (!fits) {
+        release_batch(extra, taken);
+        release_batch(view, K_BUFFERS);
+        return Py_NewRef(Py_False);
+    }
+    const double *ctrl = view[K_CTRL].buf, *dt = view[K_DT].buf;
+    double *rewards = view[K_REWARDS].buf, *x_position = view[K_X_POSITION].buf, *y_position = view[K_Y_POSITION].buf;
+    double *x_velocity = view[K_X_VELOCITY].buf, *y_velocity = view[K_Y_VELOCITY].buf, *forward = view[K_FORWARD].buf;
+    double *ctrl_reward = view[K_CTRL_REWARD].buf, *survive = view[K_SURVIVE].buf;
+    bool *terminated = view[K_TERMINATED].buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const double *positions = row_of(&view[K_QPOS], r), *velocities = row_of(&view[K_QVEL], r);
+        const double *before = row_of(&view[K_BEFORE], r), *after = row_of(&view[K_AFTER], r);
+        double z = positions[2];
+        bool healthy = open_range ? (rule[W_Z_LOW] < z) & (z < rule[W_Z_HIGH]) : (rule[W_Z_LOW] <= z) & (z <= rule[W_Z_HIGH]);
+        for (Py_ssize_t k = 0; finite_state && healthy && k < nq + nv; k++) {
+            healthy = isfinite(k < nq ? positions[k] : velocities[k - nq]);
+        }
+        x_velocity[r] = (after[0] - before[0]) / dt[r];
+        y_velocity[r] = (after[1] - before[1]) / dt[r];
+        forward[r] = x_velocity[r] * rule[W_FORWARD_WEIGHT];
+        survive[r] = (healthy ? 1.0 : 0.0) * rule[W_HEALTHY_REWARD];
+        rewards[r] = (forward[r] + survive[r]) - (ctrl[r] + contact[r]);
+        ctrl_reward[r] = -ctrl[r];
+        contact[r] = -contact[r];
+        x_position[r] = positions[0];
+        y_position[r] = positions[1];
+        terminated[r] = terminate && !healthy;
+        double *observation = row_of(&view[K_OBSERVATIONS], r);
+        observe_row(positions, velocities, observation, skipped, nq, nv, 0, 0.0);
+        observation += nq - skipped + nv;
+        for (Py_ssize_t e = 0; e < count; e++) {
+            memcpy(observation, (const char *)extra[e].buf + r * extra[e].strides[0], (size_t)extra[e].shape[1] * 8);
+            observation += extra[e].shape[1];
+        }
+        if (forces_observed) {
+            const double *forces = (const double *)row_of(&view[K_FORCES], r);
+            for (Py_ssize_t k = 6; k < nforces; k++) {
+                *observation++ = clip_forces ? clipped_to(forces[k], rule[W_FORCE_LOW], rule[W_FORCE_HIGH]) : forces[k];
+            }
+        }
+    }
+    release_batch(extra, taken);
+    release_batch(view, K_BUFFERS);
+    return Py_NewRef(Py_True);
+}
+
 static PyMethodDef methods[] = {
     {"random_rows", (PyCFunction)(void (*)(void))random_rows, METH_FASTCALL,
      "random_rows(generators, out) -> rows filled: row j as generators[j].random(out=out[j])."},
@@ -1194,6 +1368,9 @@ static PyMethodDef methods[] = {
      "tally_step(buffers, limit, resetting) -> how many are done, or None: the template's count of a step."},
     {"copy_pairs", (PyCFunction)(void (*)(void))copy_pairs, METH_FASTCALL,
      "copy_pairs(pairs) -> whether done: destination[...] = source for each pair of float64 arrays."},
+    {"walk_ends", (PyCFunction)(void (*)(void))walk_ends, METH_FASTCALL,
+     "walk_ends(buffers, rules, extras, skipped, open_range, finite_state, terminate, forces_observed) -> whether done: "
+     "Ant's and Humanoid's end of a batch step."},
     {"square_sums", (PyCFunction)(void (*)(void))pairwise_square_sums, METH_FASTCALL,
      "square_sums(values, out) -> whether done: each row's sum of squares as numpy sums one vector."},
     {NULL, NULL, 0, NULL},

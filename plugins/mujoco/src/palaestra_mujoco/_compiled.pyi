@@ -44,3 +44,14 @@ def tally_step(
     buffers: tuple[np.ndarray, ...], limit: int | None, resetting: np.ndarray | None, /
 ) -> int | None: ...
 def copy_pairs(pairs: tuple[tuple[np.ndarray, np.ndarray], ...], /) -> bool: ...
+def walk_ends(
+    buffers: tuple[np.ndarray, ...],
+    rules: tuple[Any, ...],
+    extras: tuple[np.ndarray, ...],
+    skipped: int,
+    open_range: bool,
+    finite_state: bool,
+    terminate: Any,
+    forces_observed: bool,
+    /,
+) -> bool: ...

@@ -11,7 +11,7 @@ import numpy as np
 from palaestra import error, spaces  # error: these classes are defined when raised
 from palaestra.plugin import EzPickle
 from palaestra_mujoco._native import compiled
-from palaestra_mujoco._row_sums import row_dots, square_sums
+from palaestra_mujoco._row_sums import pairwise_holds, row_dots, square_sums
 from palaestra_mujoco._start_draws import (
     gather_rows,
     normal_starts,
@@ -373,6 +373,61 @@ class SuiteEnv(MujocoEnv, EzPickle):
             **position,
             **{key: terms[key] for key in self.walk_info_keys},
         }
+
+    def _walk_ends(
+        self,
+        begun: tuple[np.ndarray, np.ndarray],
+        sim: Any,
+        observations: np.ndarray,
+        walk: dict[str, Any],
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """Ant's and Humanoid's ``compiled_end_batch``: one C loop (``walk_ends``) around numpy's BLAS parts.
+
+        ``walk`` holds what differs between them: ``after`` (each row's tracked x-y), ``forces``
+        (cfrc_ext, a row per sub-env), ``rules`` (``walk_ends``' nine), ``extras`` (observed parts
+        after the velocities), ``open_range``, ``finite_state``, ``forces_observed`` and
+        ``more_position`` (info columns after the distance). The distances from the origin are
+        numpy's (BLAS), as :meth:`_planar_positions` takes them. ``None``, nothing observed, where
+        the loop leaves the batch to numpy.
+        """
+        if self.velocity_bound is not None or not pairwise_holds():
+            return None
+        before, ctrl = begun
+        n = len(ctrl)
+        rewards, terminated = np.empty(n), np.empty(n, dtype=np.bool_)
+        columns = [np.empty(n) for _ in range(8)]
+        distance = row_norms(sim.qpos[:, :2].copy())
+        buffers = (sim.qpos, sim.qvel, walk["forces"], before, walk["after"], observations, ctrl, sim.dt, distance,
+                   rewards, terminated, *columns)  # fmt: skip
+        skipped = self.observation_structure.get("skipped_qpos", 0)
+        if not compiled.walk_ends(
+            buffers,
+            walk["rules"],
+            walk["extras"],
+            skipped,
+            walk["open_range"],
+            walk["finite_state"],
+            self._terminate_when_unhealthy,
+            walk["forces_observed"],
+        ):
+            return None
+        x, y, x_velocity, y_velocity, forward, ctrl_reward, contact_reward, survive = columns
+        terms = {
+            "x_velocity": x_velocity,
+            "y_velocity": y_velocity,
+            "reward_forward": forward,
+            "reward_ctrl": ctrl_reward,
+            "reward_contact": contact_reward,
+            "reward_survive": survive,
+        }
+        info = {
+            "x_position": x,
+            "y_position": y,
+            "distance_from_origin": distance,
+            **walk["more_position"],
+            **{key: terms[key] for key in self.walk_info_keys},
+        }
+        return rewards, terminated, info
 
     def _planar_position(self) -> dict[str, float]:
         qpos = self._qpos

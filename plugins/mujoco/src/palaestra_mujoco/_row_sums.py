@@ -30,6 +30,7 @@ import numpy as np
 from palaestra_mujoco._native import compiled
 
 __all__ = [
+    "pairwise_holds",
     "plain_row_dots",
     "plain_square_sums",
     "plain_weighted_rows",
@@ -95,6 +96,11 @@ def _pairwise_holds() -> bool:
     return all(
         np.array_equal(_pairwise_rows(np.square(sample)), plain_square_sums(sample)) for sample in samples
     )
+
+
+def pairwise_holds() -> bool:
+    """Whether :func:`square_sums` follows numpy's pairwise sums on this numpy (as C loops that sum so may)."""
+    return _pairwise_holds()
 
 
 def plain_weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -62,6 +62,7 @@ class AntEnv(SuiteEnv):
     )
 
     scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
+    ends_in_c = True  # ... and ends their steps in one C loop where it can (SuiteEnv.end_batch)
     batch_outputs = ("xpos", "cfrc_ext")
 
     velocity_noise = "normal"
@@ -160,10 +161,30 @@ class AntEnv(SuiteEnv):
         """Each main body's x-y before and control cost."""
         return sim.outputs["xpos"][:, self._main_body_id, :2].copy(), self.control_costs(actions)
 
-    def end_batch(
+    def compiled_end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop (``walk_ends``); ``None``, nothing observed, where it can't."""
+        no_cost_clip = (None, None)  # the contact cost is not clipped; the forces are
+        rules = (self._forward_reward_weight, self._healthy_reward, *self._healthy_z_range,
+                 self._contact_cost_weight, *no_cost_clip, *self._contact_force_range)  # fmt: skip
+        outputs = sim.outputs
+        walk = {
+            "after": outputs["xpos"][:, self._main_body_id, :2],
+            "forces": outputs["cfrc_ext"].reshape(len(outputs["cfrc_ext"]), -1),
+            "rules": rules,
+            "extras": (),
+            "open_range": False,
+            "finite_state": True,
+            "forces_observed": bool(self._include_cfrc_ext_in_observation),
+            "more_position": {},
+        }
+        return self._walk_ends(begun, sim, observations, walk)
+
+    def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every sub-env of a batch at once."""
+        """:meth:`end_step` of every sub-env of a batch at once, with numpy (mirrored by ``walk_ends``)."""
         before, ctrl = begun
         qpos, qvel = sim.qpos, sim.qvel
         after = sim.outputs["xpos"][:, self._main_body_id, :2]

@@ -185,6 +185,7 @@ class HumanoidEnv(_HumanoidBody):
         "reward_contact",
     )
     scores_batches = True  # MujocoVectorEnv scores a batch of them with array operations
+    ends_in_c = True  # ... and ends their steps in one C loop where it can (SuiteEnv.end_batch)
     batch_outputs = ("xipos", "cinert", "cvel", "qfrc_actuator", "cfrc_ext", "ten_length", "ten_velocity")
 
     def mass_center_xy(self, xipos: np.ndarray | None = None) -> np.ndarray:
@@ -203,10 +204,40 @@ class HumanoidEnv(_HumanoidBody):
         """Each mass centre before and control cost."""
         return self.mass_centers_xy(sim), self.control_costs(actions)
 
-    def end_batch(
+    def compiled_end_batch(
+        self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]] | None:
+        """:meth:`plain_end_batch` in one C loop (``walk_ends``); ``None``, nothing observed, where it can't.
+
+        The mass centres and the distances are numpy's (einsum and BLAS), handed to the loop.
+        """
+        outputs = sim.outputs
+        n = len(sim.qpos)
+        structure = self.observation_structure
+        extras = tuple(
+            outputs[name][:, first:].reshape(n, -1)
+            for name, first in (("cinert", 1), ("cvel", 1), ("qfrc_actuator", 6), ("cfrc_ext", 1))
+            if structure[name]
+        )
+        no_force_clip = (None, None)  # the forces are not clipped; the contact cost is
+        rules = (self._forward_reward_weight, self._healthy_reward, *self._healthy_z_range,
+                 self._contact_cost_weight, *self._contact_cost_range, *no_force_clip)  # fmt: skip
+        walk = {
+            "after": self.mass_centers_xy(sim),
+            "forces": outputs["cfrc_ext"].reshape(n, -1),
+            "rules": rules,
+            "extras": extras,
+            "open_range": True,
+            "finite_state": False,
+            "forces_observed": False,
+            "more_position": self._tendons(sim),
+        }
+        return self._walk_ends(begun, sim, observations, walk)
+
+    def plain_end_batch(
         self, begun: tuple[np.ndarray, np.ndarray], sim: Any, observations: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """:meth:`end_step` of every sub-env of a batch at once."""
+        """:meth:`end_step` of every sub-env of a batch at once, with numpy (mirrored by ``walk_ends``)."""
         before, ctrl = begun
         qpos = sim.qpos
         healthy = self._high_enough(qpos[:, 2])
