@@ -1,4 +1,4 @@
-"""A batch step's count (step counts, truncations, done flags): the C loop and the template's numpy alike."""
+"""A batch step's count (step counts, truncations, done flags) and its actions' finite check: C and numpy alike."""
 
 import numpy as np
 import pytest
@@ -84,3 +84,22 @@ def test_a_subclass_that_counts_its_own_truncations_keeps_them():
     env.step(np.zeros((3, 1)))
     assert env.step(np.zeros((3, 1)))[3].tolist() == [True, True, True]
     env.close()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32])
+def test_the_actions_finite_check_is_numpys(dtype):
+    rng = np.random.default_rng(0)
+    for bad in (None, np.nan, np.inf, -np.inf):
+        actions = rng.uniform(-1, 1, (6, 3)).astype(dtype)
+        if bad is not None and actions.dtype.kind == "f":
+            actions[4, 2] = bad
+        assert vector.all_finite(actions) is bool(np.isfinite(actions).all())
+        assert vector.all_finite(actions[:, ::2]) is bool(np.isfinite(actions[:, ::2]).all())  # numbers apart
+
+
+@needs_compiled
+def test_the_c_finite_check_leaves_other_arrays_to_numpy():
+    assert compiled.all_finite(np.zeros(4, dtype=np.float16)) is None
+    assert compiled.all_finite(np.zeros((4, 4))[:, ::2]) is None
+    assert compiled.all_finite(np.array([1.0, np.nan])) is False
+    assert compiled.all_finite(np.array([], dtype=np.float32)) is True

@@ -34,6 +34,8 @@
  * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound): SuiteEnv.observe_batch of
  * the rows where episodes started (of _locomotion.py).
  *
+ * all_finite(array): np.isfinite(array).all() of a batch of actions (of MujocoVectorEnv.check_actions).
+ *
  * tally_step(buffers, limit, resetting): the step counts, truncations and done flags after a batch step (of
  * BatchedVectorEnv.tally_step in the core).
  *
@@ -1088,6 +1090,35 @@ pendulum_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     return Py_NewRef(Py_True);
 }
 
+/*
+ * all_finite(array) -> bool, or None: whether every number of a C-contiguous float64 or float32 array is finite
+ * (np.isfinite(array).all(), the check of a batch of actions); None for other arrays (the caller's numpy checks).
+ */
+static PyObject *
+all_finite(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "all_finite(array)");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    int wide = strcmp(view.format, "d") == 0, narrow = strcmp(view.format, "f") == 0, finite = 1;
+    if (!wide && !narrow) {
+        PyBuffer_Release(&view);
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = view.len / view.itemsize;
+    for (Py_ssize_t k = 0; finite && k < count; k++) {
+        finite = wide ? isfinite(((const double *)view.buf)[k]) : isfinite(((const float *)view.buf)[k]);
+    }
+    PyBuffer_Release(&view);
+    return Py_NewRef(finite ? Py_True : Py_False);
+}
+
 /* tally_step's buffers, in the order given. */
 enum { T_STEPS, T_REWARDS, T_TERMINATED, T_TRUNCATED, T_DONE, T_BUFFERS };
 static const char tally_layout[] = "qd???";
@@ -1364,6 +1395,8 @@ static PyMethodDef methods[] = {
      "zero_rows(arrays, rows) -> whether done: arrays[a][rows] = 0.0 for each array."},
     {"move_rows", (PyCFunction)(void (*)(void))move_rows, METH_FASTCALL,
      "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
+    {"all_finite", (PyCFunction)(void (*)(void))all_finite, METH_FASTCALL,
+     "all_finite(array) -> whether every number is finite, or None for arrays it leaves to numpy."},
     {"tally_step", (PyCFunction)(void (*)(void))tally_step, METH_FASTCALL,
      "tally_step(buffers, limit, resetting) -> how many are done, or None: the template's count of a step."},
     {"copy_pairs", (PyCFunction)(void (*)(void))copy_pairs, METH_FASTCALL,
