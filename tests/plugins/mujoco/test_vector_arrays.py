@@ -580,3 +580,9 @@ def test_a_steps_info_is_not_changed_by_the_next_steps(env_id):
     for info, copied in kept:
         assert all(np.array_equal(info[key], copied[key], equal_nan=True) for key in copied)
     env.close()
+
+
+def test_merged_infos_of_steps_and_starts_that_report_nothing_are_empty():
+    """InvertedPendulum's: no columns, empty reset infos."""
+    assert_merged_like_add_info({}, np.array([True, False, True, False]), [(1, {}), (3, {})])
+    assert merged_infos({}, np.array([True, False]), [(1, {})], 2) == {}

@@ -83,6 +83,8 @@ def merged_infos(
             batched[key], batched[f"_{key}"] = column, from_step.copy()
         return batched
     reporting = [(i, info) for i, info in resets if info]
+    if not columns and not reporting:  # an env whose steps and starts report nothing
+        return batched
     if _lead_columns(reporting, columns):  # every MuJoCo env's starts
         return _merged_by_column(columns, from_step, reporting)
     first_step = int(np.argmax(from_step))
