@@ -25,8 +25,8 @@
  *
  * zero_rows(arrays, rows): started episodes' rows of a batch's fields zeroed (of _batch_sim.py).
  *
- * move_rows(rows, views, indices, into_views) and copy_pairs(pairs): the copies between a batch's arrays
- * and each sub-env's own fields (of _gathered_sim.py, whose numpy copies are the specification).
+ * copy_pairs(pairs): the copies between a batch's arrays and each sub-env's own fields, in the thread that
+ * steps it (of _gathered_sim.py, whose numpy copies are the specification).
  *
  * square_sums(values, out): each row's np.square(row).sum() as numpy's pairwise summation gives
  * it, the specification being _pairwise_rows in _row_sums.py.
@@ -387,61 +387,6 @@ squares(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     return PyLong_FromSsize_t(k);
-}
-
-/*
- * move_rows(rows, views, indices, into_views) -> bool: for each k of indices (a list of ints; None: every k),
- * views[k][...] = rows[k] when into_views, else rows[k] = views[k]: GatheredSimulation's copies between
- * each sub-env's own MjData fields and the batch's arrays. rows: a C-contiguous float64 array of
- * len(views) rows; each view a C-contiguous float64 array of one row's size. False when something is not
- * so (rows moved before it stay moved; the caller's numpy then moves them all again).
- */
-static PyObject *
-move_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 4 || !PyList_Check(args[1]) || (args[2] != Py_None && !PyList_Check(args[2]))) {
-        PyErr_SetString(PyExc_TypeError, "move_rows(rows, views: list, indices: list | None, into_views)");
-        return NULL;
-    }
-    int into_views = PyObject_IsTrue(args[3]);
-    if (into_views < 0) {
-        return NULL;
-    }
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
-    Py_buffer rows;
-    if (PyObject_GetBuffer(args[0], &rows, into_views ? flags : flags | PyBUF_WRITABLE) != 0) {
-        PyErr_Clear();
-        return Py_NewRef(Py_False);
-    }
-    Py_ssize_t count = PyList_GET_SIZE(args[1]);
-    int fits = rows.ndim >= 1 && rows.shape[0] == count && strcmp(rows.format, "d") == 0;
-    Py_ssize_t size = fits && count ? rows.len / count : 0;
-    Py_ssize_t todo = args[2] == Py_None ? count : PyList_GET_SIZE(args[2]);
-    for (Py_ssize_t j = 0; fits && j < todo; j++) {
-        Py_ssize_t k = j;
-        if (args[2] != Py_None) {
-            k = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
-            if (k < 0 || k >= count) {
-                PyErr_Clear();
-                fits = 0;
-                break;
-            }
-        }
-        Py_buffer view;
-        if (PyObject_GetBuffer(PyList_GET_ITEM(args[1], k), &view, into_views ? flags | PyBUF_WRITABLE : flags) != 0) {
-            PyErr_Clear();
-            fits = 0;
-            break;
-        }
-        fits = view.len == size && strcmp(view.format, "d") == 0;
-        if (fits) {
-            char *row = (char *)rows.buf + k * size;
-            memcpy(into_views ? view.buf : row, into_views ? row : view.buf, (size_t)size);
-        }
-        PyBuffer_Release(&view);
-    }
-    PyBuffer_Release(&rows);
-    return Py_NewRef(fits ? Py_True : Py_False);
 }
 
 /*
@@ -1393,8 +1338,6 @@ static PyMethodDef methods[] = {
      "balanced_ends(buffers, balance_limit) -> whether done: InvertedPendulum's end of a batch step."},
     {"zero_rows", (PyCFunction)(void (*)(void))zero_rows, METH_FASTCALL,
      "zero_rows(arrays, rows) -> whether done: arrays[a][rows] = 0.0 for each array."},
-    {"move_rows", (PyCFunction)(void (*)(void))move_rows, METH_FASTCALL,
-     "move_rows(rows, views, indices, into_views) -> whether done: rows copied to or from each view."},
     {"all_finite", (PyCFunction)(void (*)(void))all_finite, METH_FASTCALL,
      "all_finite(array) -> whether every number is finite, or None for arrays it leaves to numpy."},
     {"tally_step", (PyCFunction)(void (*)(void))tally_step, METH_FASTCALL,

@@ -20,7 +20,7 @@ import numpy as np
 from palaestra_mujoco._native import compiled
 from palaestra_mujoco._threads import Crew, run_each, run_physics
 
-__all__ = ["GatheredSimulation", "copy_pairs", "move_rows", "plain_copy_pairs", "plain_move_rows"]
+__all__ = ["GatheredSimulation", "copy_pairs", "plain_copy_pairs"]
 
 
 class GatheredSimulation:
@@ -53,8 +53,10 @@ class GatheredSimulation:
                 self.outputs[name] = rows
         self.qpos: np.ndarray = self._gathered[0][0]
         self.qvel: np.ndarray = self._gathered[1][0]
-        # Each sub-env's (row, field) pairs, for gathering it where it was stepped.
+        # Each sub-env's (row, field) pairs, for gathering it where it was stepped, and its
+        # (controls, row) pair, for setting them there.
         self._pairs = [tuple((rows[i], views[i]) for rows, views in self._gathered) for i in range(len(envs))]
+        self._control_pairs = [((controls, self.ctrl[i]),) for i, controls in enumerate(self._controls)]
 
     def push(self, i: int) -> None:
         """Take sub-env ``i``'s state into the rows (after its reset, a restore or a call)."""
@@ -93,23 +95,14 @@ class GatheredSimulation:
 
     def step(self, ids: np.ndarray | None) -> None:
         """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""
-        indices = None if ids is None else ids.tolist()
-        move_rows(self.ctrl, self._controls, indices, into_views=True)
-        # Each sub-env gathered by the thread that stepped it, while its data is in that core's caches.
-        run_physics(
-            self._crew, self._envs, range(len(self._envs)) if indices is None else indices, self._gather
-        )
+        indices = range(len(self._envs)) if ids is None else ids.tolist()
+        # Each sub-env's controls set and its fields gathered by the thread that steps it, while
+        # its data is in that core's caches.
+        run_physics(self._crew, self._envs, indices, self._gather, self._control)
 
-
-def plain_move_rows(
-    rows: np.ndarray, views: list[np.ndarray], indices: list[int] | None, into_views: bool
-) -> None:
-    """``views[k][...] = rows[k]`` (or ``rows[k] = views[k]``) for each of ``indices`` (``None``: all)."""
-    for k in range(len(views)) if indices is None else indices:
-        if into_views:
-            views[k][...] = rows[k]
-        else:
-            rows[k] = views[k]
+    def _control(self, i: int) -> None:
+        """Sub-env ``i``'s controls from its row of :attr:`ctrl`."""
+        copy_pairs(self._control_pairs[i])
 
 
 def plain_copy_pairs(pairs: tuple[tuple[np.ndarray, np.ndarray], ...]) -> None:
@@ -122,9 +115,3 @@ def copy_pairs(pairs: tuple[tuple[np.ndarray, np.ndarray], ...]) -> None:
     """:func:`plain_copy_pairs`, in one C call where it can (float64 arrays, each in one piece)."""
     if compiled is None or not compiled.copy_pairs(pairs):
         plain_copy_pairs(pairs)
-
-
-def move_rows(rows: np.ndarray, views: list[np.ndarray], indices: list[int] | None, into_views: bool) -> None:
-    """:func:`plain_move_rows`, in one C loop where it can (float64 rows and views, side by side)."""
-    if compiled is None or not compiled.move_rows(rows, views, indices, into_views):
-        plain_move_rows(rows, views, indices, into_views)

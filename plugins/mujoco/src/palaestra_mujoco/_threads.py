@@ -111,19 +111,25 @@ def _serve(
 
 
 def _physics_job(
-    envs: Sequence[Any], jobs: Iterator[int], after: Callable[[int], None] | None
+    envs: Sequence[Any],
+    jobs: Iterator[int],
+    before: Callable[[int], None] | None,
+    after: Callable[[int], None] | None,
 ) -> Callable[[], None]:
     """The work every thread runs: the physics of sub-envs drawn from ``jobs`` until none is left.
 
     Threads draw indices from one iterator (each ``next`` is atomic under the GIL), so a
     thread that finishes early takes more: contact-rich sub-envs cost more than others.
-    ``after(k)``, if given, runs in the same thread right after sub-env ``k``'s physics.
+    ``before(k)`` and ``after(k)``, if given, run in the same thread right before and after
+    sub-env ``k``'s physics.
     """
 
     def work() -> None:
         for k in jobs:
             env = envs[k]
             model, data = env.model, env.data
+            if before is not None:
+                before(k)
             env._mj_step(model, data, env.frame_skip)
             if env.uses_body_forces:
                 env._mj_post(model, data)
@@ -134,13 +140,18 @@ def _physics_job(
 
 
 def run_physics(
-    crew: Crew | None, envs: Sequence[Any], indices: Iterable[int], after: Callable[[int], None] | None = None
+    crew: Crew | None,
+    envs: Sequence[Any],
+    indices: Iterable[int],
+    after: Callable[[int], None] | None = None,
+    before: Callable[[int], None] | None = None,
 ) -> None:
     """Step the physics of sub-envs ``indices`` on ``crew`` and the caller (the caller alone: ``None``).
 
-    ``after(k)`` runs right after sub-env ``k``'s physics, in the thread that stepped it.
+    ``before(k)`` and ``after(k)`` run right before and after sub-env ``k``'s physics, in the
+    thread that steps it.
     """
-    work = _physics_job(envs, iter(indices), after)
+    work = _physics_job(envs, iter(indices), before, after)
     if crew is None:
         work()
     else:
