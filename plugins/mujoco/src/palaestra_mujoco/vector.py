@@ -275,8 +275,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
         assert isinstance(sim, BatchSimulation)
         started = []
         for i in indices:
-            env = envs[i]
-            env.np_random = rng(i)
+            env, generator = envs[i], rng(i)
+            if env._np_random is not generator:  # handed over once: the same object from then on
+                env.np_random = generator
             started.append(env)
         envs[0].start_states(started, rows, sim.qpos, sim.qvel)
         sim.restart(rows)  # each sub-env's episode timed as its reset times it
@@ -296,8 +297,9 @@ class MujocoVectorEnv(BatchedVectorEnv):
         assert isinstance(sim, GatheredSimulation)
         started: list[Any] = []  # suite envs (_resets_as_suite_envs)
         for i in indices:
-            env = envs[i]
-            env.np_random = rng(i)
+            env, generator = envs[i], rng(i)
+            if env._np_random is not generator:  # handed over once: the same object from then on
+                env.np_random = generator
             env.time_episode()
             started.append(env)
         qpos, qvel = np.empty((len(indices), sim.qpos.shape[1])), np.empty((len(indices), sim.qvel.shape[1]))
