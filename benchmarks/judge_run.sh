@@ -35,7 +35,8 @@ WHEELS=(
 ENVPOOL=("envpool==1.2.5" "envpool-assets==0.3.0")
 ENVPOOL_LIBRARIES=(classic_control/classic_control_envpool.so toy_text/toy_text_envpool.so
     box2d/box2d_envpool.so mujoco/mujoco_gym_envpool.so)
-SCALING_IDS="${SCALING_IDS:-CartPole-v1,Acrobot-v1,Taxi-v4,Blackjack-v1,LunarLander-v3,BipedalWalker-v3,HalfCheetah-v5,Hopper-v5,Ant-v5,Humanoid-v5,InvertedPendulum-v5}"
+# The closest calls first: a run cut short by its limit still has them.
+SCALING_IDS="${SCALING_IDS:-InvertedPendulum-v5,Hopper-v5,Humanoid-v5,Ant-v5,HalfCheetah-v5,LunarLander-v3,BipedalWalker-v3,LunarLanderContinuous-v3,Taxi-v4,Blackjack-v1,Acrobot-v1,CartPole-v1}"
 SCALING_N="${SCALING_N:-16,64,256}"
 SCALING_WORKERS="${SCALING_WORKERS:-$(nproc)}"
 PACKAGES=(core plugins/classic_control plugins/toy_text plugins/box2d plugins/mujoco plugins/jax plugins/envpool)
