@@ -98,7 +98,7 @@ class GatheredSimulation:
         indices = range(len(self._envs)) if ids is None else ids.tolist()
         # Each sub-env's controls set and its fields gathered by the thread that steps it, while
         # its data is in that core's caches.
-        run_physics(self._crew, self._envs, indices, self._gather, self._control)
+        run_physics(self._crew, self._envs, indices, before=self._control, after=self._gather)
 
     def _control(self, i: int) -> None:
         """Sub-env ``i``'s controls from its row of :attr:`ctrl`."""

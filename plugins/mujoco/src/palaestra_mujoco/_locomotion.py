@@ -22,7 +22,11 @@ from palaestra_mujoco._start_draws import (
 )
 from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS, MujocoEnv, gather_plan
 
-__all__ = ["PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
+__all__ = ["WALK_TERMS", "PricedArm", "SuiteEnv", "contacts_possible", "norm", "row_norms"]
+
+#: The terms of Ant's and Humanoid's step info (each env reports them in its ``walk_info_keys``
+#: order); the C end of their batch steps fills its columns in this order.
+WALK_TERMS = ("x_velocity", "y_velocity", "reward_forward", "reward_ctrl", "reward_contact", "reward_survive")
 
 
 def norm(vector: np.ndarray) -> float:
@@ -361,14 +365,9 @@ class SuiteEnv(MujocoEnv, EzPickle):
         y_velocity = (after[1] - before[1]) / dt
         forward = x_velocity * self._forward_reward_weight
         survive = healthy * self._healthy_reward
-        terms = {
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_forward": forward,
-            "reward_ctrl": -ctrl,
-            "reward_contact": -contact,
-            "reward_survive": survive,
-        }
+        terms = dict(
+            zip(WALK_TERMS, (x_velocity, y_velocity, forward, -ctrl, -contact, survive), strict=True)
+        )
         return (forward + survive) - (ctrl + contact), {
             **position,
             **{key: terms[key] for key in self.walk_info_keys},
@@ -411,15 +410,8 @@ class SuiteEnv(MujocoEnv, EzPickle):
             walk["forces_observed"],
         ):
             return None
-        x, y, x_velocity, y_velocity, forward, ctrl_reward, contact_reward, survive = columns
-        terms = {
-            "x_velocity": x_velocity,
-            "y_velocity": y_velocity,
-            "reward_forward": forward,
-            "reward_ctrl": ctrl_reward,
-            "reward_contact": contact_reward,
-            "reward_survive": survive,
-        }
+        x, y, *scored = columns  # the loop writes the terms in WALK_TERMS' order
+        terms = dict(zip(WALK_TERMS, scored, strict=True))
         info = {
             "x_position": x,
             "y_position": y,

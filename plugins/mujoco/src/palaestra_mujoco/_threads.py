@@ -143,8 +143,9 @@ def run_physics(
     crew: Crew | None,
     envs: Sequence[Any],
     indices: Iterable[int],
-    after: Callable[[int], None] | None = None,
+    *,
     before: Callable[[int], None] | None = None,
+    after: Callable[[int], None] | None = None,
 ) -> None:
     """Step the physics of sub-envs ``indices`` on ``crew`` and the caller (the caller alone: ``None``).
 
