@@ -64,6 +64,7 @@ def test_weighted_rows_are_each_rows_own_contraction():
 
 
 def test_a_contraction_that_rounds_otherwise_gets_the_rows_own(monkeypatch):
+    monkeypatch.setattr(_row_sums, "_sequential_holds", lambda shape, *dtypes: False)
     monkeypatch.setattr(_row_sums, "_contraction_holds", lambda shape, *dtypes: False)
     monkeypatch.setattr(_row_sums.np, "einsum", _only_per_row(np.einsum))
     rows = np.random.default_rng(7).standard_normal((5, 4, 3))
@@ -154,3 +155,45 @@ def test_without_the_compiled_module_the_array_sums_run(monkeypatch):
     monkeypatch.setattr(_row_sums, "compiled", None)
     values = np.random.default_rng(9).standard_normal((6, 84))
     assert np.array_equal(square_sums(values), plain_square_sums(values))
+
+
+@needs_compiled
+@pytest.mark.parametrize("shape", [(14, 3), (5, 2), (1, 3), (30, 1)])
+def test_weighted_rows_are_each_rows_own_contraction_in_c_where_the_check_holds(shape):
+    """The C loop sums left to right from zero: used only where einsum does so here for that shape."""
+    rng = np.random.default_rng(10)
+    weights = rng.uniform(0.1, 10, shape[0])
+    weights[0] = 0.0  # the world body's mass
+    rows = rng.standard_normal((100, *shape)) * 10.0 ** rng.integers(-3, 4, (100, 1, 1))
+    rows[0], rows[1, ::2], rows[2, 0, 0] = -0.0, -0.0, math.inf
+    expected = plain_weighted_rows(weights, rows).tobytes()
+    assert weighted_rows(weights, rows).tobytes() == expected
+    if _row_sums._sequential_holds(shape, weights.dtype, rows.dtype):
+        sums = np.full((100, shape[1]), 7.0)
+        assert _row_sums.compiled.weighted_sums(weights, rows, sums)
+        assert sums.tobytes() == expected
+
+
+@needs_compiled
+def test_humanoids_mass_centres_take_the_c_loop_on_this_numpy():
+    """Humanoid's rows (14 bodies, x-y-z): einsum's order here is the loop's (a single vector's sum is not)."""
+    assert _row_sums._sequential_holds((14, 3), np.dtype(np.float64), np.dtype(np.float64))
+
+
+@needs_compiled
+def test_the_c_weighted_sums_leave_other_arrays_to_numpy():
+    weights, rows, sums = np.ones(4), np.ones((3, 4, 2)), np.full((3, 2), 7.0)
+    weighted_sums = _row_sums.compiled.weighted_sums
+    assert not weighted_sums(weights.astype(np.float32), rows, sums)
+    assert not weighted_sums(weights, rows[:, :3], sums)  # a weight per body
+    assert not weighted_sums(weights, np.ones((3, 4, 4))[:, :, ::2], sums)  # a row's numbers apart
+    assert not weighted_sums(weights, rows, np.zeros((3, 3)))
+    assert (sums == 7.0).all()
+    assert not _row_sums._sequential_holds((4, 2), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def test_without_the_compiled_module_the_mass_centres_are_einsums(monkeypatch):
+    monkeypatch.setattr(_row_sums, "compiled", None)
+    rows = np.random.default_rng(11).standard_normal((6, 14, 3))
+    weights = np.arange(14.0)
+    assert weighted_rows(weights, rows).tobytes() == plain_weighted_rows(weights, rows).tobytes()

@@ -28,6 +28,9 @@
  * copy_pairs(pairs): the copies between a batch's arrays and each sub-env's own fields, in the thread that
  * steps it (of _gathered_sim.py, whose numpy copies are the specification).
  *
+ * weighted_sums(weights, rows, out): Humanoid's mass centres, each row's np.einsum("b,bj->j") as numpy sums
+ * it here (of _row_sums.py, which checks the two equal at run time).
+ *
  * square_sums(values, out): each row's np.square(row).sum() as numpy's pairwise summation gives
  * it, the specification being _pairwise_rows in _row_sums.py.
  *
@@ -1064,6 +1067,60 @@ all_finite(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     return Py_NewRef(finite ? Py_True : Py_False);
 }
 
+/*
+ * weighted_sums(weights, rows, out) -> bool: out[r, k] = the sum over b of weights[b] * rows[r, b, k], each sum
+ * taken from 0.0 left to right in b (Humanoid's mass centres: the order numpy's einsum("b,bj->j") takes here,
+ * which _row_sums checks at run time before using this). weights: a C-contiguous float64 vector of B; rows:
+ * float64 (N, B, K), each row's numbers side by side (the rows anywhere); out: a C-contiguous float64 (N, K).
+ * False for anything else, nothing written.
+ */
+static PyObject *
+weighted_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "weighted_sums(weights, rows, out)");
+        return NULL;
+    }
+    Py_buffer weights, rows, out;
+    if (PyObject_GetBuffer(args[0], &weights, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        return Py_NewRef(Py_False);
+    }
+    if (PyObject_GetBuffer(args[1], &rows, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&weights);
+        return Py_NewRef(Py_False);
+    }
+    if (PyObject_GetBuffer(args[2], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&rows);
+        PyBuffer_Release(&weights);
+        return Py_NewRef(Py_False);
+    }
+    int fits = weights.ndim == 1 && rows.ndim == 3 && out.ndim == 2 && strcmp(weights.format, "d") == 0 &&
+               strcmp(rows.format, "d") == 0 && strcmp(out.format, "d") == 0 && rows.shape[1] == weights.shape[0] &&
+               out.shape[0] == rows.shape[0] && out.shape[1] == rows.shape[2] && rows_contiguous(&rows);
+    if (fits) {
+        const double *weight = weights.buf;
+        Py_ssize_t n = rows.shape[0], count = rows.shape[1], width = rows.shape[2];
+        for (Py_ssize_t r = 0; r < n; r++) {
+            const double *row = (const double *)((const char *)rows.buf + r * rows.strides[0]);
+            double *sums = (double *)out.buf + r * width;
+            for (Py_ssize_t k = 0; k < width; k++) {
+                double sum = 0.0;
+                for (Py_ssize_t b = 0; b < count; b++) {
+                    sum += weight[b] * row[b * width + k];
+                }
+                sums[k] = sum;
+            }
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&weights);
+    return Py_NewRef(fits ? Py_True : Py_False);
+}
+
 /* tally_step's buffers, in the order given. */
 enum { T_STEPS, T_REWARDS, T_TERMINATED, T_TRUNCATED, T_DONE, T_BUFFERS };
 static const char tally_layout[] = "qd???";
@@ -1342,6 +1399,8 @@ static PyMethodDef methods[] = {
      "all_finite(array) -> whether every number is finite, or None for arrays it leaves to numpy."},
     {"tally_step", (PyCFunction)(void (*)(void))tally_step, METH_FASTCALL,
      "tally_step(buffers, limit, resetting) -> how many are done, or None: the template's count of a step."},
+    {"weighted_sums", (PyCFunction)(void (*)(void))weighted_sums, METH_FASTCALL,
+     "weighted_sums(weights, rows, out) -> whether done: each row's weighted sum over its first axis."},
     {"copy_pairs", (PyCFunction)(void (*)(void))copy_pairs, METH_FASTCALL,
      "copy_pairs(pairs) -> whether done: destination[...] = source for each pair of float64 arrays."},
     {"walk_ends", (PyCFunction)(void (*)(void))walk_ends, METH_FASTCALL,

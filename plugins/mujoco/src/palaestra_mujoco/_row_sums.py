@@ -11,8 +11,9 @@ optional compiled module does those sums in one C loop (:func:`_pairwise_rows` i
 specification).
 
 :func:`weighted_rows` does the same for Humanoid's mass centre (``np.einsum("b,bj->j",
-weights, row)`` of each row): one batched contraction, used where it equals the per-row
-contractions on this numpy for rows of that shape.
+weights, row)`` of each row): one C loop where einsum sums left to right from zero on this
+numpy (checked for rows of that shape, signed zeros included), else one batched contraction
+where it equals the per-row contractions.
 
 :func:`row_dots` gives each row's ``row.dot(row)`` (the dot product ``np.linalg.norm`` takes
 a vector's length by: BLAS, whose fused multiply-adds no elementwise expression rounds
@@ -109,19 +110,48 @@ def plain_weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def weighted_rows(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """:func:`plain_weighted_rows`, as one contraction where it is known equal for this shape."""
+    """:func:`plain_weighted_rows`, as one contraction where it is known equal for this shape.
+
+    In one C loop (each sum left to right from zero) where the compiled module was built and
+    a check finds einsum summing so on this numpy for rows of this shape.
+    """
+    if compiled is not None and _sequential_holds(rows.shape[1:], weights.dtype, rows.dtype):
+        sums = np.empty((len(rows), rows.shape[2]))
+        if compiled.weighted_sums(weights, rows, sums):
+            return sums
     if not _contraction_holds(rows.shape[1:], weights.dtype, rows.dtype):
         return plain_weighted_rows(weights, rows)
     result: np.ndarray = np.einsum("b,nbj->nj", weights, rows)
     return result
 
 
+def _weighted_samples(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Weights and rows of ``shape`` to check a contraction by: wild sizes, zero weights, signed zeros."""
+    rng = np.random.default_rng(0)
+    weights = rng.uniform(1e-2, 1e2, shape[0]).astype(dtypes[0])
+    weights[0] = 0.0  # a world body's mass
+    rows = (rng.standard_normal((64, *shape)) * rng.uniform(1e-3, 1e3, (64, 1, 1))).astype(dtypes[1])
+    rows[0] = -0.0
+    rows[1, ::2] = -0.0
+    return weights, rows
+
+
+@functools.cache
+def _sequential_holds(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> bool:
+    """Whether the C loop's sums equal the per-row contractions for rows of ``shape`` (checked once)."""
+    if compiled is None or len(shape) != 2 or any(dtype != np.float64 for dtype in dtypes):
+        return False
+    weights, rows = _weighted_samples(shape, *dtypes)
+    sums = np.empty((len(rows), shape[1]))
+    if not compiled.weighted_sums(weights, rows, sums):
+        return False
+    return sums.tobytes() == plain_weighted_rows(weights, rows).tobytes()
+
+
 @functools.cache
 def _contraction_holds(shape: tuple[int, ...], *dtypes: np.dtype[Any]) -> bool:
     """Whether the batched contraction equals the per-row ones for rows of ``shape`` (checked once)."""
-    rng = np.random.default_rng(0)
-    weights = rng.uniform(1e-2, 1e2, shape[0]).astype(dtypes[0])
-    rows = (rng.standard_normal((64, *shape)) * rng.uniform(1e-3, 1e3, (64, 1, 1))).astype(dtypes[1])
+    weights, rows = _weighted_samples(shape, *dtypes)
     return np.array_equal(np.einsum("b,nbj->nj", weights, rows), plain_weighted_rows(weights, rows))
 
 
