@@ -85,3 +85,51 @@ def test_a_class_that_observes_otherwise_is_not_observed_in_c(monkeypatch):
     assert not envs.unwrapped.envs[0]._observed_in_c(sim, np.array([1]), observations)
     own.close()
     envs.close()
+
+
+def pendulum_batch():
+    """InvertedDoublePendulum's batch with awkward states and constraint forces, its first sub-env, its outputs."""
+    envs, first, sim = started_batch("InvertedDoublePendulum-v5")
+    outputs = {name: field.copy() for name, field in sim.outputs.items()}  # MuJoCo's are read-only
+    outputs["qfrc_constraint"][:, 0] = [15.0, -10.0, 10.0, math.nan, -0.0, 3.0, -math.inf, 9.99, 1e300, -12.0]
+    sim.qpos[2, 1], sim.qpos[4, 2] = math.inf, -0.0
+    return envs, first, type("Sim", (), {"qpos": sim.qpos, "qvel": sim.qvel, "outputs": outputs})()
+
+
+@needs_compiled
+def test_the_double_pendulums_started_rows_observed_in_c_are_numpys():
+    envs, first, sim = pendulum_batch()
+    rows = np.array([7, 0, 3, 9, 2, 4])
+    observations, spec = np.full((2, 10, 9), 5.0)
+    with np.errstate(
+        invalid="ignore"
+    ):  # numpy's sin of an infinite angle warns, in both (as in the single env)
+        assert first._observed_in_c(sim, rows, observations)
+        started = np.empty((len(rows), 9))
+        first.observe_rows(sim, rows, started)
+    spec[rows] = started
+    assert observations.tobytes() == spec.tobytes()  # NaN bits and -0.0 too; the other rows untouched
+    envs.close()
+
+
+@needs_compiled
+def test_what_the_pendulum_loop_cannot_observe_is_left_to_numpy():
+    envs, first, sim = pendulum_batch()
+    observations = np.full((10, 9), 5.0)
+    loop = _native.compiled.pendulum_observe_rows
+    angles = np.zeros((1, 2)), np.ones((1, 2))
+    batch = (sim.qpos, sim.qvel, sim.outputs["qfrc_constraint"], observations)
+    assert not loop(batch, angles, [10], 10.0)  # no row 10
+    assert not loop(batch, angles, [0, 1], 10.0)  # angles for one row only
+    assert not loop(batch, angles, [0], 0.0)  # signed zeros numpy's clipping may tell apart
+    assert not loop(batch, angles, [0], np.float64(10.0))
+    assert not loop((*batch[:3], observations[:, :8]), angles, [0], 10.0)  # not the layout's width
+    assert not loop(batch, (angles[0].astype(np.float32), angles[1]), [0], 10.0)
+    assert (observations == 5.0).all()
+    with pytest.raises(
+        TypeError, match=r"pendulum_observe_rows\(batch: 4-tuple, angles: 2-tuple, rows: list"
+    ):
+        loop(batch, angles, (0,), 10.0)
+    first.velocity_bound = np.float64(10.0)  # a bound numpy reads otherwise: the numpy observation
+    assert not first._observed_in_c(sim, np.array([0]), observations)
+    envs.close()

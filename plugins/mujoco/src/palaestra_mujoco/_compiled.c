@@ -35,7 +35,7 @@
  * it, the specification being _pairwise_rows in _row_sums.py.
  *
  * observe_rows(qpos, qvel, observations, rows, skipped, velocity_bound): SuiteEnv.observe_batch of
- * the rows where episodes started (of _locomotion.py).
+ * the rows where episodes started (of _locomotion.py); pendulum_observe_rows: InvertedDoublePendulum's.
  *
  * all_finite(array): np.isfinite(array).all() of a batch of actions (of MujocoVectorEnv.check_actions).
  *
@@ -952,6 +952,71 @@ python_square(double value, int *overflowed)
     return square;
 }
 
+/*
+ * InvertedDoublePendulumEnv.observe_rows of one row: [qpos[0], sines, cosines, qvel, constraint[0]], the last
+ * nv + 1 numbers through np.maximum(v, -bound) and np.minimum(v, bound) when clipped (a NaN kept); the sines
+ * and cosines numpy's, of qpos[1:].
+ */
+static void
+pendulum_observe(const double *positions, const double *velocities, const double *constraint, const double *sines,
+                 const double *cosines, double *observation, Py_ssize_t nq, Py_ssize_t nv, int clipped, double bound)
+{
+    observation[0] = positions[0];
+    memcpy(observation + 1, sines, (size_t)(nq - 1) * sizeof(double));
+    memcpy(observation + nq, cosines, (size_t)(nq - 1) * sizeof(double));
+    double *tail = observation + 2 * nq - 1;
+    memcpy(tail, velocities, (size_t)nv * sizeof(double));
+    tail[nv] = constraint[0];
+    for (Py_ssize_t k = 0; clipped && k <= nv; k++) {
+        if (!isnan(tail[k])) {
+            tail[k] = tail[k] < -bound ? -bound : tail[k];
+            tail[k] = tail[k] > bound ? bound : tail[k];
+        }
+    }
+}
+
+/*
+ * pendulum_observe_rows(batch, angles, rows, velocity_bound) -> bool: InvertedDoublePendulumEnv.observe_rows of the
+ * rows where episodes started, into their rows of the observations (its numpy code being the specification).
+ * batch: (qpos, qvel, qfrc_constraint, observations), a batch's arrays; angles: (sines, cosines), numpy's
+ * np.sin and np.cos of np.ascontiguousarray(qpos[rows, 1:]), a row per started row; rows: a list of row
+ * indices. False, nothing written, when an array, an index or the bound is not so.
+ */
+static PyObject *
+pendulum_observe_rows(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "pendulum_observe_rows(batch: 4-tuple, angles: 2-tuple, rows: list, velocity_bound)");
+        return NULL;
+    }
+    double bound = 0.0;
+    int clipped;
+    Py_buffer view[4], angle[2];
+    if (!velocity_bound(args[3], &bound, &clipped) || !take_batch(args[0], "RRRr", view)) {
+        return Py_NewRef(Py_False);
+    }
+    if (!take_batch(args[1], "RR", angle)) {
+        release_batch(view, 4);
+        return Py_NewRef(Py_False);
+    }
+    Py_ssize_t n = view[0].shape[0], nq = view[0].shape[1], nv = view[1].shape[1], count = PyList_GET_SIZE(args[2]);
+    int fits = nq >= 2 && view[2].shape[1] >= 1 && angle[0].shape[0] == count && angle[0].shape[1] == nq - 1 &&
+               angle[1].shape[1] == nq - 1 && view[3].shape[1] == 1 + 2 * (nq - 1) + nv + 1;
+    for (Py_ssize_t j = 0; fits && j < count; j++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
+        fits = r >= 0 && r < n;
+    }
+    PyErr_Clear();
+    for (Py_ssize_t j = 0; fits && j < count; j++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
+        pendulum_observe(row_of(&view[0], r), row_of(&view[1], r), row_of(&view[2], r), row_of(&angle[0], j),
+                         row_of(&angle[1], j), row_of(&view[3], r), nq, nv, clipped, bound);
+    }
+    release_batch(angle, 2);
+    release_batch(view, 4);
+    return Py_NewRef(fits ? Py_True : Py_False);
+}
+
 /* pendulum_ends' buffers, in the order given. */
 enum { P_QPOS, P_QVEL, P_CONSTRAINT, P_TIPS, P_SINES, P_COSINES, P_OBSERVATIONS, P_REWARDS, P_TERMINATED, P_SURVIVE,
        P_DISTANCE, P_VELOCITY, P_BUFFERS };
@@ -1010,20 +1075,8 @@ pendulum_ends(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     for (Py_ssize_t r = 0; r < n; r++) {
         const double *positions = row_of(&view[P_QPOS], r), *velocities = row_of(&view[P_QVEL], r);
         const double *tip = row_of(&view[P_TIPS], r);
-        double *observation = row_of(&view[P_OBSERVATIONS], r);
-        /* observe_rows */
-        observation[0] = positions[0];
-        memcpy(observation + 1, row_of(&view[P_SINES], r), (size_t)(nq - 1) * sizeof(double));
-        memcpy(observation + nq, row_of(&view[P_COSINES], r), (size_t)(nq - 1) * sizeof(double));
-        double *tail = observation + 2 * nq - 1;
-        memcpy(tail, velocities, (size_t)nv * sizeof(double));
-        tail[nv] = row_of(&view[P_CONSTRAINT], r)[0];
-        for (Py_ssize_t k = 0; clipped && k <= nv; k++) {
-            if (!isnan(tail[k])) {
-                tail[k] = tail[k] < -bound ? -bound : tail[k];
-                tail[k] = tail[k] > bound ? bound : tail[k];
-            }
-        }
+        pendulum_observe(positions, velocities, row_of(&view[P_CONSTRAINT], r), row_of(&view[P_SINES], r),
+                         row_of(&view[P_COSINES], r), row_of(&view[P_OBSERVATIONS], r), nq, nv, clipped, bound);
         /* _scored_rows */
         double x = tip[0], y = tip[2];
         terminated[r] = y <= 1;
@@ -1389,6 +1442,8 @@ static PyMethodDef methods[] = {
      "upright_ends(buffers, rules, skipped, terminate) -> whether done: UprightWalker's end of a batch step."},
     {"forward_ends", (PyCFunction)(void (*)(void))forward_ends, METH_FASTCALL,
      "forward_ends(buffers, forward_weight, velocity_bound, skipped) -> whether done: HalfCheetah's end of a batch step."},
+    {"pendulum_observe_rows", (PyCFunction)(void (*)(void))pendulum_observe_rows, METH_FASTCALL,
+     "pendulum_observe_rows(batch, angles, rows, velocity_bound) -> whether done: started rows observed."},
     {"pendulum_ends", (PyCFunction)(void (*)(void))pendulum_ends, METH_FASTCALL,
      "pendulum_ends(buffers, healthy_reward, velocity_bound) -> whether done: InvertedDoublePendulum's end of a batch step."},
     {"balanced_ends", (PyCFunction)(void (*)(void))balanced_ends, METH_FASTCALL,
