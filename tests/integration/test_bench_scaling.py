@@ -28,6 +28,15 @@ def test_mujoco_batches_run_in_parallel_inside_their_physics_call():
     envs.close()
 
 
+def test_gathered_mujoco_batches_run_their_physics_and_their_starts_in_parallel():
+    """Ant's sub-envs step, and start their episodes, on the crew: both windows are parallel."""
+    pytest.importorskip("palaestra_mujoco", reason="needs palaestra-mujoco")
+    envs = palaestra.make_vec("Ant-v5", 4, vector_kwargs={"num_workers": 2})
+    windows, own = bench_scaling.parallel_parts(envs)
+    assert (envs._sim, "step") in windows and (envs._sim, "start") in windows and own == []
+    envs.close()
+
+
 def test_box2d_blocks_run_in_parallel_inside_their_step_less_their_resets():
     pytest.importorskip("palaestra_box2d", reason="needs palaestra-box2d")
     with warnings.catch_warnings():
