@@ -101,6 +101,17 @@ def assert_same_ends(compiled, compiled_observations, plain, plain_observations)
     assert same_bits(compiled_observations, plain_observations)  # NaN payloads and -0.0 too
 
 
+def ended_alike(envs, first, sim, rng, awkward, begun_of, ends_of):
+    """Three rounds of awkward states, each ended by the C loop and by numpy alike: the terminations counted."""
+    terminations = 0
+    for _ in range(3):
+        awkward(sim, rng, first)
+        ends = ends_of(first, sim, begun_of(first, sim, rng), envs.single_observation_space.shape[0])
+        assert_same_ends(*ends)
+        terminations += ends[0][1].sum()
+    return terminations
+
+
 @needs_compiled
 @pytest.mark.parametrize(
     ("env_id", "kwargs"),
@@ -120,13 +131,9 @@ def assert_same_ends(compiled, compiled_observations, plain, plain_observations)
 def test_the_c_end_of_a_batch_step_is_the_numpy_one_bit_for_bit(env_id, kwargs):
     envs, first, sim = batch(env_id, **kwargs)
     sim = with_outputs_to_write(sim)
-    rng = np.random.default_rng(11)
-    terminations = 0
-    for _ in range(3):
-        awkward_state(sim, rng, first)
-        ends = ends_of_both(first, sim, begun_batch(first, sim, rng), envs.single_observation_space.shape[0])
-        assert_same_ends(*ends)
-        terminations += ends[0][1].sum()
+    terminations = ended_alike(
+        envs, first, sim, np.random.default_rng(11), awkward_state, begun_batch, ends_of_both
+    )
     can_end = not env_id.startswith("HalfCheetah") and kwargs.get("terminate_when_unhealthy", True)
     assert (terminations > 0) == can_end  # the awkward states include falls
     envs.close()

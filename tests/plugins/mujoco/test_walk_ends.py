@@ -7,7 +7,7 @@ import pytest
 
 from palaestra_mujoco import _native
 
-from .test_compiled_ends import assert_same_ends, awkward_state, batch, same_bits, with_outputs_to_write
+from .test_compiled_ends import awkward_state, batch, ended_alike, same_bits, with_outputs_to_write
 
 needs_compiled = pytest.mark.skipif(
     _native.compiled is None, reason="palaestra_mujoco._compiled was not built (no C compiler at install)"
@@ -69,13 +69,9 @@ def ends_of_both(first, sim, begun, width):
 def test_the_c_end_of_a_walkers_batch_step_is_the_numpy_one_bit_for_bit(env_id, kwargs):
     envs, first, sim = batch(env_id, num_envs=40, **kwargs)
     sim = with_outputs_to_write(sim)
-    rng = np.random.default_rng(5)
-    terminations = 0
-    for _ in range(3):
-        awkward_walk(sim, rng, first)
-        ends = ends_of_both(first, sim, walk_begun(first, sim, rng), envs.single_observation_space.shape[0])
-        assert_same_ends(*ends)
-        terminations += ends[0][1].sum()
+    terminations = ended_alike(
+        envs, first, sim, np.random.default_rng(5), awkward_walk, walk_begun, ends_of_both
+    )
     assert (terminations > 0) == kwargs.get("terminate_when_unhealthy", True)
     envs.close()
 

@@ -586,6 +586,18 @@ row_of(Py_buffer *view, Py_ssize_t r)
     return (double *)((char *)view->buf + r * view->strides[0]);
 }
 
+/* np.minimum(np.maximum(value, low), high) of a number, NaN kept (bounds that are neither NaN nor a zero, whose
+ * sign numpy's loops may tell apart otherwise: velocity_bound's and clip_bound's). */
+static double
+clipped_to(double value, double low, double high)
+{
+    if (isnan(value)) {
+        return value;
+    }
+    value = value < low ? low : value;
+    return value > high ? high : value;
+}
+
 /*
  * SuiteEnv.observe_batch of one row: positions[skipped:nq], then the nv velocities through
  * np.maximum(v, -bound) and np.minimum(v, bound) when clipped (which keep a NaN as it is).
@@ -597,12 +609,7 @@ observe_row(const double *positions, const double *velocities, double *observati
     memcpy(observation, positions + skipped, (size_t)(nq - skipped) * sizeof(double));
     observation += nq - skipped;
     for (Py_ssize_t k = 0; k < nv; k++) {
-        double value = velocities[k];
-        if (clipped && !isnan(value)) {
-            value = value < -bound ? -bound : value;
-            value = value > bound ? bound : value;
-        }
-        observation[k] = value;
+        observation[k] = clipped ? clipped_to(velocities[k], -bound, bound) : velocities[k];
     }
 }
 
@@ -968,10 +975,7 @@ pendulum_observe(const double *positions, const double *velocities, const double
     memcpy(tail, velocities, (size_t)nv * sizeof(double));
     tail[nv] = constraint[0];
     for (Py_ssize_t k = 0; clipped && k <= nv; k++) {
-        if (!isnan(tail[k])) {
-            tail[k] = tail[k] < -bound ? -bound : tail[k];
-            tail[k] = tail[k] > bound ? bound : tail[k];
-        }
+        tail[k] = clipped_to(tail[k], -bound, bound);
     }
 }
 
@@ -1266,17 +1270,6 @@ static int
 clip_bound(PyObject *value, double *bound)
 {
     return plain_number(value, bound) && !isnan(*bound) && *bound != 0.0;
-}
-
-/* np.minimum(np.maximum(value, low), high) of a number, NaN kept (clip_bound's bounds). */
-static double
-clipped_to(double value, double low, double high)
-{
-    if (isnan(value)) {
-        return value;
-    }
-    value = value < low ? low : value;
-    return value > high ? high : value;
 }
 
 /*

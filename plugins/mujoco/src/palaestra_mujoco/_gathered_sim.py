@@ -60,9 +60,13 @@ class GatheredSimulation:
 
     def push(self, i: int) -> None:
         """Take sub-env ``i``'s state into the rows (after its reset, a restore or a call)."""
+        self._take_timing(i)
+        self._gather(i)
+
+    def _take_timing(self, i: int) -> None:
+        """Sub-env ``i``'s seconds per env step and per physics step, as of its last reset."""
         self.dt[i] = self._envs[i]._dt
         self.timestep[i] = self._envs[i]._timestep
-        self._gather(i)
 
     def _gather(self, i: int) -> None:
         """Sub-env ``i``'s fields into its rows."""
@@ -90,8 +94,7 @@ class GatheredSimulation:
 
         run_each(self._crew, len(indices), start_one)
         for i in indices:
-            self.dt[i] = envs[i]._dt
-            self.timestep[i] = envs[i]._timestep
+            self._take_timing(i)
 
     def step(self, ids: np.ndarray | None) -> None:
         """Advance the sub-envs ``ids`` (``None``: all) by one env step each, then gather them."""

@@ -152,11 +152,7 @@ def run_physics(
     ``before(k)`` and ``after(k)`` run right before and after sub-env ``k``'s physics, in the
     thread that steps it.
     """
-    work = _physics_job(envs, iter(indices), before, after)
-    if crew is None:
-        work()
-    else:
-        crew.run(work)
+    _share(crew, _physics_job(envs, iter(indices), before, after))
 
 
 def run_each(crew: Crew | None, count: int, work_one: Callable[[int], None]) -> None:
@@ -167,6 +163,11 @@ def run_each(crew: Crew | None, count: int, work_one: Callable[[int], None]) -> 
         for j in jobs:
             work_one(j)
 
+    _share(crew, work)
+
+
+def _share(crew: Crew | None, work: Callable[[], None]) -> None:
+    """Run ``work`` on ``crew`` and the caller (the caller alone: ``None``); it shares its jobs out itself."""
     if crew is None:
         work()
     else:

@@ -271,19 +271,25 @@ class MujocoVectorEnv(BatchedVectorEnv):
         sub-env draws them all as arrays where it can, :meth:`MujocoEnv.start_states`); the
         rows get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
         """
-        sim, envs, indices, rng = self._sim, self.envs, rows.tolist(), self.rng
+        sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
+        started = self._with_generators(indices)
+        envs[0].start_states(started, rows, sim.qpos, sim.qvel)
+        sim.restart(rows)  # each sub-env's episode timed as its reset times it
+        infos = self._infos
+        for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
+            infos[i] = info
+
+    def _with_generators(self, indices: list[int]) -> list[MujocoEnv]:
+        """Sub-envs ``indices``, each holding its generator (:meth:`rng`) for the start it draws."""
+        envs, rng = self.envs, self.rng
         started = []
         for i in indices:
             env, generator = envs[i], rng(i)
             if env._np_random is not generator:  # handed over once: the same object from then on
                 env.np_random = generator
             started.append(env)
-        envs[0].start_states(started, rows, sim.qpos, sim.qvel)
-        sim.restart(rows)  # each sub-env's episode timed as its reset times it
-        infos = self._infos
-        for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
-            infos[i] = info
+        return started
 
     def _start_on_crew(self, indices: list[int]) -> None:
         """Reset sub-envs ``indices`` as their own resets do, the MuJoCo part on the crew.
@@ -293,15 +299,11 @@ class MujocoVectorEnv(BatchedVectorEnv):
         setting the state and ``mj_forward`` run on the helper threads
         (:meth:`GatheredSimulation.start`); then each is observed and reports its reset info.
         """
-        sim, envs, rng = self._sim, self.envs, self.rng
+        sim, envs = self._sim, self.envs
         assert isinstance(sim, GatheredSimulation)
-        started: list[Any] = []  # suite envs (_resets_as_suite_envs)
-        for i in indices:
-            env, generator = envs[i], rng(i)
-            if env._np_random is not generator:  # handed over once: the same object from then on
-                env.np_random = generator
+        started: list[Any] = self._with_generators(indices)  # suite envs (_resets_as_suite_envs)
+        for env in started:
             env.time_episode()
-            started.append(env)
         qpos, qvel = np.empty((len(indices), sim.qpos.shape[1])), np.empty((len(indices), sim.qvel.shape[1]))
         envs[0].start_states(started, np.arange(len(indices)), qpos, qvel)
         sim.start(indices, qpos, qvel)
