@@ -88,6 +88,13 @@ class BatchSimulation:
         self._batch = mujoco.batch.Batch(first.model, len(envs), nthread=num_threads, persistent=True)
         self._batch.set_models([env.model for env in envs])
         self.dt = np.array([env._dt for env in envs], dtype=np.float64)
+        # Each sub-env's model options, and the timestep its episode was timed with (NaN: not
+        # since the sub-env was last pushed or reset() called): a start times again only the
+        # sub-envs whose model changed it (domain randomization) or whose mark is NaN.
+        self._options = [env._options for env in envs]
+        self._timed_with = np.full(len(envs), np.nan)
+        #: ``(options, timed_with)``: what :meth:`time_starts` reads (the held starts' C loop reads it too).
+        self.timing = (self._options, self._timed_with)
         self.qpos: np.ndarray = self._batch.bind("qpos")
         self.qvel: np.ndarray = self._batch.bind("qvel")
         self.ctrl: np.ndarray = self._batch.bind("ctrl")
@@ -110,6 +117,8 @@ class BatchSimulation:
     def push(self, i: int) -> None:
         """Continue simulation ``i`` from sub-env ``i``'s own data (after its reset or restore)."""
         env = self._timed(i)
+        # What a call through the vector env set (frame_skip, say) counts from the sub-env's next start.
+        self._timed_with[i] = np.nan
         data = env.data
         self._time[i] = data.time
         for name, rows in self._state:
@@ -120,20 +129,37 @@ class BatchSimulation:
         """Start episodes in simulations ``rows``, from the positions and velocities written there.
 
         What a sub-env's reset does to its data (``mj_resetData``, then ``set_state``), done
-        to the batch's rows: each sub-env's step duration read again from its model
-        (``time_episode``), time and the other state fields zeroed (:attr:`restarts` must
-        hold). The sub-envs' own data follow when read (:meth:`pull`).
+        to the batch's rows, once the started sub-envs are timed (:meth:`time_starts`): time
+        and the other state fields zeroed (:attr:`restarts` must hold). The sub-envs' own
+        data follow when read (:meth:`pull`).
         """
-        indices = rows.tolist()
-        envs, dt, frame_skip = self._envs, self.dt, self.frame_skip
-        for i in indices:  # _timed of each, in one loop
-            env = envs[i]
-            env.time_episode()
-            if env.frame_skip != frame_skip:
-                self._timed(i)  # raises
-            dt[i] = env._dt
-        zero_rows(self._zeroed, indices)
+        zero_rows(self._zeroed, rows.tolist())
         self._current[rows] = _STARTED
+
+    def time_starts(self, indices: list[int]) -> None:
+        """Time the episodes that sub-envs ``indices`` start, as each one's reset times its own.
+
+        A sub-env is timed again (its ``time_episode``, its frame skip checked) when its
+        model's timestep changed since its last start, and at its first start after a
+        :meth:`push` or :meth:`retime`; otherwise its timing stands as it was (reading only
+        its model's timestep saves touching the sub-env: the starts are the calling thread's
+        commonest per-sub-env work).
+        """
+        options, timed_with = self.timing
+        for i in indices:
+            if options[i].timestep != timed_with[i]:  # NaN compares unequal: timed again
+                self._time_again(i)
+
+    def _time_again(self, i: int) -> None:
+        """Sub-env ``i``'s ``time_episode``, its frame skip checked (:meth:`_timed`), the timestep noted."""
+        env = self._envs[i]
+        env.time_episode()
+        self._timed(i)
+        self._timed_with[i] = env._timestep
+
+    def retime(self, mask: np.ndarray) -> None:
+        """Time the sub-envs in ``mask`` again at their next start (``reset()`` checks those it resets)."""
+        self._timed_with[mask] = np.nan
 
     def forward(self, rows: np.ndarray) -> None:
         """Compute the derived quantities of simulations ``rows`` at their state (``mj_forward``).

@@ -61,7 +61,7 @@
 #include "_bitgen.h"
 
 static PyObject *s_bit_generator, *s_capsule, *s_lock, *s_acquire, *s_release;
-static PyObject *s_reset_noise_scale, *s_init_qpos, *s_init_qvel;
+static PyObject *s_reset_noise_scale, *s_init_qpos, *s_init_qvel, *s_timestep;
 
 /* Fill `row` (of `width` doubles) from `item`: 1 done, 0 left to Python (no error set), -1 error. */
 typedef int (*fill_row)(PyObject *item, PyObject *name, double *row, Py_ssize_t width);
@@ -108,10 +108,34 @@ fill_rows(PyObject *items, PyObject *name, PyObject *out, fill_row fill)
 typedef double (*standard_normal_fn)(bitgen_t *bitgen);
 
 /*
- * A generator's draws under its lock, as numpy draws them: `doubles` of its next_double (what random(out=)
- * and uniform take), then `normals` of `normal` (what standard_normal takes). 1 done, 0 left to Python (not
- * a numpy Generator, or its lock held by another thread: nothing drawn), -1 an error.
+ * A bit generator's draws under its lock, as numpy draws them: `doubles` of its next_double (what random(out=)
+ * and uniform take), then `normals` of `normal` (what standard_normal takes). 1 done, 0 left to Python (its
+ * lock held by another thread: nothing drawn), -1 an error. draw_row: the same of a Generator (0 also when
+ * it is not a numpy Generator).
  */
+static int
+draw_locked(PyObject *lock, bitgen_t *bitgen, double *row, Py_ssize_t doubles, Py_ssize_t normals,
+            standard_normal_fn normal)
+{
+    PyObject *acquired = PyObject_CallMethodOneArg(lock, s_acquire, Py_False);
+    if (acquired == NULL) {
+        return -1; /* the lock's own error */
+    }
+    Py_DECREF(acquired);
+    if (acquired != Py_True) {
+        return 0; /* another thread draws: left to numpy, which waits for it */
+    }
+    for (Py_ssize_t k = 0; k < doubles; k++) {
+        row[k] = bitgen->next_double(bitgen->state);
+    }
+    for (Py_ssize_t k = 0; k < normals; k++) {
+        row[doubles + k] = normal(bitgen);
+    }
+    PyObject *released = PyObject_CallMethodNoArgs(lock, s_release);
+    Py_XDECREF(released);
+    return released == NULL ? -1 : 1;
+}
+
 static int
 draw_row(PyObject *generator, double *row, Py_ssize_t doubles, Py_ssize_t normals, standard_normal_fn normal)
 {
@@ -128,24 +152,8 @@ draw_row(PyObject *generator, double *row, Py_ssize_t doubles, Py_ssize_t normal
         Py_XDECREF(capsule);
         return 0;
     }
-    int done = 0;
     bitgen_t *bitgen = PyCapsule_IsValid(capsule, "BitGenerator") ? PyCapsule_GetPointer(capsule, "BitGenerator") : NULL;
-    PyObject *acquired = bitgen == NULL ? NULL : PyObject_CallMethodOneArg(lock, s_acquire, Py_False);
-    if (acquired == Py_True) {
-        for (Py_ssize_t k = 0; k < doubles; k++) {
-            row[k] = bitgen->next_double(bitgen->state);
-        }
-        for (Py_ssize_t k = 0; k < normals; k++) {
-            row[doubles + k] = normal(bitgen);
-        }
-        PyObject *released = PyObject_CallMethodNoArgs(lock, s_release);
-        done = released == NULL ? -1 : 1;
-        Py_XDECREF(released);
-    }
-    else if (acquired == NULL && bitgen != NULL) {
-        done = -1; /* the lock's own error */
-    }
-    Py_XDECREF(acquired);
+    int done = bitgen == NULL ? 0 : draw_locked(lock, bitgen, row, doubles, normals, normal);
     Py_DECREF(lock);
     Py_DECREF(capsule);
     return done;
@@ -218,6 +226,28 @@ float64_strided_rows(PyObject *object, Py_buffer *view)
 }
 
 /*
+ * Row `row` of the batch's qpos and qvel from an env's initial state and its draws (start_state's sums):
+ * init_qpos + uniform(-h, h) of the first nq draws, init_qvel + uniform(-h, h) of the next nv (uniform
+ * velocity noise) or + h * the nv normals (normal velocity noise).
+ */
+static void
+place_start(const Py_buffer *qpos, const Py_buffer *qvel, Py_ssize_t row, const double *init_qpos,
+            const double *init_qvel, const double *noise, double high, int normal)
+{
+    Py_ssize_t nq = qpos->shape[1], nv = qvel->shape[1];
+    double low = -high, range = high - low;
+    double *positions = (double *)((char *)qpos->buf + row * qpos->strides[0]);
+    double *velocities = (double *)((char *)qvel->buf + row * qvel->strides[0]);
+    for (Py_ssize_t k = 0; k < nq; k++) {
+        positions[k] = init_qpos[k] + (low + range * noise[k]);
+    }
+    for (Py_ssize_t k = 0; k < nv; k++) {
+        double velocity_noise = normal ? high * noise[nq + k] : low + range * noise[nq + k];
+        velocities[k] = init_qvel[k] + velocity_noise;
+    }
+}
+
+/*
  * The starts of SuiteEnv.start_state: row rows[j] of qpos and qvel gets, h = envs[j]._reset_noise_scale,
  *     uniform velocity noise (normal NULL):
  *         noise = generators[j].uniform(-h, h, nq + nv)
@@ -276,22 +306,120 @@ starts(PyObject *const *args, standard_normal_fn normal)
         if (done != 1) {
             break;
         }
-        double low = -high, range = high - low;
-        double *positions = (double *)((char *)qpos.buf + row * qpos.strides[0]);
-        double *velocities = (double *)((char *)qvel.buf + row * qvel.strides[0]);
-        for (Py_ssize_t k = 0; k < nq; k++) {
-            positions[k] = start[k] + (low + range * noise[k]);
-        }
-        for (Py_ssize_t k = 0; k < nv; k++) {
-            double velocity_noise = normal == NULL ? low + range * noise[nq + k] : high * noise[nq + k];
-            velocities[k] = start[nq + k] + velocity_noise;
-        }
+        place_start(&qpos, &qvel, row, start, start + nq, noise, high, normal != NULL);
     }
     PyMem_Free(noise);
     PyBuffer_Release(&qpos);
     PyBuffer_Release(&qvel);
     Py_DECREF(envs);
     Py_DECREF(generators);
+    if (done < 0) {
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    return PyLong_FromSsize_t(j);
+}
+
+/*
+ * held_starts(held, timing, rows, first, qpos, qvel, standard_normal): the starts of
+ * SuiteEnv.start_state from what RowStarts holds of each sub-env (of _row_starts.py, whose
+ * Python, a sub-env's own start, is the specification). From rows[first] on, sub-env
+ * i = rows[j] starts as starts() would start it, reading its held rules instead of the env:
+ *     held = (generators, held_generators, bitgens, locks, scales, init_qpos, init_qvel)
+ *     timing = (options, timed_with)
+ * its generator generators[i] (the vector env's) being held_generators[i], whose bit generator
+ * is at address bitgens[i] (0: none held) and its lock locks[i], its noise half-width scales[i] and its initial
+ * state rows i of init_qpos and init_qvel; and its model's options[i].timestep still equal to
+ * timed_with[i] (NaN: to be timed again). It stops at the first row that is not so, or whose
+ * generator's lock another thread holds (nothing drawn for it, its row untouched), and returns
+ * its position in rows; standard_normal is the _normals capsule, or None for uniform velocity noise.
+ */
+static PyObject *
+held_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    const char *capsule_name = "palaestra_mujoco._normals.standard_normal";
+    if (nargs != 7 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 7 || !PyTuple_Check(args[1]) ||
+        PyTuple_GET_SIZE(args[1]) != 2 || !PyList_Check(args[2]) ||
+        !(args[6] == Py_None || PyCapsule_IsValid(args[6], capsule_name))) {
+        PyErr_SetString(PyExc_TypeError, "held_starts(held: tuple of 7, timing: tuple of 2, rows: list, first, qpos, "
+                                         "qvel, standard_normal: capsule or None)");
+        return NULL;
+    }
+    PyObject *generators = PyTuple_GET_ITEM(args[0], 0), *held_generators = PyTuple_GET_ITEM(args[0], 1);
+    PyObject *locks = PyTuple_GET_ITEM(args[0], 3), *options = PyTuple_GET_ITEM(args[1], 0);
+    Py_ssize_t first = PyLong_AsSsize_t(args[3]);
+    if (first == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    standard_normal_fn normal = args[6] == Py_None ? NULL : (standard_normal_fn)PyCapsule_GetPointer(args[6], capsule_name);
+    /* bitgens (uint64), scales, timed_with, init_qpos, init_qvel, qpos, qvel */
+    PyObject *sources[7] = {PyTuple_GET_ITEM(args[0], 2), PyTuple_GET_ITEM(args[0], 4), PyTuple_GET_ITEM(args[1], 1),
+                            PyTuple_GET_ITEM(args[0], 5), PyTuple_GET_ITEM(args[0], 6), args[4], args[5]};
+    Py_buffer view[7];
+    int taken = 0;
+    for (; taken < 7; taken++) {
+        int flags = taken < 5 ? PyBUF_C_CONTIGUOUS | PyBUF_FORMAT : PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE;
+        if (PyObject_GetBuffer(sources[taken], &view[taken], flags) != 0) {
+            PyErr_Clear();
+            break;
+        }
+    }
+    int fits = taken == 7;
+    Py_ssize_t count = fits ? view[0].shape[0] : 0, nq = fits ? view[5].shape[1] : 0, nv = fits ? view[6].shape[1] : 0;
+    if (fits) {
+        fits = PyList_Check(generators) && PyList_Check(held_generators) && PyList_Check(locks) && PyList_Check(options) &&
+               PyList_GET_SIZE(generators) == count && PyList_GET_SIZE(held_generators) == count &&
+               PyList_GET_SIZE(locks) == count && PyList_GET_SIZE(options) == count && view[0].ndim == 1 &&
+               view[0].itemsize == 8 && (strcmp(view[0].format, "Q") == 0 || strcmp(view[0].format, "L") == 0);
+        for (int b = 1; fits && b < 7; b++) {
+            Py_ssize_t width = b < 3 ? 1 : (b == 3 || b == 5) ? nq : nv;
+            fits = view[b].itemsize == 8 && strcmp(view[b].format, "d") == 0 && view[b].ndim == (b < 3 ? 1 : 2) &&
+                   (b < 3 ? view[b].shape[0] == count : view[b].shape[1] == width && view[b].strides[1] == 8) &&
+                   (b < 5 ? view[b].shape[0] == count : view[b].shape[0] >= count);
+        }
+    }
+    if (!fits) {
+        for (int b = 0; b < taken; b++) {
+            PyBuffer_Release(&view[b]);
+        }
+        PyErr_SetString(PyExc_TypeError, "held_starts: the held rows and timing must be one per sub-env (bitgens uint64, "
+                                         "the rest float64, init_qpos and init_qvel C-contiguous), qpos and qvel writable "
+                                         "float64 rows of their widths");
+        return NULL;
+    }
+    const uint64_t *bitgens = view[0].buf;
+    const double *scales = view[1].buf, *timed_with = view[2].buf, *init_qpos = view[3].buf, *init_qvel = view[4].buf;
+    double *noise = PyMem_Malloc((size_t)(nq + nv + 1) * sizeof(double));
+    Py_ssize_t rows = PyList_GET_SIZE(args[2]), j = first < 0 ? rows : first;
+    int done = noise == NULL ? -1 : 1;
+    for (; done == 1 && j < rows; j++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
+        if (i < 0 || i >= count || bitgens[i] == 0 ||
+            PyList_GET_ITEM(generators, i) != PyList_GET_ITEM(held_generators, i)) {
+            PyErr_Clear();
+            break; /* another generator (or a row Python's own indexing names): the sub-env's own start */
+        }
+        PyObject *timestep = PyObject_GetAttr(PyList_GET_ITEM(options, i), s_timestep);
+        double now = timestep == NULL ? NAN : PyFloat_AsDouble(timestep);
+        Py_XDECREF(timestep);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            now = NAN;
+        }
+        if (!(now == timed_with[i])) { /* NaN compares unequal: timed again by Python */
+            break;
+        }
+        double high = scales[i];
+        done = normal == NULL ? draw_locked(PyList_GET_ITEM(locks, i), (bitgen_t *)(uintptr_t)bitgens[i], noise, nq + nv, 0, NULL)
+                              : draw_locked(PyList_GET_ITEM(locks, i), (bitgen_t *)(uintptr_t)bitgens[i], noise, nq, nv, normal);
+        if (done != 1) {
+            break;
+        }
+        place_start(&view[5], &view[6], i, init_qpos + i * nq, init_qvel + i * nv, noise, high, normal != NULL);
+    }
+    PyMem_Free(noise);
+    for (int b = 0; b < 7; b++) {
+        PyBuffer_Release(&view[b]);
+    }
     if (done < 0) {
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
@@ -1427,6 +1555,8 @@ static PyMethodDef methods[] = {
      "squares(values, out) -> how many written: out[k] as float(values[k]) ** 2 (stops before an overflow)."},
     {"normal_starts", (PyCFunction)(void (*)(void))normal_starts, METH_FASTCALL,
      "normal_starts(envs, generators, qpos, qvel, rows, standard_normal) -> starts done: with normal velocity noise."},
+    {"held_starts", (PyCFunction)(void (*)(void))held_starts, METH_FASTCALL,
+     "held_starts(held, timing, rows, first, qpos, qvel, standard_normal) -> where it stopped: starts from held rows."},
     {"uniform_starts", (PyCFunction)(void (*)(void))uniform_starts, METH_FASTCALL,
      "uniform_starts(envs, generators, qpos, qvel, rows) -> starts done: each env's start state with uniform noise."},
     {"observe_rows", (PyCFunction)(void (*)(void))observe_rows, METH_FASTCALL,
@@ -1478,8 +1608,9 @@ PyInit__compiled(void)
     s_reset_noise_scale = PyUnicode_InternFromString("_reset_noise_scale");
     s_init_qpos = PyUnicode_InternFromString("init_qpos");
     s_init_qvel = PyUnicode_InternFromString("init_qvel");
+    s_timestep = PyUnicode_InternFromString("timestep");
     if (!s_bit_generator || !s_capsule || !s_lock || !s_acquire || !s_release || !s_reset_noise_scale || !s_init_qpos ||
-        !s_init_qvel) {
+        !s_init_qvel || !s_timestep) {
         return NULL;
     }
     return PyModule_Create(&compiled_module);

@@ -6,6 +6,16 @@ import numpy as np
 def random_rows(generators: Sequence[Any], out: np.ndarray, /) -> int: ...
 def gather_rows(objects: Sequence[Any], name: str, out: np.ndarray, /) -> int: ...
 def squares(values: np.ndarray, out: np.ndarray, /) -> int: ...
+def held_starts(
+    held: tuple[Any, ...],
+    timing: tuple[list[Any], np.ndarray],
+    rows: list[int],
+    first: int,
+    qpos: np.ndarray,
+    qvel: np.ndarray,
+    standard_normal: Any,
+    /,
+) -> int: ...
 def uniform_starts(
     envs: Sequence[Any], generators: Sequence[Any], qpos: np.ndarray, qvel: np.ndarray, rows: list[int], /
 ) -> int: ...

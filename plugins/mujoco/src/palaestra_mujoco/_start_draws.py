@@ -41,6 +41,7 @@ __all__ = [
     "plain_gather_rows",
     "plain_random_rows",
     "random_rows",
+    "standard_normal",
     "uniform_rows",
     "uniform_starts",
     "uniform_rows_hold",

@@ -49,6 +49,7 @@ from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
 from palaestra_mujoco._gathered_sim import GatheredSimulation
 from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._native import compiled
+from palaestra_mujoco._row_starts import RowStarts
 from palaestra_mujoco._threads import Crew, run_physics
 from palaestra_mujoco.ant import AntEnv
 from palaestra_mujoco.half_cheetah import HalfCheetahEnv
@@ -129,7 +130,10 @@ class MujocoVectorEnv(BatchedVectorEnv):
     and implements ``begin_batch``/``end_batch`` is stepped with array operations on one
     ``mujoco.batch.Batch``: its sub-envs' ``data`` are then brought up to date only when
     rendered or snapshotted (or by :meth:`sync_envs`); each simulation runs on its
-    sub-env's own ``MjModel``.
+    sub-env's own ``MjModel``. Such a batch reads its sub-envs' settings through the vector
+    env: change them with :meth:`set_attr` or :meth:`call`, which take effect at once; one set
+    on a sub-env directly (``envs.envs[i].init_qpos = ...``) counts from that sub-env's next
+    ``reset()`` (its model, domain randomization, is read live).
 
     Args:
         num_envs: Number of sub-environments.
@@ -221,6 +225,12 @@ class MujocoVectorEnv(BatchedVectorEnv):
         self._starts_on_crew = isinstance(self._sim, GatheredSimulation) and _resets_as_suite_envs(
             self.env_class
         )
+        # The rules of a suite env's starts, held in rows (the class must draw them as the suite does).
+        self._held = (
+            RowStarts(num_envs, first.model.nq, first.model.nv)
+            if self._starts_rows and _starts_as_suite_envs(self.env_class) and not self.shared_generator
+            else None
+        )
 
     @property
     def steps_arrays(self) -> bool:
@@ -247,6 +257,15 @@ class MujocoVectorEnv(BatchedVectorEnv):
             raise invalid_actions(self, actions)
         return arr
 
+    def begin_reset(
+        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
+    ) -> tuple[np.ndarray, dict[str, Any] | None]:
+        """The template's; the sub-envs it resets start as their own starts do (``reset()`` reads them again)."""
+        mask, options = super().begin_reset(seed, options)
+        if isinstance(self._sim, BatchSimulation):
+            self._sim.retime(mask)
+        return mask, options
+
     def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
         """Reset each sub-env in ``mask`` with its generator (sub-env ``i`` seeded ``seed + i``)."""
         if self._starts_rows:
@@ -267,25 +286,48 @@ class MujocoVectorEnv(BatchedVectorEnv):
     def _start_rows(self, rows: np.ndarray) -> None:
         """Start the episodes of sub-envs ``rows`` in the batch: a sub-env's reset, done as arrays.
 
-        Each sub-env draws its start state with its generator, as its reset would (the first
-        sub-env draws them all as arrays where it can, :meth:`MujocoEnv.start_states`); the
-        rows get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
+        Each sub-env draws its start state with its generator, as its reset would: from the
+        rules held for it where nothing changed since it last started
+        (:class:`~palaestra_mujoco._row_starts.RowStarts`, one C loop), otherwise as the
+        first sub-env draws them (:meth:`MujocoEnv.start_states`, the specification); the rows
+        get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
         """
         sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
-        started = self._with_generators(indices)
-        envs[0].start_states(started, rows, sim.qpos, sim.qvel)
-        sim.restart(rows)  # each sub-env's episode timed as its reset times it
+        held = self._held
+        noise: str = "" if held is None else envs[0].velocity_noise  # type: ignore[attr-defined]  # a suite env's
+        if held is None or not held.usable(noise):
+            self._start_as_envs(indices, rows)
+        else:
+            done, generators, normal = 0, self.generators, noise == "normal"
+            while done < len(indices):
+                done = held.start(generators, sim, indices, done, normal)
+                if done < len(indices):  # a run of sub-envs that start as their own starts do
+                    run = held.stale_run(sim, indices, done)
+                    self._start_as_envs(indices[done : done + run], rows[done : done + run])
+                    for i in indices[done : done + run]:
+                        held.hold(i, envs[i], generators[i])
+                    done += run
+        sim.restart(rows)
         infos = self._infos
         for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
             infos[i] = info
 
+    def _start_as_envs(self, indices: list[int], rows: np.ndarray) -> None:
+        """Draw and time the starts of sub-envs ``indices`` (rows ``rows``) as their own resets would."""
+        sim = self._sim
+        assert isinstance(sim, BatchSimulation)
+        self.envs[0].start_states(self._with_generators(indices), rows, sim.qpos, sim.qvel)
+        sim.time_starts(indices)
+
     def _with_generators(self, indices: list[int]) -> list[MujocoEnv]:
         """Sub-envs ``indices``, each holding its generator (:meth:`rng`) for the start it draws."""
-        envs, rng = self.envs, self.rng
+        envs, generators, shared = self.envs, self.generators, self.shared_generator
         started = []
         for i in indices:
-            env, generator = envs[i], rng(i)
+            env, generator = envs[i], generators[i]
+            if generator is None or shared:  # rng(i) makes one, or gives the shared one
+                generator = self.rng(i)
             if env._np_random is not generator:  # handed over once: the same object from then on
                 env.np_random = generator
             started.append(env)
@@ -539,6 +581,15 @@ def _resets_as_suite_envs(env_class: type[MujocoEnv]) -> bool:
         and env_class.reset_model is SuiteEnv.reset_model
         and env_class.start_state is SuiteEnv.start_state
         and env_class.set_state is MujocoEnv.set_state
+    )
+
+
+def _starts_as_suite_envs(env_class: type[MujocoEnv]) -> bool:
+    """Whether ``env_class`` draws its starts as a suite env does (what :class:`RowStarts` holds)."""
+    return (
+        issubclass(env_class, SuiteEnv)
+        and env_class.start_state is SuiteEnv.start_state
+        and env_class.start_states is SuiteEnv.start_states
     )
 
 
