@@ -248,3 +248,17 @@ def test_the_loop_stops_where_nothing_is_held_and_refuses_malformed_rows():
     with pytest.raises(TypeError, match="one per sub-env"):
         held.start(generators, type("Sim", (), {"timing": sim.timing, "qpos": np.zeros((3, 3)), "qvel": sim.qvel})(),
                    [0], 0, normal=False)  # fmt: skip
+
+
+def test_a_copy_of_the_held_rules_holds_nothing():
+    """The held addresses are this process's, of these generators: a copy or a pickle takes the rules again."""
+    import copy
+    import pickle
+
+    held = RowStarts(3, 2, 4)
+    held.hold(1, type("Env", (), {"_reset_noise_scale": 0.1, "init_qpos": np.ones(2), "init_qvel": np.ones(4)})(),
+              np.random.default_rng(0))  # fmt: skip
+    assert held._bitgens[1] != 0
+    for twin in (copy.deepcopy(held), pickle.loads(pickle.dumps(held))):
+        assert not twin._bitgens.any() and twin._generators == [None] * 3
+        assert twin._init_qpos.shape == (3, 2) and twin._init_qvel.shape == (3, 4)

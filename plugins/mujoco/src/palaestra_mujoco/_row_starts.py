@@ -46,6 +46,11 @@ class RowStarts:
         self._init_qpos = np.zeros((num_envs, nq), dtype=np.float64)
         self._init_qvel = np.zeros((num_envs, nv), dtype=np.float64)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy (or an unpickled one) holds nothing: the addresses are this process's, of these
+        # generators; each sub-env's rules are taken again at its next start.
+        return RowStarts, (len(self._scales), self._init_qpos.shape[1], self._init_qvel.shape[1])
+
     @staticmethod
     def usable(velocity_noise: str) -> bool:
         """Whether the C loop draws as numpy's ``uniform`` (and ``standard_normal``) do on this build."""
