@@ -46,8 +46,8 @@ from palaestra.plugin import (
 from palaestra_mujoco import v4
 from palaestra_mujoco._batch_infos import batched_infos, merged_infos
 from palaestra_mujoco._batch_sim import BatchSimulation, batch_available
+from palaestra_mujoco._episode_starts import EpisodeStarts, resets_as_suite_envs, starts_as_suite_envs
 from palaestra_mujoco._gathered_sim import GatheredSimulation
-from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._native import compiled
 from palaestra_mujoco._row_starts import RowStarts
 from palaestra_mujoco._threads import Crew, run_physics
@@ -118,7 +118,7 @@ def _one_knob(name: str, num_workers: Any, num_threads: Any) -> int | None:
     return check_num_workers(num_threads, name)
 
 
-class MujocoVectorEnv(BatchedVectorEnv):
+class MujocoVectorEnv(EpisodeStarts):
     """``num_envs`` copies of one MuJoCo env, their physics stepped in ``num_workers`` threads.
 
     Returns exactly what ``SyncVectorEnv`` of ``make(id)`` envs returns for the same seeds
@@ -222,13 +222,13 @@ class MujocoVectorEnv(BatchedVectorEnv):
             and self._sim.restarts
             and vars(self.env_class).get("resets_batches") is True
         )
-        self._starts_on_crew = isinstance(self._sim, GatheredSimulation) and _resets_as_suite_envs(
+        self._starts_on_crew = isinstance(self._sim, GatheredSimulation) and resets_as_suite_envs(
             self.env_class
         )
         # The rules of a suite env's starts, held in rows (the class must draw them as the suite does).
         self._held = (
             RowStarts(num_envs, first.model.nq, first.model.nv)
-            if self._starts_rows and _starts_as_suite_envs(self.env_class) and not self.shared_generator
+            if self._starts_rows and starts_as_suite_envs(self.env_class) and not self.shared_generator
             else None
         )
 
@@ -256,103 +256,6 @@ class MujocoVectorEnv(BatchedVectorEnv):
         if arr.shape != shape or arr.dtype.kind not in "fiu" or not all_finite(arr):
             raise invalid_actions(self, actions)
         return arr
-
-    def begin_reset(
-        self, seed: int | list[int | None] | None, options: dict[str, Any] | None
-    ) -> tuple[np.ndarray, dict[str, Any] | None]:
-        """The template's; the sub-envs it resets start as their own starts do (``reset()`` reads them again)."""
-        mask, options = super().begin_reset(seed, options)
-        if isinstance(self._sim, BatchSimulation):
-            self._sim.retime(mask)
-        return mask, options
-
-    def reset_envs(self, mask: np.ndarray, options: dict[str, Any] | None) -> None:
-        """Reset each sub-env in ``mask`` with its generator (sub-env ``i`` seeded ``seed + i``)."""
-        if self._starts_rows:
-            self._start_rows(mask.nonzero()[0])
-            return
-        if self._starts_on_crew:
-            self._start_on_crew(mask.nonzero()[0].tolist())
-            return
-        for i in mask.nonzero()[0].tolist():
-            env = self.envs[i]
-            env.np_random = self.rng(i)
-            observation, info = env.reset(options=options)
-            self._observations[i] = observation
-            self._infos[i] = info
-            if self._sim is not None:
-                self._sim.push(i)
-
-    def _start_rows(self, rows: np.ndarray) -> None:
-        """Start the episodes of sub-envs ``rows`` in the batch: a sub-env's reset, done as arrays.
-
-        Each sub-env draws its start state with its generator, as its reset would: from the
-        rules held for it where nothing changed since it last started
-        (:class:`~palaestra_mujoco._row_starts.RowStarts`, one C loop), otherwise as the
-        first sub-env draws them (:meth:`MujocoEnv.start_states`, the specification); the rows
-        get it, the first sub-env observes them (:meth:`MujocoEnv.start_batch`).
-        """
-        sim, envs, indices = self._sim, self.envs, rows.tolist()
-        assert isinstance(sim, BatchSimulation)
-        held = self._held
-        noise: str = "" if held is None else envs[0].velocity_noise  # type: ignore[attr-defined]  # a suite env's
-        if held is None or not held.usable(noise):
-            self._start_as_envs(indices, rows)
-        else:
-            done, generators, normal = 0, self.generators, noise == "normal"
-            while done < len(indices):
-                done = held.start(generators, sim, indices, done, normal)
-                if done < len(indices):  # a run of sub-envs that start as their own starts do
-                    run = held.stale_run(sim, indices, done)
-                    self._start_as_envs(indices[done : done + run], rows[done : done + run])
-                    for i in indices[done : done + run]:
-                        held.hold(i, envs[i], generators[i])
-                    done += run
-        sim.restart(rows)
-        infos = self._infos
-        for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
-            infos[i] = info
-
-    def _start_as_envs(self, indices: list[int], rows: np.ndarray) -> None:
-        """Draw and time the starts of sub-envs ``indices`` (rows ``rows``) as their own resets would."""
-        sim = self._sim
-        assert isinstance(sim, BatchSimulation)
-        self.envs[0].start_states(self._with_generators(indices), rows, sim.qpos, sim.qvel)
-        sim.time_starts(indices)
-
-    def _with_generators(self, indices: list[int]) -> list[MujocoEnv]:
-        """Sub-envs ``indices``, each holding its generator (:meth:`rng`) for the start it draws."""
-        envs, generators, shared = self.envs, self.generators, self.shared_generator
-        started = []
-        for i in indices:
-            env, generator = envs[i], generators[i]
-            if generator is None or shared:  # rng(i) makes one, or gives the shared one
-                generator = self.rng(i)
-            if env._np_random is not generator:  # handed over once: the same object from then on
-                env.np_random = generator
-            started.append(env)
-        return started
-
-    def _start_on_crew(self, indices: list[int]) -> None:
-        """Reset sub-envs ``indices`` as their own resets do, the MuJoCo part on the crew.
-
-        Each sub-env is timed and draws its start with its generator here (the first draws
-        them all as arrays where it can, :meth:`MujocoEnv.start_states`); resetting its data,
-        setting the state and ``mj_forward`` run on the helper threads
-        (:meth:`GatheredSimulation.start`); then each is observed and reports its reset info.
-        """
-        sim, envs = self._sim, self.envs
-        assert isinstance(sim, GatheredSimulation)
-        started: list[Any] = self._with_generators(indices)  # suite envs (_resets_as_suite_envs)
-        for env in started:
-            env.time_episode()
-        qpos, qvel = np.empty((len(indices), sim.qpos.shape[1])), np.empty((len(indices), sim.qvel.shape[1]))
-        envs[0].start_states(started, np.arange(len(indices)), qpos, qvel)
-        sim.start(indices, qpos, qvel)
-        observations, infos = self._observations, self._infos
-        for i, env in zip(indices, started, strict=True):
-            observations[i] = env._get_obs()
-            infos[i] = env._get_reset_info()
 
     def advance(self, actions: np.ndarray, stepping: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Step the sub-envs that step, as arrays of the batch or sub-env by sub-env in threads."""
@@ -569,28 +472,6 @@ def all_finite(array: np.ndarray) -> bool:
         if finite is not None:
             return finite
     return bool(np.isfinite(array).all())
-
-
-def _resets_as_suite_envs(env_class: type[MujocoEnv]) -> bool:
-    """Whether ``env_class``'s reset is a suite env's: reset data, set a drawn start state, observe.
-
-    The start is drawn before the data is reset (it reads none of it): ``start_state`` is the suite's.
-    """
-    return (
-        env_class.reset is MujocoEnv.reset
-        and env_class.reset_model is SuiteEnv.reset_model
-        and env_class.start_state is SuiteEnv.start_state
-        and env_class.set_state is MujocoEnv.set_state
-    )
-
-
-def _starts_as_suite_envs(env_class: type[MujocoEnv]) -> bool:
-    """Whether ``env_class`` draws its starts as a suite env does (what :class:`RowStarts` holds)."""
-    return (
-        issubclass(env_class, SuiteEnv)
-        and env_class.start_state is SuiteEnv.start_state
-        and env_class.start_states is SuiteEnv.start_states
-    )
 
 
 def _same(value: Any, first: Any) -> bool:
