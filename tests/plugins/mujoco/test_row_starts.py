@@ -262,3 +262,25 @@ def test_a_copy_of_the_held_rules_holds_nothing():
     for twin in (copy.deepcopy(held), pickle.loads(pickle.dumps(held))):
         assert not twin._bitgens.any() and twin._generators == [None] * 3
         assert twin._init_qpos.shape == (3, 2) and twin._init_qvel.shape == (3, 4)
+
+
+@needs_compiled
+def test_python_run_by_a_timestep_read_cannot_pull_the_rows_from_under_the_loop():
+    generators = [np.random.default_rng(k) for k in range(2)]
+    held = RowStarts(2, 1, 1)
+    for i in range(2):
+        env = type(
+            "Env", (), {"_reset_noise_scale": 0.1, "init_qpos": np.ones(1), "init_qvel": np.zeros(1)}
+        )()
+        held.hold(i, env, generators[i])
+
+    class Meddling:
+        @property
+        def timestep(self):
+            generators.clear()  # the vector env's generators gone while the loop reads the timestep
+            return 0.01
+
+    sim = type("Sim", (), {"qpos": np.zeros((2, 1)), "qvel": np.zeros((2, 1))})()
+    sim.timing = ([Meddling(), Meddling()], np.full(2, 0.01))
+    assert held.start(generators, sim, [0, 1], 0, normal=False) == 0  # stopped, nothing drawn
+    assert not sim.qpos.any()

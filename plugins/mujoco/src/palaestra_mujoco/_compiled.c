@@ -391,14 +391,16 @@ held_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
     double *noise = PyMem_Malloc((size_t)(nq + nv + 1) * sizeof(double));
     Py_ssize_t rows = PyList_GET_SIZE(args[2]), j = first < 0 ? rows : first;
     int done = noise == NULL ? -1 : 1;
-    for (; done == 1 && j < rows; j++) {
+    for (; done == 1 && j < rows && j < PyList_GET_SIZE(args[2]); j++) {
         Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(args[2], j));
-        if (i < 0 || i >= count || bitgens[i] == 0 ||
-            PyList_GET_ITEM(generators, i) != PyList_GET_ITEM(held_generators, i)) {
+        if (i < 0 || i >= count || i >= PyList_GET_SIZE(options)) {
             PyErr_Clear();
-            break; /* another generator (or a row Python's own indexing names): the sub-env's own start */
+            break; /* a row Python's own indexing names */
         }
-        PyObject *timestep = PyObject_GetAttr(PyList_GET_ITEM(options, i), s_timestep);
+        /* The timestep first: reading it could run Python, so the lists are read after it. */
+        PyObject *option = Py_NewRef(PyList_GET_ITEM(options, i));
+        PyObject *timestep = PyObject_GetAttr(option, s_timestep);
+        Py_DECREF(option);
         double now = timestep == NULL ? NAN : PyFloat_AsDouble(timestep);
         Py_XDECREF(timestep);
         if (PyErr_Occurred()) {
@@ -408,9 +410,21 @@ held_starts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
         if (!(now == timed_with[i])) { /* NaN compares unequal: timed again by Python */
             break;
         }
+        if (i >= PyList_GET_SIZE(generators) || i >= PyList_GET_SIZE(held_generators) || i >= PyList_GET_SIZE(locks)) {
+            break;
+        }
+        PyObject *generator = PyList_GET_ITEM(held_generators, i);
+        if (bitgens[i] == 0 || PyList_GET_ITEM(generators, i) != generator) {
+            break; /* another generator, or none held: the sub-env's own start */
+        }
+        /* Kept alive while drawing: its bit generator is what bitgens[i] points at. */
+        Py_INCREF(generator);
+        PyObject *lock = Py_NewRef(PyList_GET_ITEM(locks, i));
+        bitgen_t *bitgen = (bitgen_t *)(uintptr_t)bitgens[i];
         double high = scales[i];
-        done = normal == NULL ? draw_locked(PyList_GET_ITEM(locks, i), (bitgen_t *)(uintptr_t)bitgens[i], noise, nq + nv, 0, NULL)
-                              : draw_locked(PyList_GET_ITEM(locks, i), (bitgen_t *)(uintptr_t)bitgens[i], noise, nq, nv, normal);
+        done = normal == NULL ? draw_locked(lock, bitgen, noise, nq + nv, 0, NULL) : draw_locked(lock, bitgen, noise, nq, nv, normal);
+        Py_DECREF(lock);
+        Py_DECREF(generator);
         if (done != 1) {
             break;
         }
