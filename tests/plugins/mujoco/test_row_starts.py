@@ -181,9 +181,8 @@ def test_an_int_noise_scale_is_held_as_numpy_converts_it():
 @needs_compiled
 def test_a_rule_set_on_a_sub_env_directly_counts_from_the_next_reset():
     """As array steps read every setting through the vector env: set_attr takes it at once."""
-    batched, twin = pair("InvertedPendulum-v5", 3, max_episode_steps=3)
-    twin = palaestra.make_vec("InvertedPendulum-v5", 3, max_episode_steps=3)  # the same, left alone
-    batched.reset(seed=6), twin.reset(seed=6)
+    batched, twin = (palaestra.make_vec("InvertedPendulum-v5", 3, max_episode_steps=3) for _ in range(2))
+    batched.reset(seed=6), twin.reset(seed=6)  # the twin is left alone
     batched.envs[1].init_qpos = batched.envs[1].init_qpos + 0.5  # behind the vector env's back
     actions = actions_for(batched, 8, seed=6).astype(np.float32)
     for act in actions:
