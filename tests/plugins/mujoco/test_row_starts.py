@@ -283,3 +283,33 @@ def test_python_run_by_a_timestep_read_cannot_pull_the_rows_from_under_the_loop(
     sim.timing = ([Meddling(), Meddling()], np.full(2, 0.01))
     assert held.start(generators, sim, [0, 1], 0, normal=False) == 0  # stopped, nothing drawn
     assert not sim.qpos.any()
+
+
+@needs_compiled
+@pytest.mark.parametrize("env_id", ["InvertedPendulum-v5", "InvertedDoublePendulum-v5"])
+def test_a_run_of_calls_snapshots_and_partial_resets_starts_as_the_plain_path(env_id):
+    """Held starts against the same vector env with none held (its Python path, the specification)."""
+    runs = []
+    for holds in (True, False):
+        env = palaestra.make_vec(env_id, 5, max_episode_steps=6)
+        if not holds:
+            env._held = None
+        schedule = np.random.default_rng(11)
+        actions = actions_for(env, 60, seed=11).astype(np.float32)
+        seen, saved = [env.reset(seed=11)[0]], None
+        for t, act in enumerate(actions):
+            event = schedule.integers(12)
+            if event == 0:
+                saved = env.snapshot()
+            elif event == 1 and saved is not None:
+                env.restore(saved)
+            elif event == 2:
+                env.call("state_vector")  # pushes every sub-env
+            elif event == 3:
+                seen.append(env.reset(options={"reset_mask": schedule.random(5) < 0.4})[0])
+            elif event == 4:
+                env.set_attr("np_random", [np.random.default_rng(t * 10 + k) for k in range(5)])
+            seen.extend(env.step(act)[:4])
+        runs.append(seen)
+        env.close()
+    assert all(np.array_equal(x, y) for x, y in zip(*runs, strict=True))
