@@ -91,10 +91,9 @@ class BatchSimulation:
         # Each sub-env's model options, and the timestep its episode was timed with (NaN: not
         # since the sub-env was last pushed or reset() called): a start times again only the
         # sub-envs whose model changed it (domain randomization) or whose mark is NaN.
-        self._options = [env._options for env in envs]
         self._timed_with = np.full(len(envs), np.nan)
         #: ``(options, timed_with)``: what :meth:`time_starts` reads (the held starts' C loop reads it too).
-        self.timing = (self._options, self._timed_with)
+        self.timing = ([env._options for env in envs], self._timed_with)
         self.qpos: np.ndarray = self._batch.bind("qpos")
         self.qvel: np.ndarray = self._batch.bind("qvel")
         self.ctrl: np.ndarray = self._batch.bind("ctrl")

@@ -24,6 +24,7 @@ from palaestra_mujoco._batch_sim import BatchSimulation
 from palaestra_mujoco._gathered_sim import GatheredSimulation
 from palaestra_mujoco._locomotion import SuiteEnv
 from palaestra_mujoco._row_starts import RowStarts
+from palaestra_mujoco._start_draws import compiled_starts_hold
 from palaestra_mujoco.mujoco_env import MujocoEnv
 
 __all__ = ["EpisodeStarts", "resets_as_suite_envs", "starts_as_suite_envs"]
@@ -81,24 +82,29 @@ class EpisodeStarts(BatchedVectorEnv):
         """
         sim, envs, indices = self._sim, self.envs, rows.tolist()
         assert isinstance(sim, BatchSimulation)
-        held = self._held
-        noise: str = "" if held is None else envs[0].velocity_noise  # type: ignore[attr-defined]  # a suite env's
-        if held is None or not held.usable(noise):
-            self._start_as_envs(indices, rows)
+        normal = self._held is not None and envs[0].velocity_noise == "normal"  # type: ignore[attr-defined]
+        if self._held is not None and compiled_starts_hold(normal):
+            self._start_held(self._held, sim, indices, rows, normal)
         else:
-            done, generators, normal = 0, self.generators, noise == "normal"
-            while done < len(indices):
-                done = held.start(generators, sim, indices, done, normal)
-                if done < len(indices):  # a run of sub-envs that start as their own starts do
-                    run = held.stale_run(sim, indices, done)
-                    self._start_as_envs(indices[done : done + run], rows[done : done + run])
-                    for i in indices[done : done + run]:
-                        held.hold(i, envs[i], generators[i])
-                    done += run
+            self._start_as_envs(indices, rows)
         sim.restart(rows)
         infos = self._infos
         for i, info in zip(indices, envs[0].start_batch(sim, rows, self._observations), strict=True):
             infos[i] = info
+
+    def _start_held(
+        self, held: RowStarts, sim: BatchSimulation, indices: list[int], rows: np.ndarray, normal: bool
+    ) -> None:
+        """Draw the starts of sub-envs ``indices`` from their held rules, each run the loop leaves as envs would."""
+        done, generators = 0, self.generators
+        while done < len(indices):
+            done = held.start(generators, sim, indices, done, normal)
+            if done < len(indices):  # a run of sub-envs that start as their own starts do
+                run = held.stale_run(sim, indices, done)
+                self._start_as_envs(indices[done : done + run], rows[done : done + run])
+                for i in indices[done : done + run]:
+                    held.hold(i, self.envs[i], generators[i])
+                done += run
 
     def _start_as_envs(self, indices: list[int], rows: np.ndarray) -> None:
         """Draw and time the starts of sub-envs ``indices`` (rows ``rows``) as their own resets would."""

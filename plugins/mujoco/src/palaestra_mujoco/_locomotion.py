@@ -13,6 +13,7 @@ from palaestra.plugin import EzPickle
 from palaestra_mujoco._native import compiled
 from palaestra_mujoco._row_sums import pairwise_holds, row_dots, square_sums
 from palaestra_mujoco._start_draws import (
+    WIDEST_NOISE,
     gather_rows,
     normal_starts,
     random_rows,
@@ -54,8 +55,6 @@ def contacts_possible(model: Any) -> bool:
 _FLOAT32 = np.dtype(np.float32)
 # Below this many starts at once, the arrays' fixed cost outweighs the per-row Python it saves.
 _ARRAY_STARTS_FROM = 8
-# The largest noise half-width whose range (twice it) numpy's ``uniform`` accepts.
-_WIDEST_NOISE = np.finfo(np.float64).max / 2
 _RENDER_OPTIONS = frozenset(
     {"render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options"}
 )
@@ -282,7 +281,7 @@ class SuiteEnv(MujocoEnv, EzPickle):
         scales = [env._reset_noise_scale for env in envs]
         plain = all(scale.__class__ in _PLAIN_NUMBERS for scale in scales)
         half_widths = np.array(scales if plain else [], dtype=np.float64)
-        valid = ((half_widths >= 0) & (half_widths <= _WIDEST_NOISE)).all()  # NaN fails both
+        valid = ((half_widths >= 0) & (half_widths <= WIDEST_NOISE)).all()  # NaN fails both
         if not (plain and valid and uniform_rows_hold()):  # numpy's own words for a bad scale
             super().start_states(envs, rows, qpos, qvel)
             return

@@ -29,10 +29,10 @@ import numpy as np
 
 from palaestra_mujoco import _start_draws
 from palaestra_mujoco._native import compiled
+from palaestra_mujoco._start_draws import WIDEST_NOISE
+from palaestra_mujoco.mujoco_env import _PLAIN_NUMBERS
 
 __all__ = ["RowStarts"]
-
-_WIDEST_NOISE = np.finfo(np.float64).max / 2
 
 
 class RowStarts:
@@ -51,15 +51,6 @@ class RowStarts:
         # generators; each sub-env's rules are taken again at its next start.
         return RowStarts, (len(self._scales), self._init_qpos.shape[1], self._init_qvel.shape[1])
 
-    @staticmethod
-    def usable(velocity_noise: str) -> bool:
-        """Whether the C loop draws as numpy's ``uniform`` (and ``standard_normal``) do on this build."""
-        if compiled is None or not _start_draws.uniform_rows_hold():
-            return False
-        return velocity_noise != "normal" or (
-            _start_draws.standard_normal is not None and _start_draws.normals_hold()
-        )
-
     def start(
         self,
         generators: list[Any],
@@ -72,7 +63,7 @@ class RowStarts:
 
         Stops at the first one that must start as its own start does (see the module) and
         returns its position in ``indices`` (``len(indices)``: all done). Call only where
-        :meth:`usable` holds.
+        :func:`~palaestra_mujoco._start_draws.compiled_starts_hold` holds for ``normal``.
         """
         assert compiled is not None
         held = (
@@ -114,13 +105,13 @@ class RowStarts:
         self._bitgens[i] = 0
         self._generators[i] = self._locks[i] = None
         scale, init_qpos, init_qvel = env._reset_noise_scale, env.init_qpos, env.init_qvel
-        if scale.__class__ not in (float, int) or generator.__class__ is not np.random.Generator:
+        if scale.__class__ not in _PLAIN_NUMBERS or generator.__class__ is not np.random.Generator:
             return
         try:
             high = float(scale)  # an int as numpy converts it
         except OverflowError:
             return
-        if not 0.0 <= high <= _WIDEST_NOISE:  # NaN fails: numpy's own error, from the sub-env's start
+        if not 0.0 <= high <= WIDEST_NOISE:  # NaN fails: numpy's own error, from the sub-env's start
             return
         for value, row in ((init_qpos, self._init_qpos[i]), (init_qvel, self._init_qvel[i])):
             if value.__class__ is not np.ndarray or value.dtype != np.float64 or value.shape != row.shape:

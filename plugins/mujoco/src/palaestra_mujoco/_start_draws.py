@@ -35,6 +35,8 @@ except ImportError:
     standard_normal = None
 
 __all__ = [
+    "WIDEST_NOISE",
+    "compiled_starts_hold",
     "gather_rows",
     "normal_starts",
     "normals_hold",
@@ -90,6 +92,21 @@ def uniform_rows_hold() -> bool:
     return bool(np.array_equal(uniform_rows(half_widths, doubles), expected))
 
 
+#: The largest noise half-width whose range (twice it) numpy's ``uniform`` accepts.
+WIDEST_NOISE = float(np.finfo(np.float64).max / 2)
+
+
+def compiled_starts_hold(normal: bool) -> bool:
+    """Whether the C starts draw as numpy's ``uniform`` (and, with ``normal``, ``standard_normal``) do here.
+
+    Needs the compiled module, :func:`uniform_rows_hold` and, for normal velocity noise, the
+    ``_normals`` module with :func:`normals_hold`.
+    """
+    if compiled is None or not uniform_rows_hold():
+        return False
+    return not normal or (standard_normal is not None and normals_hold())
+
+
 def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel: np.ndarray) -> int:
     """Each env's ``start_state`` with uniform noise into row ``rows[j]``, in C: how many it did.
 
@@ -98,7 +115,7 @@ def uniform_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel
     the caller starts the rest. ``0`` without the compiled module, or when numpy's ``uniform``
     is not ``low + (high - low) * u`` on this build (:func:`uniform_rows_hold`).
     """
-    if compiled is None or not uniform_rows_hold():
+    if compiled is None or not compiled_starts_hold(normal=False):
         return 0
     done: int = compiled.uniform_starts(envs, [env.np_random for env in envs], qpos, qvel, rows.tolist())
     return done
@@ -110,7 +127,7 @@ def normal_starts(envs: Sequence[Any], rows: np.ndarray, qpos: np.ndarray, qvel:
     ``0`` also without the ``_normals`` module or where its draws are not numpy's
     (:func:`normals_hold`).
     """
-    if compiled is None or standard_normal is None or not uniform_rows_hold() or not normals_hold():
+    if compiled is None or not compiled_starts_hold(normal=True):
         return 0
     generators = [env.np_random for env in envs]
     done: int = compiled.normal_starts(envs, generators, qpos, qvel, rows.tolist(), standard_normal)
